@@ -1,0 +1,18 @@
+//! quire: grammars for the small structured documents that agents and people
+//! share, and tools over them.
+//!
+//! The [`plan`] module parses plan documents (structured commit messages):
+//!
+//! ```
+//! use quire::plan::{parse, ParseState, ParserConfig};
+//!
+//! let outcome = parse("feat(parser): Add spans\n\nKeep byte offsets.\n", &ParserConfig::default());
+//! assert_eq!(outcome.state, ParseState::Parsed);
+//! let header = outcome.document.header.as_ref().unwrap();
+//! assert_eq!(header.title.as_deref().map(String::as_str), Some("Add spans"));
+//! assert_eq!(header.title.as_ref().unwrap().span.range(), 14..23);
+//! ```
+
+pub mod diagnostics;
+pub mod plan;
+pub mod span;

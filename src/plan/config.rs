@@ -1,0 +1,274 @@
+//! Parser configuration: which line syntaxes a document uses and the limits
+//! that make the parser halt.
+//!
+//! The original implementation configured its parser with regular
+//! expressions. Here each syntax is a variant with its own winnow rule
+//! (`grammar/plan.ebnf` gives them all), so a configuration is plain data that
+//! can be validated, compared and printed.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// How the first line of a document is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HeaderSyntax {
+    /// `type(scope)!: title` (conventional commits).
+    Conventional,
+    /// `# Title`: a title and no type.
+    MarkdownHeading,
+    /// `title: Title`: a title and no type.
+    YamlTitle,
+}
+
+/// How a task line is written (after its indentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TaskSyntax {
+    /// `- [x]: text` / `- [ ]: text`
+    CheckboxColon,
+    /// `- [x] text` / `- [ ] text` (markdown task lists)
+    Checkbox,
+    /// `- task: text (x)` / `- task: text ( )`
+    YamlTask,
+}
+
+/// How a constraint line is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConstraintSyntax {
+    /// `- Key: value`, key `[A-Z][a-z ]*`, value starting with `[a-z]`.
+    Dash,
+    /// `> Key: value`, key without `:`.
+    Blockquote,
+    /// `key: value`, key a word (`[A-Za-z0-9_]+`).
+    YamlKey,
+}
+
+/// The parser's settings. Use a preset ([`ParserConfig::COMMIT_MESSAGE`] is
+/// the default) or start from one and change fields.
+///
+/// ```
+/// use quire::plan::ParserConfig;
+///
+/// let config = ParserConfig { max_task_count: 10, ..ParserConfig::COMMIT_MESSAGE };
+/// assert!(config.validate().is_ok());
+/// let broken = ParserConfig { indent_size: 0, ..ParserConfig::STRICT };
+/// assert_eq!(broken.validate().unwrap_err()[0].setting, "indent_size");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ParserConfig {
+    pub header: HeaderSyntax,
+    pub task: TaskSyntax,
+    pub constraint: ConstraintSyntax,
+    /// Spaces per task nesting level.
+    pub indent_size: usize,
+    /// Longest title, in characters.
+    pub max_title_length: usize,
+    /// Longest input, in characters.
+    pub max_input_length: usize,
+    /// Deepest task nesting (0 allows top-level tasks only).
+    pub max_nesting_depth: usize,
+    pub max_task_count: usize,
+    /// A direction whose first line has exactly this many characters is taken
+    /// as unfinished and halts the parser. `None` (or `Some(0)`) turns it off.
+    pub direction_halt_length: Option<usize>,
+}
+
+impl ParserConfig {
+    /// Conventional-commit header, `- [x]: task`, `- Key: value`: the default.
+    pub const COMMIT_MESSAGE: ParserConfig = ParserConfig {
+        header: HeaderSyntax::Conventional,
+        task: TaskSyntax::CheckboxColon,
+        constraint: ConstraintSyntax::Dash,
+        indent_size: 2,
+        max_title_length: 120,
+        max_input_length: 100_000,
+        max_nesting_depth: 4,
+        max_task_count: 1000,
+        direction_halt_length: Some(3),
+    };
+
+    /// `# Title`, `- [x] task`, `> Key: value`, no direction halt.
+    pub const MARKDOWN_TASKS: ParserConfig = ParserConfig {
+        header: HeaderSyntax::MarkdownHeading,
+        task: TaskSyntax::Checkbox,
+        constraint: ConstraintSyntax::Blockquote,
+        direction_halt_length: None,
+        ..ParserConfig::COMMIT_MESSAGE
+    };
+
+    /// `title: Title`, `- task: text (x)`, `key: value`, 4-space indentation.
+    pub const YAML_LIKE: ParserConfig = ParserConfig {
+        header: HeaderSyntax::YamlTitle,
+        task: TaskSyntax::YamlTask,
+        constraint: ConstraintSyntax::YamlKey,
+        indent_size: 4,
+        ..ParserConfig::COMMIT_MESSAGE
+    };
+
+    /// The commit-message syntax with tighter limits.
+    pub const STRICT: ParserConfig = ParserConfig {
+        max_title_length: 50,
+        max_input_length: 10_000,
+        max_nesting_depth: 3,
+        max_task_count: 50,
+        direction_halt_length: Some(1),
+        ..ParserConfig::COMMIT_MESSAGE
+    };
+
+    /// Checks the limits. A parser given an invalid configuration halts with a
+    /// `plan::invalid_config` diagnostic naming each bad setting.
+    pub fn validate(&self) -> Result<(), Vec<ConfigError>> {
+        let positive = [
+            ("max_title_length", self.max_title_length),
+            ("indent_size", self.indent_size),
+            ("max_input_length", self.max_input_length),
+            ("max_task_count", self.max_task_count),
+        ];
+        let errors: Vec<ConfigError> = positive
+            .into_iter()
+            .filter(|&(_, value)| value == 0)
+            .map(|(setting, _)| ConfigError {
+                setting,
+                reason: "must be at least 1",
+            })
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+impl Default for ParserConfig {
+    fn default() -> Self {
+        ParserConfig::COMMIT_MESSAGE
+    }
+}
+
+/// One invalid setting of a [`ParserConfig`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("parser setting `{setting}` {reason}")]
+pub struct ConfigError {
+    pub setting: &'static str,
+    pub reason: &'static str,
+}
+
+/// The named presets, for command lines and tool parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Preset {
+    #[default]
+    CommitMessage,
+    MarkdownTasks,
+    YamlLike,
+    Strict,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 4] = [
+        Preset::CommitMessage,
+        Preset::MarkdownTasks,
+        Preset::YamlLike,
+        Preset::Strict,
+    ];
+
+    pub fn config(self) -> ParserConfig {
+        match self {
+            Preset::CommitMessage => ParserConfig::COMMIT_MESSAGE,
+            Preset::MarkdownTasks => ParserConfig::MARKDOWN_TASKS,
+            Preset::YamlLike => ParserConfig::YAML_LIKE,
+            Preset::Strict => ParserConfig::STRICT,
+        }
+    }
+
+    /// The kebab-case name (`commit-message`, ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::CommitMessage => "commit-message",
+            Preset::MarkdownTasks => "markdown-tasks",
+            Preset::YamlLike => "yaml-like",
+            Preset::Strict => "strict",
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Accepts the kebab-case name or the original's constant name
+/// (`COMMIT_MESSAGE`), in any case.
+impl FromStr for Preset {
+    type Err = UnknownPreset;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        let normalized = name.trim().to_ascii_lowercase().replace('_', "-");
+        Preset::ALL
+            .into_iter()
+            .find(|preset| preset.name() == normalized)
+            .ok_or_else(|| UnknownPreset(name.to_owned()))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown preset `{0}`; use one of: commit-message, markdown-tasks, yaml-like, strict")]
+pub struct UnknownPreset(pub String);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_hold_the_original_values() {
+        let c = ParserConfig::COMMIT_MESSAGE;
+        assert_eq!(
+            (c.indent_size, c.max_title_length, c.max_input_length),
+            (2, 120, 100_000)
+        );
+        assert_eq!(
+            (
+                c.max_nesting_depth,
+                c.max_task_count,
+                c.direction_halt_length
+            ),
+            (4, 1000, Some(3))
+        );
+        assert_eq!(ParserConfig::MARKDOWN_TASKS.direction_halt_length, None);
+        assert_eq!(ParserConfig::YAML_LIKE.indent_size, 4);
+        let s = ParserConfig::STRICT;
+        assert_eq!(
+            (s.max_title_length, s.max_input_length, s.max_nesting_depth),
+            (50, 10_000, 3)
+        );
+        assert_eq!((s.max_task_count, s.direction_halt_length), (50, Some(1)));
+        for preset in Preset::ALL {
+            assert!(preset.config().validate().is_ok(), "{preset}");
+        }
+    }
+
+    #[test]
+    fn validation_names_every_bad_setting() {
+        let config = ParserConfig {
+            max_title_length: 0,
+            max_task_count: 0,
+            ..ParserConfig::COMMIT_MESSAGE
+        };
+        let settings: Vec<_> = config
+            .validate()
+            .unwrap_err()
+            .iter()
+            .map(|e| e.setting)
+            .collect();
+        assert_eq!(settings, ["max_title_length", "max_task_count"]);
+    }
+
+    #[test]
+    fn preset_names_parse_in_both_spellings() {
+        assert_eq!("commit-message".parse(), Ok(Preset::CommitMessage));
+        assert_eq!("YAML_LIKE".parse(), Ok(Preset::YamlLike));
+        assert_eq!("Strict".parse(), Ok(Preset::Strict));
+        let error = "markdown".parse::<Preset>().unwrap_err();
+        assert!(error.to_string().contains("markdown-tasks"));
+    }
+}

@@ -1,0 +1,38 @@
+//! Plan documents: structured commit messages with a header, a description,
+//! constraints, a task tree and a direction.
+//!
+//! ```text
+//! feat(parser): Add hierarchical task support
+//!
+//! Nested tasks let a plan say what belongs to what.
+//! - Never: break existing parsing
+//!
+//! - [x]: Parse task lines
+//!   - [ ]: Build the hierarchy
+//!
+//! Continue with the formatter
+//! ```
+//!
+//! [`parse`] reads one ([`ParserConfig`] chooses the syntax and limits),
+//! [`validate`] checks it against the commit conventions, and [`format`] writes
+//! it back. The grammar is in `grammar/plan.ebnf`.
+
+mod ast;
+mod codes;
+mod config;
+mod format;
+mod lines;
+mod parse;
+mod rules;
+mod validate;
+
+pub use ast::{Constraint, Header, PlanDocument, Task};
+pub use codes::{Code, PlanDiagnostic};
+pub use config::{
+    ConfigError, ConstraintSyntax, HeaderSyntax, ParserConfig, Preset, TaskSyntax, UnknownPreset,
+};
+pub use format::format;
+pub use parse::{ParseOutcome, ParseState, parse};
+pub use validate::{
+    ALLOWED_CONSTRAINT_PREFIXES, ALLOWED_TYPES, MAX_TASK_DEPTH, MAX_TITLE_LENGTH, validate,
+};

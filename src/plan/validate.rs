@@ -1,0 +1,387 @@
+//! The commit conventions a parsed plan must follow (the spec's "Validation
+//! System"): allowed types, scope pattern, title length and whitespace,
+//! constraint prefixes and values, non-empty tasks, nesting depth.
+//!
+//! Each finding names the offending value by its path in the document's JSON
+//! shape (`header.scope`, `constraints.0.0`, `tasks.1.2.0.1`).
+
+use super::ast::{PlanDocument, Task};
+use super::codes::{Code, PlanDiagnostic};
+use super::parse::ParseOutcome;
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::span::Span;
+
+/// The commit types a header may use.
+pub const ALLOWED_TYPES: [&str; 9] = [
+    "feat", "fix", "refactor", "build", "chore", "docs", "lint", "infra", "spec",
+];
+
+/// The keys a constraint may use: every constraint says what not to do.
+pub const ALLOWED_CONSTRAINT_PREFIXES: [&str; 7] = [
+    "Do not",
+    "Never",
+    "Avoid",
+    "Decide against",
+    "Must not",
+    "Cannot",
+    "Forbidden",
+];
+
+/// Longest title, in characters.
+pub const MAX_TITLE_LENGTH: usize = 120;
+
+/// Deepest task level (top-level tasks are at depth 0).
+pub const MAX_TASK_DEPTH: usize = 4;
+
+/// Checks `document` against the commit conventions. Returns every finding;
+/// the document is valid when none of them is an error (`scope_case` is a
+/// warning).
+///
+/// A header without a type (the markdown and YAML-like syntaxes) is not a
+/// commit header: the type and scope rules do not apply to it.
+///
+/// ```
+/// use quire::plan::{parse, validate, Code, ParserConfig};
+///
+/// let outcome = parse("feature(Parser): Add spans", &ParserConfig::default());
+/// let codes: Vec<Code> = validate(&outcome.document).iter().map(|f| f.code).collect();
+/// assert_eq!(codes, [Code::UnknownType, Code::InvalidScope, Code::ScopeCase]);
+/// ```
+pub fn validate(document: &PlanDocument) -> Vec<PlanDiagnostic> {
+    let mut findings = Findings::default();
+    findings.document(document);
+    findings.0
+}
+
+impl ParseOutcome {
+    /// The parser's diagnostics, then — only when the document parsed — the
+    /// validator's findings (a halted document gets `plan::not_parsed`).
+    pub fn check(&self) -> Vec<PlanDiagnostic> {
+        let mut all = self.diagnostics.clone();
+        if self.is_parsed() {
+            all.extend(validate(&self.document));
+        } else {
+            let span = self.halt_reason().map_or(Span::at(0), |reason| reason.span);
+            let mut findings = Findings::default();
+            findings.error(
+                Code::NotParsed,
+                "state",
+                span,
+                "the document did not parse, so it cannot be validated",
+                "fix the parse error above first",
+            );
+            all.extend(findings.0);
+        }
+        all
+    }
+}
+
+#[derive(Default)]
+struct Findings(Vec<PlanDiagnostic>);
+
+impl Findings {
+    fn push(
+        &mut self,
+        code: Code,
+        severity: Severity,
+        field: String,
+        span: Span,
+        message: String,
+        help: String,
+    ) {
+        self.0.push(Diagnostic {
+            code,
+            severity,
+            message,
+            label: String::new(),
+            help,
+            span,
+            field: Some(field),
+        });
+    }
+
+    fn error(
+        &mut self,
+        code: Code,
+        field: impl Into<String>,
+        span: Span,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.push(
+            code,
+            Severity::Error,
+            field.into(),
+            span,
+            message.into(),
+            help.into(),
+        );
+    }
+
+    fn document(&mut self, document: &PlanDocument) {
+        let Some(header) = &document.header else {
+            self.error(
+                Code::MissingHeader,
+                "header",
+                Span::at(0),
+                "the document has no header",
+                "start with a header such as `feat(parser): Add task nesting`",
+            );
+            return;
+        };
+        if let Some(commit_type) = &header.commit_type {
+            if !ALLOWED_TYPES.contains(&commit_type.value.as_str()) {
+                self.error(
+                    Code::UnknownType,
+                    "header.type",
+                    commit_type.span,
+                    format!("`{}` is not an allowed commit type", commit_type.value),
+                    format!("use one of: {}", ALLOWED_TYPES.join(", ")),
+                );
+            }
+            if let Some(scope) = &header.scope {
+                self.scope(&scope.value, scope.span);
+            }
+        }
+        if let Some(title) = &header.title {
+            let length = title.value.chars().count();
+            if length > MAX_TITLE_LENGTH {
+                self.error(
+                    Code::TitleTooLong,
+                    "header.title",
+                    title.span,
+                    format!("the title has {length} characters; the limit is {MAX_TITLE_LENGTH}"),
+                    "shorten the title and move the details into the description",
+                );
+            }
+            if title.value.trim() != title.value {
+                self.error(
+                    Code::TitleWhitespace,
+                    "header.title",
+                    title.span,
+                    "the title starts or ends with whitespace",
+                    "remove the leading and trailing whitespace",
+                );
+            }
+        }
+        for (index, constraint) in document.constraints.iter().flatten().enumerate() {
+            let key = &constraint.key;
+            if !ALLOWED_CONSTRAINT_PREFIXES.contains(&key.value.as_str()) {
+                self.error(
+                    Code::UnknownConstraintPrefix,
+                    format!("constraints.{index}.0"),
+                    key.span,
+                    format!("`{}` is not an allowed constraint prefix", key.value),
+                    format!(
+                        "constraints say what not to do; start them with one of: {}",
+                        ALLOWED_CONSTRAINT_PREFIXES.join(", ")
+                    ),
+                );
+            }
+            let value = &constraint.value;
+            match value.value.chars().next() {
+                None => self.error(
+                    Code::EmptyConstraintValue,
+                    format!("constraints.{index}.1"),
+                    value.span,
+                    "the constraint has no value",
+                    "say what not to do, e.g. `- Never: skip the tests`",
+                ),
+                Some(first) if first.is_uppercase() => self.error(
+                    Code::ConstraintValueCase,
+                    format!("constraints.{index}.1"),
+                    value.span,
+                    "the constraint value starts with an uppercase letter",
+                    "start the value with a lowercase letter: it continues the key's sentence",
+                ),
+                Some(_) => {}
+            }
+        }
+        if let Some(tasks) = &document.tasks {
+            self.tasks(tasks, "tasks", 0);
+        }
+    }
+
+    fn scope(&mut self, scope: &str, span: Span) {
+        let mut chars = scope.chars();
+        let valid = chars.next().is_some_and(|c| c.is_ascii_lowercase())
+            && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !valid {
+            self.error(
+                Code::InvalidScope,
+                "header.scope",
+                span,
+                format!("the scope `{scope}` is not lowercase letters, digits and hyphens starting with a letter"),
+                "use a scope like `parser` or `mcp-server`",
+            );
+        }
+        if scope != scope.to_lowercase() {
+            self.push(
+                Code::ScopeCase,
+                Severity::Warning,
+                "header.scope".into(),
+                span,
+                format!("the scope `{scope}` should be lowercase"),
+                format!("write `{}`", scope.to_lowercase()),
+            );
+        }
+    }
+
+    fn tasks(&mut self, tasks: &[Task], path: &str, depth: usize) {
+        for (index, task) in tasks.iter().enumerate() {
+            let task_path = format!("{path}.{index}");
+            if task.text.value.trim().is_empty() {
+                self.error(
+                    Code::EmptyTask,
+                    format!("{task_path}.1"),
+                    task.text.span,
+                    "a task has no text",
+                    "write what the task is, or remove it",
+                );
+            }
+            if depth > MAX_TASK_DEPTH {
+                self.error(
+                    Code::NestingTooDeep,
+                    task_path,
+                    task.span,
+                    format!(
+                        "this task is nested {depth} levels deep; the limit is {MAX_TASK_DEPTH}"
+                    ),
+                    "flatten the plan: move deep subtasks up a level",
+                );
+                // Its subtasks are deeper still; one finding per branch is enough.
+                continue;
+            }
+            self.tasks(&task.children, &format!("{task_path}.2"), depth + 1);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{Constraint, Header, ParserConfig, parse};
+    use crate::span::Spanned;
+
+    fn fields(document: &PlanDocument) -> Vec<(Code, String)> {
+        validate(document)
+            .into_iter()
+            .map(|f| (f.code, f.field.unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn a_conventional_plan_is_valid() {
+        let text = "feat(mcp-server): Add tools\n\nWhy.\n- Never: skip tests\n- Do not: log to stdout\n- [x]: a\n  - [ ]: b\n\nGo on";
+        let outcome = parse(text, &ParserConfig::default());
+        assert!(outcome.is_parsed());
+        assert_eq!(validate(&outcome.document), []);
+    }
+
+    #[test]
+    fn header_rules() {
+        let document = PlanDocument {
+            header: Some(Header {
+                commit_type: Some("feature".into()),
+                scope: Some("9lives".into()),
+                breaking: false,
+                title: Some(Spanned::from(format!(" {}", "a".repeat(120)))),
+                span: Span::DETACHED,
+            }),
+            ..PlanDocument::default()
+        };
+        assert_eq!(
+            fields(&document),
+            [
+                (Code::UnknownType, "header.type".into()),
+                (Code::InvalidScope, "header.scope".into()),
+                (Code::TitleTooLong, "header.title".into()),
+                (Code::TitleWhitespace, "header.title".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn scope_case_is_a_warning_beside_the_pattern_error() {
+        let outcome = parse("fix(Core): x", &ParserConfig::default());
+        let findings = validate(&outcome.document);
+        assert_eq!(findings.len(), 2);
+        assert_eq!(
+            (findings[1].code, findings[1].severity),
+            (Code::ScopeCase, Severity::Warning)
+        );
+        assert_eq!(findings[1].help, "write `core`");
+    }
+
+    #[test]
+    fn constraint_rules() {
+        let document = PlanDocument {
+            header: Some(Header {
+                commit_type: Some("fix".into()),
+                ..Header::default()
+            }),
+            constraints: Some(vec![
+                Constraint::new("Should", "do it"),
+                Constraint::new("Never", ""),
+                Constraint::new("Avoid", "Caps"),
+                Constraint::new("Cannot", "9 lives"),
+            ]),
+            ..PlanDocument::default()
+        };
+        assert_eq!(
+            fields(&document),
+            [
+                (Code::UnknownConstraintPrefix, "constraints.0.0".into()),
+                (Code::EmptyConstraintValue, "constraints.1.1".into()),
+                (Code::ConstraintValueCase, "constraints.2.1".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn task_rules_name_the_path_in_the_json_shape() {
+        fn chain(depth: usize) -> Task {
+            let children = if depth == 0 {
+                vec![]
+            } else {
+                vec![chain(depth - 1)]
+            };
+            Task::new(false, "t", children)
+        }
+        let document = PlanDocument {
+            header: Some(Header {
+                commit_type: Some("fix".into()),
+                ..Header::default()
+            }),
+            tasks: Some(vec![
+                Task::new(false, "ok", vec![Task::new(true, " ", vec![])]),
+                chain(6),
+            ]),
+            ..PlanDocument::default()
+        };
+        assert_eq!(
+            fields(&document),
+            [
+                (Code::EmptyTask, "tasks.0.2.0.1".into()),
+                (Code::NestingTooDeep, "tasks.1.2.0.2.0.2.0.2.0.2.0".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn headers_without_type_skip_the_commit_rules() {
+        let outcome = parse("# Anything Goes", &ParserConfig::MARKDOWN_TASKS);
+        assert_eq!(validate(&outcome.document), []);
+        assert_eq!(
+            fields(&PlanDocument::default()),
+            [(Code::MissingHeader, "header".into())]
+        );
+    }
+
+    #[test]
+    fn check_reports_halted_documents_as_not_parsed() {
+        let outcome = parse("feat(a): b\nc", &ParserConfig::default());
+        let codes: Vec<Code> = outcome.check().iter().map(|f| f.code).collect();
+        assert_eq!(codes, [Code::MissingBlankLine, Code::NotParsed]);
+    }
+}
