@@ -13,6 +13,13 @@
 //! assert_eq!(header.title.as_ref().unwrap().span.range(), 14..23);
 //! ```
 
+#[cfg(feature = "fs")]
+pub mod atomic_file;
 pub mod diagnostics;
 pub mod plan;
 pub mod span;
+
+/// The README's Rust examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -29,7 +29,6 @@ pub enum Code {
     ConstraintIgnored,
     IrregularIndent,
     // The validator:
-    NotParsed,
     MissingHeader,
     UnknownType,
     InvalidScope,
@@ -66,7 +65,6 @@ impl DiagnosticCode for Code {
             Code::TitleIgnored => "plan::title_ignored",
             Code::ConstraintIgnored => "plan::constraint_ignored",
             Code::IrregularIndent => "plan::irregular_indent",
-            Code::NotParsed => "plan::not_parsed",
             Code::MissingHeader => "plan::missing_header",
             Code::UnknownType => "plan::unknown_type",
             Code::InvalidScope => "plan::invalid_scope",

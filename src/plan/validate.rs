@@ -54,23 +54,13 @@ pub fn validate(document: &PlanDocument) -> Vec<PlanDiagnostic> {
 }
 
 impl ParseOutcome {
-    /// The parser's diagnostics, then — only when the document parsed — the
-    /// validator's findings (a halted document gets `plan::not_parsed`).
+    /// Everything `quire check` reports: the parser's diagnostics, then —
+    /// when the document parsed — the validator's findings. A halted document
+    /// is not validated; its halt is already an error.
     pub fn check(&self) -> Vec<PlanDiagnostic> {
         let mut all = self.diagnostics.clone();
         if self.is_parsed() {
             all.extend(validate(&self.document));
-        } else {
-            let span = self.halt_reason().map_or(Span::at(0), |reason| reason.span);
-            let mut findings = Findings::default();
-            findings.error(
-                Code::NotParsed,
-                "state",
-                span,
-                "the document did not parse, so it cannot be validated",
-                "fix the parse error above first",
-            );
-            all.extend(findings.0);
         }
         all
     }
@@ -379,9 +369,12 @@ mod tests {
     }
 
     #[test]
-    fn check_reports_halted_documents_as_not_parsed() {
-        let outcome = parse("feat(a): b\nc", &ParserConfig::default());
-        let codes: Vec<Code> = outcome.check().iter().map(|f| f.code).collect();
-        assert_eq!(codes, [Code::MissingBlankLine, Code::NotParsed]);
+    fn check_validates_only_parsed_documents() {
+        let halted = parse("feature(a): b\nc", &ParserConfig::default());
+        let codes: Vec<Code> = halted.check().iter().map(|f| f.code).collect();
+        assert_eq!(codes, [Code::MissingBlankLine]);
+        let parsed = parse("feature(a): b\n\nc", &ParserConfig::default());
+        let codes: Vec<Code> = parsed.check().iter().map(|f| f.code).collect();
+        assert_eq!(codes, [Code::UnknownType]);
     }
 }

@@ -1,0 +1,44 @@
+//! `quire fmt`: canonical form, printed, checked or written in place.
+
+use anyhow::{bail, Context};
+use quire::plan::{format, parse};
+
+use super::{input, render, Outcome, SourceArgs};
+
+pub fn run(args: &SourceArgs, check: bool, write: bool) -> anyhow::Result<Outcome> {
+    if write && args.file.as_ref().is_none_or(|file| file.as_os_str() == "-") {
+        bail!("--write needs a FILE to rewrite; to format standard input, leave out --write");
+    }
+    let source = input::read(args.file.as_deref())?;
+    let config = args.config()?;
+    let outcome = parse(&source.text, &config);
+    if !outcome.is_parsed() {
+        render::report(&source.name, &source.text, &outcome.diagnostics);
+        eprintln!("{}: not formatted: fix the error above first", source.name);
+        return Ok(Outcome::Findings);
+    }
+    let dropped: Vec<_> = outcome.diagnostics.iter().filter(|d| d.code.drops_text()).cloned().collect();
+    if !dropped.is_empty() {
+        render::report(&source.name, &source.text, &dropped);
+        eprintln!("{}: not formatted: formatting would drop the ignored text above; fix or remove it first", source.name);
+        return Ok(Outcome::Findings);
+    }
+    let formatted = format(&outcome.document, &config);
+    if check {
+        if formatted == *source.text {
+            return Ok(Outcome::Success);
+        }
+        eprintln!("{}: not formatted (run `quire fmt --write {}`)", source.name, source.name);
+        return Ok(Outcome::Findings);
+    }
+    match &source.path {
+        Some(path) if write => {
+            if formatted != *source.text {
+                quire::atomic_file::replace(path, formatted.as_bytes())
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+            }
+        }
+        _ => print!("{formatted}"),
+    }
+    Ok(Outcome::Success)
+}

@@ -1,0 +1,107 @@
+//! Command definitions and dispatch. Each subcommand lives in its own module;
+//! they share input reading and diagnostic rendering.
+
+mod check;
+mod fmt;
+mod git_message;
+mod input;
+mod parse;
+mod render;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use quire::plan::{ParserConfig, Preset};
+
+/// Grammars for plan documents (structured commit messages) and tools over them.
+#[derive(Debug, Parser)]
+#[command(name = "quire", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Parse a plan document and print what was parsed.
+    ///
+    /// Exit status: 0 parsed, 1 halted, 2 usage or I/O error.
+    Parse {
+        #[command(flatten)]
+        source: SourceArgs,
+        /// Print one JSON object: the parse result plus `diagnostics`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Parse and validate a plan document; report problems on stderr.
+    ///
+    /// Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage or I/O
+    /// error. Usable as a git commit-msg hook: `quire check --git-message "$1"`.
+    Check {
+        #[command(flatten)]
+        source: SourceArgs,
+        /// Read the file as git's commit message editor file: drop `#`
+        /// comment lines and everything below the scissors line, strip
+        /// trailing whitespace and surplus blank lines (git's default
+        /// cleanup), and accept messages git writes itself (`Merge ...`,
+        /// `Revert "..."`, `fixup! ...`, `squash! ...`, `amend! ...`).
+        #[arg(long)]
+        git_message: bool,
+    },
+    /// Print a plan document in canonical form.
+    ///
+    /// Refuses (exit 1) a document that does not parse, or whose formatting
+    /// would drop text the parser ignored.
+    Fmt {
+        #[command(flatten)]
+        source: SourceArgs,
+        /// Only check: exit 1 and name the file if it is not formatted.
+        #[arg(long, conflicts_with = "write")]
+        check: bool,
+        /// Rewrite FILE in place (atomically) instead of printing.
+        #[arg(long)]
+        write: bool,
+    },
+}
+
+#[derive(Debug, Args)]
+struct SourceArgs {
+    /// The document to read; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE|-")]
+    file: Option<PathBuf>,
+    /// The syntax and limits to parse with.
+    #[arg(long, value_name = "NAME", default_value = "commit-message",
+          value_parser = ["commit-message", "markdown-tasks", "yaml-like", "strict"])]
+    preset: String,
+}
+
+impl SourceArgs {
+    fn config(&self) -> anyhow::Result<ParserConfig> {
+        Ok(self.preset.parse::<Preset>()?.config())
+    }
+}
+
+/// How a command ended, as its exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Parsed, valid, formatted.
+    Success = 0,
+    /// Halted, invalid, not formatted.
+    Findings = 1,
+    UsageOrIo = 2,
+}
+
+impl From<Outcome> for ExitCode {
+    fn from(outcome: Outcome) -> Self {
+        ExitCode::from(outcome as u8)
+    }
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    match cli.command {
+        Command::Parse { source, json } => parse::run(&source, json),
+        Command::Check { source, git_message } => check::run(&source, git_message),
+        Command::Fmt { source, check, write } => fmt::run(&source, check, write),
+    }
+}

@@ -1,0 +1,80 @@
+//! `quire parse`: the parse result, as an outline or as JSON.
+
+use std::fmt::Write;
+
+use quire::plan::{parse, ParseOutcome, ParseState, PlanDocument, Task};
+
+use super::{input, render, Outcome, SourceArgs};
+
+pub fn run(args: &SourceArgs, json: bool) -> anyhow::Result<Outcome> {
+    let source = input::read(args.file.as_deref())?;
+    let outcome = parse(&source.text, &args.config()?);
+    if json {
+        let mut value = serde_json::to_value(&outcome)?;
+        if let Some(object) = value.as_object_mut() {
+            object.insert("diagnostics".into(), render::json(&source.text, &outcome.diagnostics));
+        }
+        println!("{}", serde_json::to_string_pretty(&value)?);
+    } else {
+        print!("{}", outline(&outcome));
+        render::report(&source.name, &source.text, &outcome.diagnostics);
+    }
+    Ok(match outcome.state {
+        ParseState::Parsed => Outcome::Success,
+        ParseState::Halted => Outcome::Findings,
+    })
+}
+
+/// A short human-readable view of what was parsed.
+fn outline(outcome: &ParseOutcome) -> String {
+    let mut out = String::new();
+    let state = match outcome.state {
+        ParseState::Parsed => "parsed",
+        ParseState::Halted => "halted",
+    };
+    let _ = writeln!(out, "state        {state}");
+    let document: &PlanDocument = &outcome.document;
+    if let Some(header) = &document.header {
+        let mut parts = Vec::new();
+        if let Some(commit_type) = &header.commit_type {
+            parts.push(format!("type {}", commit_type.value));
+        }
+        if let Some(scope) = &header.scope {
+            parts.push(format!("scope {}", scope.value));
+        }
+        if header.breaking {
+            parts.push("breaking".into());
+        }
+        if let Some(title) = &header.title {
+            parts.push(format!("title {:?}", title.value));
+        }
+        let _ = writeln!(out, "header       {}", parts.join(", "));
+    }
+    if let Some(description) = &document.description {
+        let lines = description.value.lines().count();
+        let _ = writeln!(out, "description  {lines} line{}", if lines == 1 { "" } else { "s" });
+    }
+    if let Some(constraints) = &document.constraints {
+        let _ = writeln!(out, "constraints  {}", constraints.len());
+        for constraint in constraints {
+            let _ = writeln!(out, "  {}: {}", constraint.key.value, constraint.value.value);
+        }
+    }
+    if document.tasks.is_some() {
+        let (total, done) = document
+            .tasks_depth_first()
+            .fold((0, 0), |(total, done), (_, task)| (total + 1, done + usize::from(task.checked)));
+        let _ = writeln!(out, "tasks        {total} ({done} done)");
+        for (depth, task) in document.tasks_depth_first() {
+            let _ = writeln!(out, "  {:indent$}{} {}", "", mark(task), task.text.value, indent = depth * 2);
+        }
+    }
+    if let Some(direction) = &document.direction {
+        let _ = writeln!(out, "direction    {:?}", direction.value);
+    }
+    out
+}
+
+fn mark(task: &Task) -> &'static str {
+    if task.checked { "[x]" } else { "[ ]" }
+}
