@@ -84,7 +84,10 @@ mod tests {
         fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
         replace(&path, b"new").unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "new");
-        assert_eq!(fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o640);
+        assert_eq!(
+            fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+            0o640
+        );
         assert_eq!(entries(folder.path()), ["note.md"]);
     }
 
@@ -92,7 +95,10 @@ mod tests {
     fn a_missing_file_is_an_error_and_nothing_is_created() {
         let folder = tempfile::tempdir().unwrap();
         let path = folder.path().join("missing.md");
-        assert_eq!(replace(&path, b"x").unwrap_err().kind(), io::ErrorKind::NotFound);
+        assert_eq!(
+            replace(&path, b"x").unwrap_err().kind(),
+            io::ErrorKind::NotFound
+        );
         assert!(entries(folder.path()).is_empty());
     }
 
@@ -107,7 +113,10 @@ mod tests {
             Err(io::Error::other("disk full"))
         });
         assert_eq!(result.unwrap_err().to_string(), "disk full");
-        assert!(temporary_existed, "the new bytes were staged beside the original");
+        assert!(
+            temporary_existed,
+            "the new bytes were staged beside the original"
+        );
         assert_eq!(fs::read_to_string(&path).unwrap(), "old");
         assert_eq!(entries(folder.path()), ["note.md"]);
     }

@@ -16,6 +16,7 @@
 #[cfg(feature = "fs")]
 pub mod atomic_file;
 pub mod diagnostics;
+pub mod frontmatter;
 pub mod plan;
 pub mod span;
 

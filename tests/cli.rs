@@ -15,7 +15,12 @@ fn quire(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("quire runs");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -45,18 +50,33 @@ fn parse_exit_codes_are_0_parsed_1_halted_2_usage() {
 
 #[test]
 fn parse_json_is_the_conformance_shape_plus_located_diagnostics() {
-    let output = quire(&["parse", "--json"], "fix(io): Retry\n\nFlaky.\n- Never: Retry forever\n- [ ]: Add retry\n");
+    let output = quire(
+        &["parse", "--json"],
+        "fix(io): Retry\n\nFlaky.\n- Never: Retry forever\n- [ ]: Add retry\n",
+    );
     assert_eq!(code(&output), 0);
     let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(value["state"], "parsed");
-    assert_eq!(value["header"], serde_json::json!({"type": "fix", "scope": "io", "title": "Retry", "breaking": false}));
+    assert_eq!(
+        value["header"],
+        serde_json::json!({"type": "fix", "scope": "io", "title": "Retry", "breaking": false})
+    );
     assert_eq!(value["constraints"], serde_json::json!([]));
-    assert_eq!(value["tasks"], serde_json::json!([[false, "Add retry", []]]));
+    assert_eq!(
+        value["tasks"],
+        serde_json::json!([[false, "Add retry", []]])
+    );
     let diagnostic = &value["diagnostics"][0];
     assert_eq!(diagnostic["code"], "plan::constraint_ignored");
     assert_eq!(diagnostic["severity"], "warning");
-    assert_eq!((diagnostic["offset"].as_u64(), diagnostic["length"].as_u64()), (Some(23), Some(22)));
-    assert_eq!((diagnostic["line"].as_u64(), diagnostic["column"].as_u64()), (Some(4), Some(1)));
+    assert_eq!(
+        (diagnostic["offset"].as_u64(), diagnostic["length"].as_u64()),
+        (Some(23), Some(22))
+    );
+    assert_eq!(
+        (diagnostic["line"].as_u64(), diagnostic["column"].as_u64()),
+        (Some(4), Some(1))
+    );
     assert!(diagnostic["help"].as_str().unwrap().contains("lowercase"));
 }
 
@@ -67,7 +87,11 @@ fn parse_reads_files_and_reports_non_utf8_input() {
     fs::write(&path, PLAN).unwrap();
     let output = quire(&["parse", path.to_str().unwrap()], "");
     assert_eq!(code(&output), 0);
-    assert!(stdout(&output).contains("tasks        2 (1 done)"), "{}", stdout(&output));
+    assert!(
+        stdout(&output).contains("tasks        2 (1 done)"),
+        "{}",
+        stdout(&output)
+    );
     fs::write(&path, b"feat: \xff").unwrap();
     let output = quire(&["parse", path.to_str().unwrap()], "");
     assert_eq!(code(&output), 2);
@@ -80,8 +104,16 @@ fn check_reports_with_codes_and_help() {
     let output = quire(&["check"], "feature(Core): Add it\n");
     assert_eq!(code(&output), 1);
     let report = stderr(&output);
-    for expected in ["plan::unknown_type", "plan::invalid_scope", "plan::scope_case", "use one of: feat, fix"] {
-        assert!(report.contains(expected), "{expected:?} missing from:\n{report}");
+    for expected in [
+        "plan::unknown_type",
+        "plan::invalid_scope",
+        "plan::scope_case",
+        "use one of: feat, fix",
+    ] {
+        assert!(
+            report.contains(expected),
+            "{expected:?} missing from:\n{report}"
+        );
     }
     // Warnings alone do not fail the check.
     let output = quire(&["check"], "fix: Title without scope\n");
@@ -102,9 +134,16 @@ fn fmt_prints_checks_and_writes() {
     let folder = tempfile::tempdir().unwrap();
     let path = folder.path().join("plan.txt");
     fs::write(&path, messy).unwrap();
-    assert_eq!(code(&quire(&["fmt", "--write", path.to_str().unwrap()], "")), 0);
+    assert_eq!(
+        code(&quire(&["fmt", "--write", path.to_str().unwrap()], "")),
+        0
+    );
     assert_eq!(fs::read_to_string(&path).unwrap(), PLAN);
-    assert_eq!(code(&quire(&["fmt", "--write"], messy)), 2, "--write needs a file");
+    assert_eq!(
+        code(&quire(&["fmt", "--write"], messy)),
+        2,
+        "--write needs a file"
+    );
 }
 
 #[test]
@@ -114,16 +153,26 @@ fn fmt_refuses_to_lose_text() {
     assert!(stdout(&halted).is_empty());
     let dropping = quire(&["fmt"], "feat(a): b\n\nd\n- Never: Loud value\n- [ ]: t\n");
     assert_eq!(code(&dropping), 1);
-    assert!(stderr(&dropping).contains("would drop"), "{}", stderr(&dropping));
+    assert!(
+        stderr(&dropping).contains("would drop"),
+        "{}",
+        stderr(&dropping)
+    );
 }
 
 #[test]
 fn presets_select_the_syntax() {
-    let output = quire(&["parse", "--json", "--preset", "markdown-tasks"], "# Ship it\n\nWhy.\n- [x] Build\n");
+    let output = quire(
+        &["parse", "--json", "--preset", "markdown-tasks"],
+        "# Ship it\n\nWhy.\n- [x] Build\n",
+    );
     assert_eq!(code(&output), 0);
     let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
     assert_eq!(value["tasks"], serde_json::json!([[true, "Build", []]]));
-    let strict = quire(&["parse", "--preset", "strict"], &format!("feat(a): {}\n", "t".repeat(51)));
+    let strict = quire(
+        &["parse", "--preset", "strict"],
+        &format!("feat(a): {}\n", "t".repeat(51)),
+    );
     assert_eq!(code(&strict), 1);
 }
 
@@ -147,7 +196,14 @@ fn commit_msg_hook_rejects_bad_messages_in_a_real_repository() {
     let root = repo.path();
     assert!(git(root, &["init", "-q"]).status.success());
     let hook = root.join(".git/hooks/commit-msg");
-    fs::write(&hook, format!("#!/bin/sh\nexec '{}' check --git-message \"$1\"\n", env!("CARGO_BIN_EXE_quire"))).unwrap();
+    fs::write(
+        &hook,
+        format!(
+            "#!/bin/sh\nexec '{}' check --git-message \"$1\"\n",
+            env!("CARGO_BIN_EXE_quire")
+        ),
+    )
+    .unwrap();
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -162,7 +218,14 @@ fn commit_msg_hook_rejects_bad_messages_in_a_real_repository() {
 
     let message = "feat(repo): Add a file\n\nThe first file.\n# a comment git strips\n";
     let accepted = git(root, &["commit", "-q", "--cleanup=strip", "-m", message]);
-    assert!(accepted.status.success(), "{}", String::from_utf8_lossy(&accepted.stderr));
+    assert!(
+        accepted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&accepted.stderr)
+    );
     let log = git(root, &["log", "-1", "--format=%B"]);
-    assert_eq!(String::from_utf8_lossy(&log.stdout).trim_end(), "feat(repo): Add a file\n\nThe first file.");
+    assert_eq!(
+        String::from_utf8_lossy(&log.stdout).trim_end(),
+        "feat(repo): Add a file\n\nThe first file."
+    );
 }

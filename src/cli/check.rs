@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use quire::plan::parse;
 
-use super::{git_message, input, render, Outcome, SourceArgs};
+use super::{Outcome, SourceArgs, git_message, input, render};
 
 pub fn run(args: &SourceArgs, git_message: bool) -> anyhow::Result<Outcome> {
     let mut source = input::read(args.file.as_deref())?;
@@ -18,5 +18,9 @@ pub fn run(args: &SourceArgs, git_message: bool) -> anyhow::Result<Outcome> {
     let findings = parse(&source.text, &args.config()?).check();
     render::report(&source.name, &source.text, &findings);
     let valid = !findings.iter().any(|finding| finding.is_error());
-    Ok(if valid { Outcome::Success } else { Outcome::Findings })
+    Ok(if valid {
+        Outcome::Success
+    } else {
+        Outcome::Findings
+    })
 }

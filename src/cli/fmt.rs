@@ -1,12 +1,17 @@
 //! `quire fmt`: canonical form, printed, checked or written in place.
 
-use anyhow::{bail, Context};
+use anyhow::{Context, bail};
 use quire::plan::{format, parse};
 
-use super::{input, render, Outcome, SourceArgs};
+use super::{Outcome, SourceArgs, input, render};
 
 pub fn run(args: &SourceArgs, check: bool, write: bool) -> anyhow::Result<Outcome> {
-    if write && args.file.as_ref().is_none_or(|file| file.as_os_str() == "-") {
+    if write
+        && args
+            .file
+            .as_ref()
+            .is_none_or(|file| file.as_os_str() == "-")
+    {
         bail!("--write needs a FILE to rewrite; to format standard input, leave out --write");
     }
     let source = input::read(args.file.as_deref())?;
@@ -17,10 +22,18 @@ pub fn run(args: &SourceArgs, check: bool, write: bool) -> anyhow::Result<Outcom
         eprintln!("{}: not formatted: fix the error above first", source.name);
         return Ok(Outcome::Findings);
     }
-    let dropped: Vec<_> = outcome.diagnostics.iter().filter(|d| d.code.drops_text()).cloned().collect();
+    let dropped: Vec<_> = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| d.code.drops_text())
+        .cloned()
+        .collect();
     if !dropped.is_empty() {
         render::report(&source.name, &source.text, &dropped);
-        eprintln!("{}: not formatted: formatting would drop the ignored text above; fix or remove it first", source.name);
+        eprintln!(
+            "{}: not formatted: formatting would drop the ignored text above; fix or remove it first",
+            source.name
+        );
         return Ok(Outcome::Findings);
     }
     let formatted = format(&outcome.document, &config);
@@ -28,7 +41,10 @@ pub fn run(args: &SourceArgs, check: bool, write: bool) -> anyhow::Result<Outcom
         if formatted == *source.text {
             return Ok(Outcome::Success);
         }
-        eprintln!("{}: not formatted (run `quire fmt --write {}`)", source.name, source.name);
+        eprintln!(
+            "{}: not formatted (run `quire fmt --write {}`)",
+            source.name, source.name
+        );
         return Ok(Outcome::Findings);
     }
     match &source.path {

@@ -4,7 +4,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{bail, Context};
+use anyhow::{Context, bail};
 
 /// A document's text and the name to show for it in reports.
 pub struct Source {
@@ -19,7 +19,8 @@ pub fn read(file: Option<&Path>) -> anyhow::Result<Source> {
         None => ("<stdin>".to_owned(), None, read_stdin()?),
         Some(path) if path.as_os_str() == "-" => ("<stdin>".to_owned(), None, read_stdin()?),
         Some(path) => {
-            let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let bytes =
+                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
             (path.display().to_string(), Some(path.to_owned()), bytes)
         }
     };
@@ -27,14 +28,22 @@ pub fn read(file: Option<&Path>) -> anyhow::Result<Source> {
         Ok(text) => text,
         Err(error) => {
             let offset = error.utf8_error().valid_up_to();
-            bail!("{name} is not UTF-8 text (invalid byte at offset {offset}); plan documents must be UTF-8")
+            bail!(
+                "{name} is not UTF-8 text (invalid byte at offset {offset}); plan documents must be UTF-8"
+            )
         }
     };
-    Ok(Source { name, path, text: text.into() })
+    Ok(Source {
+        name,
+        path,
+        text: text.into(),
+    })
 }
 
 fn read_stdin() -> anyhow::Result<Vec<u8>> {
     let mut bytes = Vec::new();
-    std::io::stdin().read_to_end(&mut bytes).context("cannot read standard input")?;
+    std::io::stdin()
+        .read_to_end(&mut bytes)
+        .context("cannot read standard input")?;
     Ok(bytes)
 }

@@ -101,7 +101,14 @@ impl From<Outcome> for ExitCode {
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         Command::Parse { source, json } => parse::run(&source, json),
-        Command::Check { source, git_message } => check::run(&source, git_message),
-        Command::Fmt { source, check, write } => fmt::run(&source, check, write),
+        Command::Check {
+            source,
+            git_message,
+        } => check::run(&source, git_message),
+        Command::Fmt {
+            source,
+            check,
+            write,
+        } => fmt::run(&source, check, write),
     }
 }

@@ -2,9 +2,9 @@
 
 use std::fmt::Write;
 
-use quire::plan::{parse, ParseOutcome, ParseState, PlanDocument, Task};
+use quire::plan::{ParseOutcome, ParseState, PlanDocument, Task, parse};
 
-use super::{input, render, Outcome, SourceArgs};
+use super::{Outcome, SourceArgs, input, render};
 
 pub fn run(args: &SourceArgs, json: bool) -> anyhow::Result<Outcome> {
     let source = input::read(args.file.as_deref())?;
@@ -12,7 +12,10 @@ pub fn run(args: &SourceArgs, json: bool) -> anyhow::Result<Outcome> {
     if json {
         let mut value = serde_json::to_value(&outcome)?;
         if let Some(object) = value.as_object_mut() {
-            object.insert("diagnostics".into(), render::json(&source.text, &outcome.diagnostics));
+            object.insert(
+                "diagnostics".into(),
+                render::json(&source.text, &outcome.diagnostics),
+            );
         }
         println!("{}", serde_json::to_string_pretty(&value)?);
     } else {
@@ -52,21 +55,38 @@ fn outline(outcome: &ParseOutcome) -> String {
     }
     if let Some(description) = &document.description {
         let lines = description.value.lines().count();
-        let _ = writeln!(out, "description  {lines} line{}", if lines == 1 { "" } else { "s" });
+        let _ = writeln!(
+            out,
+            "description  {lines} line{}",
+            if lines == 1 { "" } else { "s" }
+        );
     }
     if let Some(constraints) = &document.constraints {
         let _ = writeln!(out, "constraints  {}", constraints.len());
         for constraint in constraints {
-            let _ = writeln!(out, "  {}: {}", constraint.key.value, constraint.value.value);
+            let _ = writeln!(
+                out,
+                "  {}: {}",
+                constraint.key.value, constraint.value.value
+            );
         }
     }
     if document.tasks.is_some() {
         let (total, done) = document
             .tasks_depth_first()
-            .fold((0, 0), |(total, done), (_, task)| (total + 1, done + usize::from(task.checked)));
+            .fold((0, 0), |(total, done), (_, task)| {
+                (total + 1, done + usize::from(task.checked))
+            });
         let _ = writeln!(out, "tasks        {total} ({done} done)");
         for (depth, task) in document.tasks_depth_first() {
-            let _ = writeln!(out, "  {:indent$}{} {}", "", mark(task), task.text.value, indent = depth * 2);
+            let _ = writeln!(
+                out,
+                "  {:indent$}{} {}",
+                "",
+                mark(task),
+                task.text.value,
+                indent = depth * 2
+            );
         }
     }
     if let Some(direction) = &document.direction {

@@ -16,5 +16,8 @@ pub fn report(name: &str, text: &Arc<str>, diagnostics: &[PlanDiagnostic]) {
 /// The diagnostics as the `diagnostics` array of `--json` output.
 pub fn json(text: &str, diagnostics: &[PlanDiagnostic]) -> serde_json::Value {
     let index = LineIndex::new(text);
-    diagnostics.iter().map(|diagnostic| diagnostic.to_json(&index)).collect()
+    diagnostics
+        .iter()
+        .map(|diagnostic| diagnostic.to_json(&index))
+        .collect()
 }

@@ -191,7 +191,10 @@ impl<'t> DocumentParser<'t> {
     // blank.
     fn document(&mut self) -> Step {
         if let Err(errors) = self.config.validate() {
-            let settings: Vec<String> = errors.iter().map(ToString::to_string).collect();
+            let settings: Vec<String> = errors
+                .iter()
+                .map(|error| format!("`{}` {}", error.setting, error.reason))
+                .collect();
             return Err(self.halt(
                 Code::InvalidConfig,
                 Span::at(0),
@@ -312,7 +315,7 @@ impl<'t> DocumentParser<'t> {
                     "text after `type:` without a scope is not kept as a title",
                     "ignored",
                     format!(
-                        "add a scope to keep it as the title: `{type_name}(scope):{}`",
+                        "add a scope to keep it as the title: `{type_name}(scope): {}`",
                         ignored.text
                     ),
                 ),
@@ -490,9 +493,9 @@ impl<'t> DocumentParser<'t> {
                     Code::EmptyTask,
                     task.text.span,
                     finding(
-                        "this task's text is blank",
-                        "blank task text",
-                        format!("write what the task is, e.g. `{example}`"),
+                        "this task has no text",
+                        "empty task",
+                        format!("write what the task is, e.g. `{example}`, or remove the line"),
                     ),
                 ));
             }
@@ -511,22 +514,40 @@ impl<'t> DocumentParser<'t> {
             let width = task.indent_width();
             let depth = tree.close_until(width);
             if width > max_width || depth > max_depth {
+                let help = if width > max_width {
+                    format!(
+                        "indent tasks {indent_size} spaces per level, at most {max_width} spaces; flatten the plan"
+                    )
+                } else {
+                    format!(
+                        "each indentation change nests a level, so uneven indentation nests deep quickly: indent exactly {indent_size} spaces per level"
+                    )
+                };
                 return Err(self.halt(
                     Code::NestingTooDeep,
                     Span::new(task.indent.span.start, task.text.span.end),
                     finding(
                         format!("this task is nested deeper than {max_depth} levels"),
                         "too deep",
-                        format!("indent tasks {indent_size} spaces per level, at most {max_width} spaces; flatten the plan"),
+                        help,
                     ),
                 ));
             }
-            if width % indent_size != 0 || task.indent.text.chars().any(|c| c != ' ') {
+            let has_tabs = task.indent.text.bytes().any(|b| b != b' ');
+            if has_tabs || width % indent_size != 0 {
+                let message = if has_tabs {
+                    "this task is indented with a tab or other non-space whitespace".to_owned()
+                } else {
+                    let unit = if width == 1 { "space" } else { "spaces" };
+                    format!(
+                        "this task is indented by {width} {unit}, not a multiple of {indent_size}"
+                    )
+                };
                 self.warn(
                     Code::IrregularIndent,
                     task.indent.span,
                     finding(
-                        format!("this task is indented by {width} characters, not a multiple of {indent_size} spaces"),
+                        message,
                         "indentation",
                         format!("indent with {indent_size} spaces per level; `quire fmt` rewrites the indentation"),
                     ),
@@ -579,7 +600,10 @@ impl<'t> DocumentParser<'t> {
                 Code::IncompleteDirection,
                 line_span,
                 finding(
-                    format!("a direction whose first line has exactly {length} characters is read as unfinished"),
+                    format!(
+                        "a direction whose first line has exactly {length} character{} is read as unfinished",
+                        if length == 1 { "" } else { "s" }
+                    ),
                     "unfinished direction",
                     "write the direction out in full (a longer first line), or end the plan after the tasks",
                 ),
@@ -608,19 +632,26 @@ impl<'t> DocumentParser<'t> {
 }
 
 /// Builds the task tree from tasks in document order and their indentation.
+///
+/// Tasks wait on one stack until their parent is closed; closing a task moves
+/// its children off the stack into a vector of exactly their number. No
+/// children vector ever grows, which saves an allocation or a reallocation
+/// per parent task.
 #[derive(Default)]
 struct TaskTree {
-    roots: Vec<Task>,
-    /// The chain of tasks that can still receive children, with their
-    /// indentation widths (strictly increasing).
-    open: Vec<(usize, Task)>,
+    /// Every task whose parent is not closed yet, in document order: the
+    /// roots, then each open task's descendants so far.
+    pending: Vec<Task>,
+    /// The chain of tasks that can still receive children: their indentation
+    /// widths (strictly increasing) and their places in `pending`.
+    open: Vec<(usize, usize)>,
 }
 
 impl TaskTree {
     /// Closes every open task indented at least `width`; returns the depth a
     /// task at `width` gets.
     fn close_until(&mut self, width: usize) -> usize {
-        while self.open.last().is_some_and(|(top, _)| *top >= width) {
+        while self.open.last().is_some_and(|&(top, _)| top >= width) {
             self.close_top();
         }
         self.open.len()
@@ -628,15 +659,16 @@ impl TaskTree {
 
     fn open(&mut self, width: usize, task: Task) {
         self.close_until(width);
-        self.open.push((width, task));
+        self.open.push((width, self.pending.len()));
+        self.pending.push(task);
     }
 
+    /// Closes the innermost open task: everything pending after it is its
+    /// children (their own children were collected when they closed).
     fn close_top(&mut self) {
-        if let Some((_, task)) = self.open.pop() {
-            match self.open.last_mut() {
-                Some((_, parent)) => parent.children.push(task),
-                None => self.roots.push(task),
-            }
+        if let Some((_, index)) = self.open.pop() {
+            let children = self.pending.split_off(index + 1);
+            self.pending[index].children = children;
         }
     }
 
@@ -644,7 +676,7 @@ impl TaskTree {
         while !self.open.is_empty() {
             self.close_top();
         }
-        self.roots
+        self.pending
     }
 }
 
@@ -678,18 +710,20 @@ fn header_help(syntax: HeaderSyntax, line: &str) -> String {
             "`feat(parser): Add task nesting` (or `fix(scope):`, `docs:`)"
         }
     };
-    let type_end = line
-        .find(|c: char| !c.is_ascii_lowercase())
+    let word_end = line
+        .find(|c: char| !c.is_alphabetic())
         .unwrap_or(line.len());
-    let hint = if line.starts_with(|c: char| c.is_uppercase()) {
+    let (word, after_word) = line.split_at(word_end);
+    let hint = if word.chars().any(char::is_uppercase) && after_word.starts_with([':', '(', '!']) {
         "the type must be lowercase letters (`fix`, not `Fix`)"
-    } else if type_end == 0 {
-        "the header must start with a type of lowercase letters"
-    } else if line[type_end..].starts_with("!:") {
+    } else if word.is_empty() || word.chars().any(|c| !c.is_ascii_lowercase()) {
+        "the header must start with a type of lowercase letters, like `feat`, `fix` or `docs`"
+    } else if after_word.starts_with("!:") {
         "a breaking `!` needs a scope before it: `feat(scope)!: title`"
-    } else if line[type_end..].starts_with([' ', '\t']) {
+    } else if after_word.starts_with([' ', '\t']) && after_word.trim_start().starts_with([':', '('])
+    {
         "no space is allowed between the type, the scope and the colon"
-    } else if line[type_end..].starts_with('(') {
+    } else if after_word.starts_with('(') {
         "the scope must be non-empty, without spaces, closed by `)` and followed by `:`"
     } else {
         "the type must be followed by `:` or `(scope):`"

@@ -4,7 +4,7 @@
 //! spans into the whole document. The EBNF above each function is the rule it
 //! implements; `grammar/plan.ebnf` is the same grammar in one place.
 
-use winnow::combinator::{alt, delimited, opt};
+use winnow::combinator::{delimited, opt};
 use winnow::error::EmptyError;
 use winnow::prelude::*;
 use winnow::stream::{LocatingSlice, Stream};
@@ -116,10 +116,17 @@ fn conventional_header<'i>(input: &mut Input<'i>) -> RuleResult<HeaderLine<'i>> 
             scope: None,
             breaking: false,
             title: None,
-            ignored: Some(piece(rest).parse_next(input)?).filter(|p| !p.text.trim().is_empty()),
+            ignored: ignored_text(input)?,
         },
     };
     Ok(header)
+}
+
+// ignored-text ::= ws* char*   (the span covers what follows the whitespace)
+fn ignored_text<'i>(input: &mut Input<'i>) -> RuleResult<Option<Piece<'i>>> {
+    take_while(0.., is_ws).parse_next(input)?;
+    let text = piece(rest).parse_next(input)?;
+    Ok((!text.text.is_empty()).then_some(text))
 }
 
 // title-part ::= ws* title | ws+ | ε
@@ -182,7 +189,7 @@ fn indent<'i>(input: &mut Input<'i>) -> RuleResult<Piece<'i>> {
 
 // mark ::= "x" | " "
 fn mark(input: &mut Input<'_>) -> RuleResult<bool> {
-    alt(('x'.value(true), ' '.value(false))).parse_next(input)
+    one_of(['x', ' ']).map(|c| c == 'x').parse_next(input)
 }
 
 pub(crate) fn task_line<'i>(syntax: TaskSyntax, input: &mut Input<'i>) -> RuleResult<TaskLine<'i>> {
@@ -369,7 +376,7 @@ mod tests {
         let typed = header("fix: Description").unwrap();
         assert_eq!(
             (typed.title, typed.ignored.unwrap().text),
-            (None, " Description")
+            (None, "Description")
         );
         assert_eq!(header("fix:   ").unwrap().ignored, None);
         for bad in [

@@ -5,7 +5,7 @@
 //! Each finding names the offending value by its path in the document's JSON
 //! shape (`header.scope`, `constraints.0.0`, `tasks.1.2.0.1`).
 
-use super::ast::{PlanDocument, Task};
+use super::ast::{Constraint, PlanDocument, Task};
 use super::codes::{Code, PlanDiagnostic};
 use super::parse::ParseOutcome;
 use crate::diagnostics::{Diagnostic, Severity};
@@ -69,43 +69,43 @@ impl ParseOutcome {
 #[derive(Default)]
 struct Findings(Vec<PlanDiagnostic>);
 
+/// What one finding says: message, label at the span, help.
+struct Wording {
+    message: String,
+    label: &'static str,
+    help: String,
+}
+
+fn wording(message: impl Into<String>, label: &'static str, help: impl Into<String>) -> Wording {
+    Wording {
+        message: message.into(),
+        label,
+        help: help.into(),
+    }
+}
+
 impl Findings {
     fn push(
         &mut self,
         code: Code,
         severity: Severity,
-        field: String,
+        field: impl Into<String>,
         span: Span,
-        message: String,
-        help: String,
+        wording: Wording,
     ) {
         self.0.push(Diagnostic {
             code,
             severity,
-            message,
-            label: String::new(),
-            help,
+            message: wording.message,
+            label: wording.label.to_owned(),
+            help: wording.help,
             span,
-            field: Some(field),
+            field: Some(field.into()),
         });
     }
 
-    fn error(
-        &mut self,
-        code: Code,
-        field: impl Into<String>,
-        span: Span,
-        message: impl Into<String>,
-        help: impl Into<String>,
-    ) {
-        self.push(
-            code,
-            Severity::Error,
-            field.into(),
-            span,
-            message.into(),
-            help.into(),
-        );
+    fn error(&mut self, code: Code, field: impl Into<String>, span: Span, wording: Wording) {
+        self.push(code, Severity::Error, field, span, wording);
     }
 
     fn document(&mut self, document: &PlanDocument) {
@@ -114,8 +114,11 @@ impl Findings {
                 Code::MissingHeader,
                 "header",
                 Span::at(0),
-                "the document has no header",
-                "start with a header such as `feat(parser): Add task nesting`",
+                wording(
+                    "the document has no header",
+                    "expected a header here",
+                    "start with a header such as `feat(parser): Add task nesting`",
+                ),
             );
             return;
         };
@@ -125,8 +128,11 @@ impl Findings {
                     Code::UnknownType,
                     "header.type",
                     commit_type.span,
-                    format!("`{}` is not an allowed commit type", commit_type.value),
-                    format!("use one of: {}", ALLOWED_TYPES.join(", ")),
+                    wording(
+                        format!("`{}` is not an allowed commit type", commit_type.value),
+                        "unknown type",
+                        format!("use one of: {}", ALLOWED_TYPES.join(", ")),
+                    ),
                 );
             }
             if let Some(scope) = &header.scope {
@@ -134,85 +140,133 @@ impl Findings {
             }
         }
         if let Some(title) = &header.title {
-            let length = title.value.chars().count();
-            if length > MAX_TITLE_LENGTH {
-                self.error(
-                    Code::TitleTooLong,
-                    "header.title",
-                    title.span,
-                    format!("the title has {length} characters; the limit is {MAX_TITLE_LENGTH}"),
-                    "shorten the title and move the details into the description",
-                );
-            }
-            if title.value.trim() != title.value {
-                self.error(
-                    Code::TitleWhitespace,
-                    "header.title",
-                    title.span,
-                    "the title starts or ends with whitespace",
-                    "remove the leading and trailing whitespace",
-                );
-            }
+            self.title(&title.value, title.span);
         }
         for (index, constraint) in document.constraints.iter().flatten().enumerate() {
-            let key = &constraint.key;
-            if !ALLOWED_CONSTRAINT_PREFIXES.contains(&key.value.as_str()) {
-                self.error(
-                    Code::UnknownConstraintPrefix,
-                    format!("constraints.{index}.0"),
-                    key.span,
-                    format!("`{}` is not an allowed constraint prefix", key.value),
-                    format!(
-                        "constraints say what not to do; start them with one of: {}",
-                        ALLOWED_CONSTRAINT_PREFIXES.join(", ")
-                    ),
-                );
-            }
-            let value = &constraint.value;
-            match value.value.chars().next() {
-                None => self.error(
-                    Code::EmptyConstraintValue,
-                    format!("constraints.{index}.1"),
-                    value.span,
-                    "the constraint has no value",
-                    "say what not to do, e.g. `- Never: skip the tests`",
-                ),
-                Some(first) if first.is_uppercase() => self.error(
-                    Code::ConstraintValueCase,
-                    format!("constraints.{index}.1"),
-                    value.span,
-                    "the constraint value starts with an uppercase letter",
-                    "start the value with a lowercase letter: it continues the key's sentence",
-                ),
-                Some(_) => {}
-            }
+            self.constraint(index, constraint);
         }
         if let Some(tasks) = &document.tasks {
             self.tasks(tasks, "tasks", 0);
         }
     }
 
-    fn scope(&mut self, scope: &str, span: Span) {
-        let mut chars = scope.chars();
-        let valid = chars.next().is_some_and(|c| c.is_ascii_lowercase())
-            && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-        if !valid {
+    fn title(&mut self, title: &str, span: Span) {
+        let length = title.chars().count();
+        if length > MAX_TITLE_LENGTH {
             self.error(
-                Code::InvalidScope,
-                "header.scope",
+                Code::TitleTooLong,
+                "header.title",
                 span,
-                format!("the scope `{scope}` is not lowercase letters, digits and hyphens starting with a letter"),
-                "use a scope like `parser` or `mcp-server`",
+                wording(
+                    format!("the title has {length} characters; the limit is {MAX_TITLE_LENGTH}"),
+                    "too long",
+                    "shorten the title and move the details into the description",
+                ),
             );
         }
-        if scope != scope.to_lowercase() {
+        if title.trim().is_empty() {
+            self.error(
+                Code::TitleWhitespace,
+                "header.title",
+                span,
+                wording(
+                    "the title is blank",
+                    "only whitespace",
+                    "write a title after the colon, or end the header at the colon",
+                ),
+            );
+        } else if title.trim() != title {
+            self.error(
+                Code::TitleWhitespace,
+                "header.title",
+                span,
+                wording(
+                    "the title starts or ends with whitespace",
+                    "surrounding whitespace",
+                    format!("write `{}`", title.trim()),
+                ),
+            );
+        }
+    }
+
+    fn constraint(&mut self, index: usize, constraint: &Constraint) {
+        let key = &constraint.key;
+        if !ALLOWED_CONSTRAINT_PREFIXES.contains(&key.value.as_str()) {
+            self.error(
+                Code::UnknownConstraintPrefix,
+                format!("constraints.{index}.0"),
+                key.span,
+                wording(
+                    format!("`{}` is not an allowed constraint prefix", key.value),
+                    "unknown prefix",
+                    format!(
+                        "constraints say what not to do; start them with one of: {}",
+                        ALLOWED_CONSTRAINT_PREFIXES.join(", ")
+                    ),
+                ),
+            );
+        }
+        let value = &constraint.value;
+        let field = format!("constraints.{index}.1");
+        match value.value.chars().next() {
+            None => self.error(
+                Code::EmptyConstraintValue,
+                field,
+                value.span,
+                wording(
+                    "the constraint has no value",
+                    "missing value",
+                    "say what not to do, e.g. `- Never: skip the tests`",
+                ),
+            ),
+            Some(first) if first.is_uppercase() => self.error(
+                Code::ConstraintValueCase,
+                field,
+                value.span,
+                wording(
+                    "the constraint value starts with an uppercase letter",
+                    "uppercase start",
+                    "start the value with a lowercase letter: it continues the key's sentence",
+                ),
+            ),
+            Some(_) => {}
+        }
+    }
+
+    // scope ::= [a-z] [a-z0-9-]*
+    fn scope(&mut self, scope: &str, span: Span) {
+        if is_valid_scope(scope) {
+            return;
+        }
+        let suggestion = suggest_scope(scope);
+        let help = match &suggestion {
+            Some(suggestion) => format!("write `{suggestion}`"),
+            None => "use a scope like `parser` or `mcp-server`".to_owned(),
+        };
+        self.error(
+            Code::InvalidScope,
+            "header.scope",
+            span,
+            wording(
+                format!("the scope `{scope}` is not lowercase letters, digits and hyphens starting with a letter"),
+                "invalid scope",
+                help,
+            ),
+        );
+        // The spec's best-practice warning, given only when lowercasing is
+        // the whole fix.
+        let lowercase = scope.to_lowercase();
+        if lowercase != scope && is_valid_scope(&lowercase) {
             self.push(
                 Code::ScopeCase,
                 Severity::Warning,
-                "header.scope".into(),
+                "header.scope",
                 span,
-                format!("the scope `{scope}` should be lowercase"),
-                format!("write `{}`", scope.to_lowercase()),
+                wording(
+                    format!("the scope `{scope}` should be lowercase"),
+                    "uppercase letters",
+                    format!("write `{lowercase}`"),
+                ),
             );
         }
     }
@@ -225,8 +279,11 @@ impl Findings {
                     Code::EmptyTask,
                     format!("{task_path}.1"),
                     task.text.span,
-                    "a task has no text",
-                    "write what the task is, or remove it",
+                    wording(
+                        "this task has no text",
+                        "empty task",
+                        "write what the task is, or remove it",
+                    ),
                 );
             }
             if depth > MAX_TASK_DEPTH {
@@ -234,10 +291,13 @@ impl Findings {
                     Code::NestingTooDeep,
                     task_path,
                     task.span,
-                    format!(
-                        "this task is nested {depth} levels deep; the limit is {MAX_TASK_DEPTH}"
+                    wording(
+                        format!(
+                            "this task is nested {depth} levels deep; the limit is {MAX_TASK_DEPTH}"
+                        ),
+                        "too deep",
+                        "flatten the plan: move deep subtasks up a level",
                     ),
-                    "flatten the plan: move deep subtasks up a level",
                 );
                 // Its subtasks are deeper still; one finding per branch is enough.
                 continue;
@@ -245,6 +305,38 @@ impl Findings {
             self.tasks(&task.children, &format!("{task_path}.2"), depth + 1);
         }
     }
+}
+
+fn is_valid_scope(scope: &str) -> bool {
+    let mut chars = scope.chars();
+    chars.next().is_some_and(|c| c.is_ascii_lowercase())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+/// A valid scope close to `scope`: lowercased, other characters turned into
+/// hyphens, without leading characters that are not letters.
+fn suggest_scope(scope: &str) -> Option<String> {
+    let mapped: String = scope
+        .to_lowercase()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_lowercase() || c.is_ascii_digit() {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let trimmed = mapped
+        .trim_start_matches(|c: char| !c.is_ascii_lowercase())
+        .trim_end_matches('-');
+    let mut collapsed = String::with_capacity(trimmed.len());
+    for c in trimmed.chars() {
+        if !(c == '-' && collapsed.ends_with('-')) {
+            collapsed.push(c);
+        }
+    }
+    is_valid_scope(&collapsed).then_some(collapsed)
 }
 
 #[cfg(test)]

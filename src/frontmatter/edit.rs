@@ -1,0 +1,362 @@
+//! In-place edits: rewrite the bytes of one top-level scalar value and keep
+//! every other byte of the text, then prove it by reading the result back.
+
+use super::error::EditError;
+use super::parse::parse;
+use super::{Document, Entry, Frontmatter, ValueLayout, scalar};
+use crate::span::Span;
+
+/// Sets the top-level key `key` to the string `value`, changing only the
+/// bytes of its current value.
+///
+/// The new value is written plain when YAML reads it back as the same string,
+/// and quoted otherwise (it contains `: ` or ` #`, starts with a character
+/// such as `-`, `[`, `&`, `'` or a digit, looks like a number, boolean or
+/// null, has leading or trailing whitespace, or holds control characters or
+/// line breaks, which are escaped). A single-quoted value stays single-quoted
+/// (with `'` doubled) unless the new value has a line break or another
+/// control character; a double-quoted value stays double-quoted. An empty
+/// value (`key:`) gets a space and the new value after its colon.
+///
+/// Comments (also one after the value on the same line), key order, line
+/// endings, whitespace and the body are kept byte for byte. The result is
+/// parsed again before it is returned: the key must read back as exactly
+/// `value` and every other top-level value must be unchanged, otherwise the
+/// result is discarded and [`EditError::EditNotVerified`] returned.
+///
+/// Refused: text without frontmatter, frontmatter that does not parse
+/// (duplicate keys included), a missing key, and a value that is not a
+/// single-line scalar (block scalars, flow or nested collections, scalars
+/// spanning lines, aliases, anchored or tagged values).
+///
+/// ```
+/// use quire::frontmatter::{set_scalar, Code};
+///
+/// let text = "---\r\nstatus: 'todo' # tracker\r\nn: 1\r\n---\r\nBody\r\n";
+/// assert_eq!(
+///     set_scalar(text, "status", "won't fix").unwrap(),
+///     "---\r\nstatus: 'won''t fix' # tracker\r\nn: 1\r\n---\r\nBody\r\n"
+/// );
+/// assert_eq!(
+///     set_scalar(text, "n", "2").unwrap(),
+///     "---\r\nstatus: 'todo' # tracker\r\nn: \"2\"\r\n---\r\nBody\r\n"
+/// );
+/// let error = set_scalar("---\ntags:\n- a\n---\n", "tags", "b").unwrap_err();
+/// assert_eq!(error.code(), Code::NotAScalar);
+/// ```
+pub fn set_scalar(text: &str, key: &str, value: &str) -> Result<String, EditError> {
+    let document = parse(text)?;
+    let frontmatter = document
+        .frontmatter
+        .as_ref()
+        .ok_or_else(|| EditError::NoFrontmatter { key: key.into() })?;
+    let entry = frontmatter
+        .entry(key)
+        .ok_or_else(|| missing_key(frontmatter, key))?;
+    if !entry.layout.is_single_line_scalar() {
+        return Err(EditError::NotAScalar {
+            key: key.into(),
+            layout: entry.layout,
+            span: entry.value,
+        });
+    }
+    let written = scalar::render(value, entry.layout);
+    let replacement = if entry.layout == ValueLayout::Empty {
+        format!(" {written}")
+    } else {
+        written.clone()
+    };
+    let span = entry.value;
+    let mut edited = String::with_capacity(text.len() - span.len() + replacement.len());
+    edited.push_str(&text[..span.start]);
+    edited.push_str(&replacement);
+    edited.push_str(&text[span.end..]);
+    verify(
+        text,
+        &document,
+        frontmatter,
+        entry,
+        &edited,
+        &written,
+        value,
+    )
+    .map_err(|reason| EditError::EditNotVerified {
+        key: key.into(),
+        reason,
+        span,
+    })?;
+    Ok(edited)
+}
+
+fn missing_key(frontmatter: &Frontmatter, key: &str) -> EditError {
+    let keys: Vec<&str> = frontmatter
+        .entries
+        .iter()
+        .map(|entry| entry.key.as_str())
+        .collect();
+    EditError::MissingKey {
+        key: key.into(),
+        available: if keys.is_empty() {
+            "none".into()
+        } else {
+            keys.join(", ")
+        },
+        span: frontmatter.yaml,
+    }
+}
+
+/// Reads `edited` back and checks that only `entry`'s value changed, to
+/// exactly `value`, written as `written`.
+fn verify(
+    text: &str,
+    before: &Document,
+    frontmatter: &Frontmatter,
+    entry: &Entry,
+    edited: &str,
+    written: &str,
+    value: &str,
+) -> Result<(), String> {
+    let after = parse(edited).map_err(|error| format!("the result does not parse: {error}"))?;
+    let edited_frontmatter = after
+        .frontmatter
+        .as_ref()
+        .ok_or("the result has no frontmatter")?;
+
+    let key = &entry.key.value;
+    let new_entry = edited_frontmatter
+        .entry(key)
+        .ok_or("the key is gone from the result")?;
+    let expected_start = if entry.layout == ValueLayout::Empty {
+        entry.value.start + 1
+    } else {
+        entry.value.start
+    };
+    if new_entry.value != Span::new(expected_start, expected_start + written.len()) {
+        return Err(format!(
+            "the new value was read at {} instead of where it was written",
+            new_entry.value
+        ));
+    }
+    if !new_entry.layout.is_single_line_scalar() {
+        return Err(format!("the new value reads as {}", new_entry.layout));
+    }
+    match edited_frontmatter.get(key) {
+        Some(serde_json::Value::String(read)) if read == value => {}
+        other => {
+            return Err(format!(
+                "the key reads back as {}",
+                other.map_or("nothing".into(), ToString::to_string)
+            ));
+        }
+    }
+
+    let keys_before = frontmatter.entries.iter().map(|e| &e.key.value);
+    let keys_after = edited_frontmatter.entries.iter().map(|e| &e.key.value);
+    if !keys_before.eq(keys_after) {
+        return Err("the top-level keys changed".into());
+    }
+    let mut expected = frontmatter.values.clone();
+    expected.insert(key.clone(), value.into());
+    if expected != edited_frontmatter.values {
+        return Err("another top-level value changed".into());
+    }
+
+    let shift = edited.len() as isize - text.len() as isize;
+    let body = after.body;
+    if body.len() != before.body.len() || body.start as isize - before.body.start as isize != shift
+    {
+        return Err("the body moved".into());
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontmatter::Code;
+
+    fn set(text: &str, key: &str, value: &str) -> String {
+        set_scalar(text, key, value).unwrap_or_else(|e| panic!("{text:?} {key}={value:?}: {e}"))
+    }
+
+    fn refused(text: &str, key: &str) -> EditError {
+        set_scalar(text, key, "new").unwrap_err()
+    }
+
+    const NOTE: &str = "\u{feff}---\r\n\
+        # Tracker fields\r\n\
+        title: \"Parser: plan\"   # shown in lists\r\n\
+        status: todo # set by the tracker\r\n\
+        owner: 'ann'\r\n\
+        tags:\r\n\
+        - a\r\n\
+        - b\r\n\
+        note: |\r\n\
+        \x20 status: not this one\r\n\
+        empty:\r\n\
+        \r\n\
+        ---\r\n\
+        status: body text\r\n\
+        ---\r\n";
+
+    #[test]
+    fn only_the_value_bytes_change() {
+        assert_eq!(
+            set(NOTE, "status", "in review"),
+            NOTE.replace("status: todo #", "status: in review #")
+        );
+        assert_eq!(
+            set(NOTE, "status", "done: shipped"),
+            NOTE.replace("status: todo #", "status: \"done: shipped\" #")
+        );
+        assert_eq!(
+            set(NOTE, "title", "Plan \"B\""),
+            NOTE.replace(r#""Parser: plan"   #"#, r#""Plan \"B\""   #"#)
+        );
+        assert_eq!(
+            set(NOTE, "owner", "o'neil"),
+            NOTE.replace("owner: 'ann'", "owner: 'o''neil'")
+        );
+        assert_eq!(
+            set(NOTE, "empty", "now set"),
+            NOTE.replace("empty:\r\n", "empty: now set\r\n")
+        );
+    }
+
+    #[test]
+    fn values_that_need_quotes_are_quoted() {
+        let text = "---\na: x\n---\n";
+        for (value, written) in [
+            ("a: b", "\"a: b\""),
+            ("#tag", "\"#tag\""),
+            ("x #y", "\"x #y\""),
+            ("- x", "\"- x\""),
+            ("7", "\"7\""),
+            ("false", "\"false\""),
+            ("NULL", "\"NULL\""),
+            (" padded ", "\" padded \""),
+            ("", "\"\""),
+            ("l1\nl2", "\"l1\\nl2\""),
+        ] {
+            assert_eq!(set(text, "a", value), format!("---\na: {written}\n---\n"));
+        }
+    }
+
+    #[test]
+    fn non_ascii_values() {
+        let text = "---\ntitle: old\nnext: 1\n---\n";
+        assert_eq!(
+            set(text, "title", "Überblick — 日本 ✓"),
+            "---\ntitle: Überblick — 日本 ✓\nnext: 1\n---\n"
+        );
+        let text = "---\ntitle: 'ünï'\n---\n";
+        assert_eq!(set(text, "title", "ça va"), "---\ntitle: 'ça va'\n---\n");
+    }
+
+    #[test]
+    fn trailing_comment_and_whitespace_are_kept() {
+        let text = "---\na: 1 \t# one\t\nb: x\t\n---\nbody";
+        assert_eq!(
+            set(text, "a", "two"),
+            "---\na: two \t# one\t\nb: x\t\n---\nbody"
+        );
+        assert_eq!(
+            set(text, "b", "z"),
+            "---\na: 1 \t# one\t\nb: z\t\n---\nbody"
+        );
+    }
+
+    #[test]
+    fn empty_values_keep_their_comment() {
+        assert_eq!(
+            set("---\na:   # c\n---\n", "a", "v"),
+            "---\na: v   # c\n---\n"
+        );
+        assert_eq!(set("---\na:\n---", "a", "v"), "---\na: v\n---");
+    }
+
+    #[test]
+    fn closing_fence_at_end_of_file_and_dots() {
+        assert_eq!(set("---\na: x\n---", "a", "z"), "---\na: z\n---");
+        assert_eq!(
+            set("---\na: x\n...\n---\n", "a", "z"),
+            "---\na: z\n...\n---\n"
+        );
+        // `y` and `n` are booleans in YAML 1.1: quoted.
+        assert_eq!(set("---\na: x\n---", "a", "y"), "---\na: \"y\"\n---");
+    }
+
+    #[test]
+    fn quoted_keys_are_found_by_their_value() {
+        assert_eq!(
+            set("---\n'my key': x\n\"k\\u00e9\": y\n---\n", "ké", "z"),
+            "---\n'my key': x\n\"k\\u00e9\": z\n---\n"
+        );
+        assert_eq!(
+            set("---\n'my key': x\n---\n", "my key", "z"),
+            "---\n'my key': z\n---\n"
+        );
+    }
+
+    #[test]
+    fn refuses_values_that_are_not_single_line_scalars() {
+        for (text, layout) in [
+            ("---\nk: |\n  x\n---\n", ValueLayout::BlockScalar),
+            ("---\nk: >-\n  x\n---\n", ValueLayout::BlockScalar),
+            ("---\nk: [a]\n---\n", ValueLayout::FlowCollection),
+            ("---\nk: {a: 1}\n---\n", ValueLayout::FlowCollection),
+            ("---\nk:\n  a: 1\n---\n", ValueLayout::BlockCollection),
+            ("---\nk:\n- a\n---\n", ValueLayout::BlockCollection),
+            ("---\nk: a\n  b\n---\n", ValueLayout::MultilineScalar),
+            ("---\nk: 'a\n  b'\n---\n", ValueLayout::MultilineScalar),
+            ("---\nk:\n  text\n---\n", ValueLayout::MultilineScalar),
+            ("---\na: &x 1\nk: *x\n---\n", ValueLayout::Alias),
+            ("---\nk: &x 1\n---\n", ValueLayout::Anchored),
+            ("---\nk: !!str 1\n---\n", ValueLayout::Tagged),
+        ] {
+            match refused(text, "k") {
+                EditError::NotAScalar {
+                    layout: l, span, ..
+                } => {
+                    assert_eq!(l, layout, "{text:?}");
+                    assert!(!span.is_empty());
+                }
+                other => panic!("{text:?}: {other}"),
+            }
+        }
+        let message = refused("---\nk: |\n  x\n---\n", "k").to_string();
+        assert!(message.contains("a block scalar"), "{message}");
+    }
+
+    #[test]
+    fn refuses_missing_and_duplicate_keys_and_broken_text() {
+        let missing = refused("---\na: 1\nb: 2\n---\n", "c");
+        assert_eq!(missing.code(), Code::MissingKey);
+        assert!(missing.to_string().contains("(its keys are: a, b)"));
+        assert_eq!(refused("no frontmatter\n", "a").code(), Code::NoFrontmatter);
+        assert_eq!(
+            refused("---\na: 1\na: 2\n---\n", "a").code(),
+            Code::DuplicateKey
+        );
+        assert_eq!(refused("---\na: 1\n", "a").code(), Code::Unclosed);
+        assert_eq!(refused("---\na: [\n---\n", "a").code(), Code::InvalidYaml);
+        assert_eq!(refused("---\n- a\n---\n", "a").code(), Code::NotAMapping);
+    }
+
+    #[test]
+    fn fences_and_keys_in_the_body_are_untouched() {
+        let text = "---\nstatus: a\n---\nstatus: a\n---\n";
+        assert_eq!(
+            set(text, "status", "b"),
+            "---\nstatus: b\n---\nstatus: a\n---\n"
+        );
+    }
+
+    #[test]
+    fn error_diagnostics_point_at_the_value() {
+        let text = "---\nk: [a, b] # c\n---\n";
+        let diagnostic = refused(text, "k").to_diagnostic();
+        assert_eq!(diagnostic.code, Code::NotAScalar);
+        assert_eq!(&text[diagnostic.span.range()], "[a, b]");
+    }
+}

@@ -1,0 +1,796 @@
+//! Locating the top-level keys of the YAML line by line, and telling how each
+//! value is written.
+//!
+//! A top-level key starts at the first column: `key: value`, `'key': value`
+//! or `"key": value`. Every other line belongs to the entry above it (an
+//! indented line, a `- item` line, a blank line, a comment). Lines that fit
+//! none of these (`? explicit key`, `&anchor key: value`, ...) make the
+//! frontmatter unsupported. `parse.rs` checks the keys found here against the
+//! keys serde-saphyr read, so a key this locator misreads is an error, never a
+//! wrong span.
+
+use std::collections::HashSet;
+
+use winnow::combinator::{alt, eof, opt, peek, repeat};
+use winnow::prelude::*;
+use winnow::stream::{LocatingSlice, Location, Stream};
+use winnow::token::{any, none_of, one_of, rest, take_while};
+
+use super::ValueLayout;
+use super::error::ParseError;
+use super::parse::{Input, Line, RuleResult, is_blank, line_number};
+use super::scalar;
+use crate::frontmatter::Entry;
+use crate::span::{Span, Spanned};
+
+/// A top-level entry as found in the lines, before its value is read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RawEntry {
+    pub key: Spanned<String>,
+    /// Right after the key's colon.
+    colon_end: usize,
+    /// What follows the colon on the key's line.
+    inline: Inline,
+    /// The end of the key's line content.
+    line_end: usize,
+    /// Whether a line below the key is neither blank nor a comment.
+    has_content: bool,
+    /// The first and last lines below the key that are neither blank nor a
+    /// comment at the first column: the start of the first, the end of the last.
+    below: Option<Span>,
+}
+
+/// The keys found, and the first line that is not a supported entry.
+pub(crate) struct Located {
+    pub entries: Vec<RawEntry>,
+    pub unsupported: Option<ParseError>,
+}
+
+/// What follows a key's colon on its line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Inline {
+    /// Only blanks and perhaps a comment.
+    Empty,
+    /// A plain or quoted scalar that ends on this line, followed only by
+    /// blanks and perhaps a comment.
+    Scalar(ValueLayout, Span),
+    /// A quoted scalar that does not end on this line.
+    OpenQuote(usize),
+    /// A block scalar header (`|`, `>-`, `|2+`).
+    BlockHeader(Span),
+    /// A flow collection starts here.
+    Flow(usize),
+    /// An alias, anchor or tag, and where the node ends if it is all on this line.
+    Property(ValueLayout, Span),
+    /// Something YAML does not allow here (serde-saphyr rejects it first).
+    Unrecognized(Span),
+}
+
+/// What a line of the YAML is, seen from its first column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum LineKind {
+    Blank,
+    /// `#` at the first column.
+    Comment,
+    /// Starts with a blank; `comment` when its first non-blank is `#`.
+    Indented {
+        comment: bool,
+    },
+    /// `- item` at the first column: a sequence that is the value of the key above.
+    SequenceItem,
+    Key {
+        key: Spanned<String>,
+        colon_end: usize,
+        inline: Inline,
+    },
+    Unsupported(&'static str),
+}
+
+/// A stream over one line's content whose locations are offsets into the
+/// whole text.
+fn line_input(text: &str, line: Line) -> Input<'_> {
+    let mut input = LocatingSlice::new(&text[..line.content.end]);
+    input.next_slice(line.content.start);
+    input
+}
+
+/// Finds the top-level entries in the YAML lines.
+pub(crate) fn locate(text: &str, lines: &[Line]) -> Located {
+    let mut entries: Vec<RawEntry> = Vec::new();
+    let mut unsupported = None;
+    for &line in lines {
+        match line_kind(text, line) {
+            LineKind::Blank | LineKind::Comment => {}
+            LineKind::Key {
+                key,
+                colon_end,
+                inline,
+            } => entries.push(RawEntry {
+                key,
+                colon_end,
+                inline,
+                line_end: line.content.end,
+                has_content: false,
+                below: None,
+            }),
+            LineKind::Indented { comment } => match entries.last_mut() {
+                Some(entry) => entry.add_below(line, !comment),
+                None if comment => {}
+                None => {
+                    unsupported.get_or_insert_with(|| {
+                        unsupported_line(text, line, "the first key is indented")
+                    });
+                }
+            },
+            LineKind::SequenceItem => match entries.last_mut() {
+                Some(entry) => entry.add_below(line, true),
+                None => {
+                    unsupported.get_or_insert_with(|| {
+                        unsupported_line(text, line, "a `- ` item comes before any key")
+                    });
+                }
+            },
+            LineKind::Unsupported(reason) => {
+                unsupported.get_or_insert_with(|| unsupported_line(text, line, reason));
+            }
+        }
+    }
+    Located {
+        entries,
+        unsupported,
+    }
+}
+
+fn unsupported_line(text: &str, line: Line, reason: &str) -> ParseError {
+    ParseError::UnsupportedSyntax {
+        reason: reason.into(),
+        span: line.content,
+        line: line_number(text, line.content.start),
+    }
+}
+
+impl RawEntry {
+    fn add_below(&mut self, line: Line, content: bool) {
+        self.has_content |= content;
+        let start = self.below.map_or(line.content.start, |below| below.start);
+        self.below = Some(Span::new(start, line.content.end));
+    }
+
+    /// The end of the value when it goes on below the key's line.
+    fn below_end(&self, on_key_line: usize) -> usize {
+        self.below
+            .map_or(on_key_line, |below| below.end.max(on_key_line))
+    }
+}
+
+/// Checks that the keys found line by line are exactly the keys serde-saphyr
+/// read, so every span handed out belongs to the key it names.
+pub(crate) fn check_keys(
+    text: &str,
+    yaml: Span,
+    entries: &[RawEntry],
+    values: &serde_json::Map<String, serde_json::Value>,
+) -> Result<(), ParseError> {
+    for entry in entries {
+        if !values.contains_key(&entry.key.value) {
+            let reason = if entry.key.value == "<<" {
+                "merge keys (`<<`) are not supported at the top level".to_owned()
+            } else {
+                format!(
+                    "YAML reads the key `{}` as something else (a key that is null, or a \
+                     number or boolean not in its plain form); quote the key",
+                    entry.key.value
+                )
+            };
+            return Err(ParseError::UnsupportedSyntax {
+                reason,
+                span: entry.key.span,
+                line: line_number(text, entry.key.span.start),
+            });
+        }
+    }
+    // Every key found is in `values` and no two are the same (checked before),
+    // so equal counts mean equal sets.
+    if values.len() == entries.len() {
+        return Ok(());
+    }
+    let found: HashSet<&str> = entries.iter().map(|entry| entry.key.as_str()).collect();
+    if let Some(missing) = values.keys().find(|key| !found.contains(key.as_str())) {
+        return Err(ParseError::UnsupportedSyntax {
+            reason: format!(
+                "the YAML has a top-level key `{missing}` that is not written as `key: value` at \
+                 the first column (explicit `? ` keys and merged keys are not supported)"
+            ),
+            span: yaml,
+            line: line_number(text, yaml.start),
+        });
+    }
+    Ok(())
+}
+
+/// The entry with its final layout and value span; `value` is what
+/// serde-saphyr read for its key.
+pub(crate) fn finish(text: &str, raw: RawEntry, value: Option<&serde_json::Value>) -> Entry {
+    let is_collection = value.is_some_and(|v| v.is_array() || v.is_object());
+    let (layout, span) = match raw.inline {
+        Inline::Empty => match raw.below.filter(|_| raw.has_content) {
+            Some(below) if is_collection => (ValueLayout::BlockCollection, below),
+            Some(below) => (ValueLayout::MultilineScalar, below),
+            None => (ValueLayout::Empty, Span::at(raw.colon_end)),
+        },
+        Inline::Scalar(layout, span) if !raw.has_content => (layout, span),
+        Inline::Scalar(_, span) => (
+            ValueLayout::MultilineScalar,
+            Span::new(span.start, raw.below_end(span.end)),
+        ),
+        Inline::OpenQuote(start) => (
+            ValueLayout::MultilineScalar,
+            Span::new(start, raw.below_end(trim_end(text, start, raw.line_end))),
+        ),
+        Inline::BlockHeader(span) => (
+            ValueLayout::BlockScalar,
+            Span::new(span.start, raw.below_end(span.end)),
+        ),
+        Inline::Flow(start) => {
+            let limit = raw.below_end(raw.line_end);
+            let end = flow_end(&text[start..limit]).map_or(limit, |len| start + len);
+            (ValueLayout::FlowCollection, Span::new(start, end))
+        }
+        Inline::Property(layout, span) if !raw.has_content => (layout, span),
+        Inline::Property(layout, span) => (layout, Span::new(span.start, raw.below_end(span.end))),
+        Inline::Unrecognized(span) => (
+            ValueLayout::MultilineScalar,
+            Span::new(span.start, raw.below_end(span.end)),
+        ),
+    };
+    let layout = if layout.is_single_line_scalar() && is_collection {
+        ValueLayout::BlockCollection
+    } else {
+        layout
+    };
+    Entry {
+        key: raw.key,
+        value: span,
+        layout,
+    }
+}
+
+/// `start..end` of `text` without trailing blanks: the end offset.
+fn trim_end(text: &str, start: usize, end: usize) -> usize {
+    start + text[start..end].trim_end_matches(is_blank).len()
+}
+
+// ------------------------------------------------------------------ lines ---
+
+// line-kind     ::= blank-line | comment-line | indented-line | sequence-line | key-line
+// blank-line    ::= blank*
+// comment-line  ::= "#" char*
+// indented-line ::= blank+ char*
+// sequence-line ::= "-" ( blank char* )?
+fn line_kind(text: &str, line: Line) -> LineKind {
+    let content = line.text(text);
+    let mut input = line_input(text, line);
+    let blank: RuleResult<_> = (take_while(0.., is_blank), eof).parse_next(&mut input.clone());
+    if blank.is_ok() {
+        return LineKind::Blank;
+    }
+    let Some(first) = content.chars().next() else {
+        return LineKind::Blank;
+    };
+    if first == '#' {
+        return LineKind::Comment;
+    }
+    if is_blank(first) {
+        let comment = content.trim_start_matches(is_blank).starts_with('#');
+        return LineKind::Indented { comment };
+    }
+    let item: RuleResult<_> =
+        ('-', alt((eof.void(), one_of(is_blank).void()))).parse_next(&mut input.clone());
+    if item.is_ok() {
+        return LineKind::SequenceItem;
+    }
+    match key_line(&mut input) {
+        Ok((key, colon_end)) => LineKind::Key {
+            key,
+            colon_end,
+            inline: inline_value(&mut input)
+                .unwrap_or(Inline::Unrecognized(Span::new(colon_end, line.content.end))),
+        },
+        Err(_) => LineKind::Unsupported(unsupported_reason(content)),
+    }
+}
+
+fn unsupported_reason(content: &str) -> &'static str {
+    let mut chars = content.chars();
+    let first = chars.next();
+    let second_is_blank = chars.next().is_none_or(is_blank);
+    match first {
+        Some('?') if second_is_blank => "explicit keys (`? key`) are not supported",
+        Some(':') if second_is_blank => "explicit values (`: value`) are not supported",
+        Some('&') => "anchors on keys are not supported",
+        Some('!') => "tags on keys are not supported",
+        Some('*') => "aliases as keys are not supported",
+        Some('[' | '{') => "flow collections at the first column are not supported",
+        Some('"' | '\'') => {
+            "the quoted key must end on its line and be followed by `: ` or a `:` at the end \
+             of the line"
+        }
+        Some('%') => "directives are not supported",
+        _ => "expected a key followed by `: ` (or by a `:` at the end of the line)",
+    }
+}
+
+// ------------------------------------------------------------------- keys ---
+
+// key-line ::= key blank* ":" ( blank char* | EOL )
+//
+// Yields the key and the offset right after the colon; the input is left
+// after the colon.
+fn key_line(input: &mut Input<'_>) -> RuleResult<(Spanned<String>, usize)> {
+    let key = alt((single_quoted_key, double_quoted_key, plain_key)).parse_next(input)?;
+    (take_while(0.., is_blank), ':').parse_next(input)?;
+    let colon_end = input.current_token_start();
+    peek(alt((eof.void(), one_of(is_blank).void()))).parse_next(input)?;
+    Ok((key, colon_end))
+}
+
+// single-quoted ::= "'" ( [^'] | "''" )* "'"
+fn single_quoted<'i>(input: &mut Input<'i>) -> RuleResult<(&'i str, Span)> {
+    let body = repeat::<_, _, (), _, _>(0.., alt((none_of('\'').void(), "''".void())));
+    ('\'', body, '\'')
+        .take()
+        .with_span()
+        .map(|(text, range)| (text, Span::from(range)))
+        .parse_next(input)
+}
+
+// double-quoted ::= '"' ( [^"\\] | "\" char )* '"'
+fn double_quoted<'i>(input: &mut Input<'i>) -> RuleResult<(&'i str, Span)> {
+    let body =
+        repeat::<_, _, (), _, _>(0.., alt((none_of(['"', '\\']).void(), ('\\', any).void())));
+    ('"', body, '"')
+        .take()
+        .with_span()
+        .map(|(text, range)| (text, Span::from(range)))
+        .parse_next(input)
+}
+
+// single-quoted-key ::= single-quoted       ("''" reads as "'")
+fn single_quoted_key(input: &mut Input<'_>) -> RuleResult<Spanned<String>> {
+    let (text, span) = single_quoted(input)?;
+    Ok(Spanned::new(scalar::decode_single(text), span))
+}
+
+// double-quoted-key ::= double-quoted       (with YAML's escapes; an unknown escape is not a key)
+fn double_quoted_key(input: &mut Input<'_>) -> RuleResult<Spanned<String>> {
+    let (text, span) = double_quoted(input)?;
+    let key = scalar::decode_double(text).ok_or(winnow::error::EmptyError)?;
+    Ok(Spanned::new(key, span))
+}
+
+// plain-key   ::= plain-first ( char - ( ":" ( blank | EOL ) ) - ( blank "#" ) )*
+//                 (without trailing blanks)
+// plain-first ::= char - blank - indicator | ( "-" | "?" | ":" ) ( char - blank )
+// indicator   ::= "-" | "?" | ":" | "," | "[" | "]" | "{" | "}" | "#" | "&" | "*"
+//               | "!" | "|" | ">" | "'" | '"' | "%" | "@" | "`"
+fn plain_key(input: &mut Input<'_>) -> RuleResult<Spanned<String>> {
+    let start = input.current_token_start();
+    let text = input.peek_finish();
+    let length = plain_key_length(text).ok_or(winnow::error::EmptyError)?;
+    let key = input.next_slice(length);
+    Ok(Spanned::new(
+        key.to_owned(),
+        Span::new(start, start + length),
+    ))
+}
+
+/// The byte length of the plain key at the start of `text` (trailing blanks
+/// excluded), if `text` starts with one followed by `:` and a blank or the end.
+fn plain_key_length(text: &str) -> Option<usize> {
+    if !starts_plain(text) {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut previous_blank = false;
+    for (index, c) in text.char_indices() {
+        match c {
+            ':' if bytes
+                .get(index + 1)
+                .is_none_or(|&b| b == b' ' || b == b'\t') =>
+            {
+                let key = text[..index].trim_end_matches(is_blank);
+                return (!key.is_empty()).then_some(key.len());
+            }
+            '#' if previous_blank => return None,
+            _ => {}
+        }
+        previous_blank = is_blank(c);
+    }
+    None
+}
+
+const INDICATORS: &str = "-?:,[]{}#&*!|>'\"%@`";
+
+// plain-first (see plain-key)
+fn starts_plain(text: &str) -> bool {
+    let mut chars = text.chars();
+    match chars.next() {
+        None => false,
+        Some(c) if is_blank(c) => false,
+        Some('-' | '?' | ':') => chars.next().is_some_and(|c| !is_blank(c)),
+        Some(c) => !INDICATORS.contains(c),
+    }
+}
+
+// ---------------------------------------------------------------- values ---
+
+// inline-value   ::= blank* ( comment? EOL                      (* Empty *)
+//                           | block-header trailer
+//                           | flow-start char*
+//                           | property char*
+//                           | ( single-quoted | double-quoted ) trailer
+//                           | ( "'" | '"' ) char*               (* continues below *)
+//                           | plain-scalar trailer )
+// comment        ::= "#" char*
+// trailer        ::= ( blank+ comment? )? EOL
+// block-header   ::= ( "|" | ">" ) ( [0-9] | "+" | "-" )*
+// flow-start     ::= "[" | "{"
+// property       ::= "*" | "&" | "!"
+// plain-scalar   ::= plain-first ( char - ( blank "#" ) )*   (without trailing blanks)
+fn inline_value(input: &mut Input<'_>) -> RuleResult<Inline> {
+    take_while(0.., is_blank).parse_next(input)?;
+    if opt((opt(('#', rest)), eof)).parse_next(input)?.is_some() {
+        return Ok(Inline::Empty);
+    }
+    let start = input.current_token_start();
+    let text = input.peek_finish();
+    let line_end = start + text.len();
+    let rest_span = Span::new(start, line_end);
+    let inline = match text.chars().next() {
+        Some('|' | '>') => {
+            let header = (one_of(['|', '>']), take_while(0.., ('0'..='9', '+', '-')))
+                .span()
+                .parse_next(input)?;
+            match trailer(input) {
+                Ok(()) => Inline::BlockHeader(header.into()),
+                Err(_) => Inline::Unrecognized(rest_span),
+            }
+        }
+        Some('[' | '{') => Inline::Flow(start),
+        Some(c @ ('*' | '&' | '!')) => {
+            let layout = match c {
+                '*' => ValueLayout::Alias,
+                '&' => ValueLayout::Anchored,
+                _ => ValueLayout::Tagged,
+            };
+            Inline::Property(layout, Span::new(start, start + node_length(text)))
+        }
+        Some(quote @ ('\'' | '"')) => {
+            let (layout, quoted) = if quote == '\'' {
+                (
+                    ValueLayout::SingleQuoted,
+                    opt(single_quoted).parse_next(input)?,
+                )
+            } else {
+                (
+                    ValueLayout::DoubleQuoted,
+                    opt(double_quoted).parse_next(input)?,
+                )
+            };
+            match quoted {
+                None => Inline::OpenQuote(start),
+                Some((_, span)) => match trailer(input) {
+                    Ok(()) => Inline::Scalar(layout, span),
+                    Err(_) => Inline::Unrecognized(rest_span),
+                },
+            }
+        }
+        _ if starts_plain(text) => {
+            let length = plain_length(text);
+            Inline::Scalar(ValueLayout::Plain, Span::new(start, start + length))
+        }
+        _ => Inline::Unrecognized(rest_span),
+    };
+    Ok(inline)
+}
+
+// trailer ::= ( blank+ comment? )? EOL
+fn trailer(input: &mut Input<'_>) -> RuleResult<()> {
+    alt((
+        eof.void(),
+        (take_while(1.., is_blank), opt(('#', rest)), eof).void(),
+    ))
+    .parse_next(input)
+}
+
+/// The byte length of the plain scalar at the start of `text`: up to a
+/// comment (`#` after a blank) or the end, without trailing blanks.
+fn plain_length(text: &str) -> usize {
+    let mut previous_blank = false;
+    let mut end = text.len();
+    for (index, c) in text.char_indices() {
+        if c == '#' && previous_blank {
+            end = index;
+            break;
+        }
+        previous_blank = is_blank(c);
+    }
+    text[..end].trim_end_matches(is_blank).len()
+}
+
+/// The byte length of a node that starts with properties (`&anchor`, `!tag`)
+/// or is an alias, when it is all on one line: the properties and the node
+/// after them, without a trailing comment.
+fn node_length(text: &str) -> usize {
+    let mut offset = 0;
+    loop {
+        let rest = &text[offset..];
+        match rest.chars().next() {
+            Some('&' | '!' | '*') => {
+                let token = rest.find(is_blank).unwrap_or(rest.len());
+                let end = offset + token;
+                let after = &text[end..];
+                let skipped = after.len() - after.trim_start_matches(is_blank).len();
+                if skipped == 0 || after[skipped..].is_empty() || after[skipped..].starts_with('#')
+                {
+                    return end;
+                }
+                offset = end + skipped;
+            }
+            Some('\'') => {
+                let mut input = Input::new(rest);
+                return match single_quoted(&mut input) {
+                    Ok((quoted, _)) => offset + quoted.len(),
+                    Err(_) => text.trim_end_matches(is_blank).len(),
+                };
+            }
+            Some('"') => {
+                let mut input = Input::new(rest);
+                return match double_quoted(&mut input) {
+                    Ok((quoted, _)) => offset + quoted.len(),
+                    Err(_) => text.trim_end_matches(is_blank).len(),
+                };
+            }
+            Some('[' | '{') => {
+                return flow_end(rest)
+                    .map_or(text.trim_end_matches(is_blank).len(), |len| offset + len);
+            }
+            _ => return offset + plain_length(rest),
+        }
+    }
+}
+
+/// The byte length of the flow collection at the start of `text` (through
+/// its closing bracket), if it closes within `text`. Quotes that start a
+/// token and comments are skipped; this is for spans only, the YAML itself
+/// is checked by serde-saphyr.
+fn flow_end(text: &str) -> Option<usize> {
+    #[derive(PartialEq)]
+    enum State {
+        Flow,
+        Single,
+        Double,
+        Comment,
+    }
+    let mut state = State::Flow;
+    let mut depth = 0usize;
+    let mut previous = '\n';
+    let mut chars = text.char_indices();
+    while let Some((index, c)) = chars.next() {
+        match state {
+            State::Flow => match c {
+                '[' | '{' => depth += 1,
+                ']' | '}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return Some(index + 1);
+                    }
+                }
+                '\'' | '"' if matches!(previous, '[' | '{' | ',' | ':' | ' ' | '\t' | '\n') => {
+                    state = if c == '\'' {
+                        State::Single
+                    } else {
+                        State::Double
+                    };
+                }
+                '#' if matches!(previous, ' ' | '\t' | '\n') => state = State::Comment,
+                _ => {}
+            },
+            State::Single if c == '\'' => state = State::Flow,
+            State::Double if c == '\\' => {
+                chars.next();
+            }
+            State::Double if c == '"' => state = State::Flow,
+            State::Comment if c == '\n' => state = State::Flow,
+            State::Single | State::Double | State::Comment => {}
+        }
+        // A doubled '' inside single quotes closes and reopens: harmless here.
+        previous = c;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontmatter::parse::split;
+
+    fn entries(text: &str) -> Vec<(String, String, ValueLayout)> {
+        let block = split(text).unwrap().block.unwrap();
+        let located = locate(text, &block.lines);
+        assert!(located.unsupported.is_none(), "{text:?}");
+        located
+            .entries
+            .into_iter()
+            .map(|raw| {
+                let entry = finish(text, raw, None);
+                (
+                    entry.key.value,
+                    text[entry.value.range()].to_owned(),
+                    entry.layout,
+                )
+            })
+            .collect()
+    }
+
+    fn one(text: &str) -> (String, ValueLayout) {
+        let mut all = entries(text);
+        assert_eq!(all.len(), 1, "{text:?}");
+        let (_, value, layout) = all.remove(0);
+        (value, layout)
+    }
+
+    fn value(line: &str) -> (String, ValueLayout) {
+        one(&format!("---\n{line}\n---\n"))
+    }
+
+    #[test]
+    fn keys_plain_and_quoted() {
+        let text = "---\na: 1\nb c : 2\n'it''s': 3\n\"x\\ty\": 4\nurl:x: 5\n-k: 6\n---\n";
+        let keys: Vec<String> = entries(text).into_iter().map(|e| e.0).collect();
+        assert_eq!(keys, ["a", "b c", "it's", "x\ty", "url:x", "-k"]);
+        let block = split(text).unwrap().block.unwrap();
+        let spans: Vec<&str> = locate(text, &block.lines)
+            .entries
+            .iter()
+            .map(|e| &text[e.key.span.range()])
+            .collect();
+        assert_eq!(spans, ["a", "b c", "'it''s'", "\"x\\ty\"", "url:x", "-k"]);
+    }
+
+    #[test]
+    fn inline_scalars_exclude_comments_and_trailing_blanks() {
+        assert_eq!(value("a: x y  "), ("x y".into(), ValueLayout::Plain));
+        assert_eq!(value("a: x # c"), ("x".into(), ValueLayout::Plain));
+        assert_eq!(value("a:\tx\t# c"), ("x".into(), ValueLayout::Plain));
+        assert_eq!(value("a: C#  # c"), ("C#".into(), ValueLayout::Plain));
+        assert_eq!(value("a: don't"), ("don't".into(), ValueLayout::Plain));
+        assert_eq!(
+            value("a: 'x # y' # z"),
+            ("'x # y'".into(), ValueLayout::SingleQuoted)
+        );
+        assert_eq!(
+            value("a: 'it''s'"),
+            ("'it''s'".into(), ValueLayout::SingleQuoted)
+        );
+        assert_eq!(
+            value(r#"a: "q\"x" "#),
+            (r#""q\"x""#.into(), ValueLayout::DoubleQuoted)
+        );
+        assert_eq!(value("a: ünï ✓"), ("ünï ✓".into(), ValueLayout::Plain));
+    }
+
+    #[test]
+    fn empty_values_sit_right_after_the_colon() {
+        let text = "---\na:\nb:   # c\n---\n";
+        let block = split(text).unwrap().block.unwrap();
+        let located = locate(text, &block.lines);
+        let spans: Vec<Span> = located
+            .entries
+            .into_iter()
+            .map(|raw| finish(text, raw, None).value)
+            .collect();
+        assert_eq!(spans, [Span::at(6), Span::at(9)]);
+    }
+
+    #[test]
+    fn multi_line_values_cover_their_lines() {
+        let text = "---\na: |\n  x\n  # in\n\n# out\nb: >-\n  y\nc:\n- 1\n# mid\n- 2\n\n---\n";
+        assert_eq!(
+            entries(text),
+            [
+                (
+                    "a".into(),
+                    "|\n  x\n  # in".into(),
+                    ValueLayout::BlockScalar
+                ),
+                ("b".into(), ">-\n  y".into(), ValueLayout::BlockScalar),
+                (
+                    "c".into(),
+                    "- 1\n# mid\n- 2".into(),
+                    ValueLayout::MultilineScalar
+                ),
+            ]
+        );
+        assert_eq!(
+            value("a: x\n  y"),
+            ("x\n  y".into(), ValueLayout::MultilineScalar)
+        );
+        assert_eq!(
+            value("a: 'x\n  y'"),
+            ("'x\n  y'".into(), ValueLayout::MultilineScalar)
+        );
+        // Indented comments after a scalar are comments.
+        assert_eq!(value("a: x\n  # c"), ("x".into(), ValueLayout::Plain));
+        assert_eq!(value("a:\n  # c"), ("".into(), ValueLayout::Empty));
+    }
+
+    #[test]
+    fn nested_collections_are_read_from_the_value() {
+        let text = "---\nm:\n  k: v\n---\n";
+        let block = split(text).unwrap().block.unwrap();
+        let raw = locate(text, &block.lines).entries.remove(0);
+        let entry = finish(text, raw, Some(&serde_json::json!({"k": "v"})));
+        assert_eq!(entry.layout, ValueLayout::BlockCollection);
+        assert_eq!(&text[entry.value.range()], "  k: v");
+    }
+
+    #[test]
+    fn flow_collections_and_properties() {
+        assert_eq!(
+            value("a: [1, \"]\", 'x'] # c"),
+            ("[1, \"]\", 'x']".into(), ValueLayout::FlowCollection)
+        );
+        assert_eq!(
+            value("a: {b: [1,\n  2]} # c"),
+            ("{b: [1,\n  2]}".into(), ValueLayout::FlowCollection)
+        );
+        assert_eq!(value("a: *x # c"), ("*x".into(), ValueLayout::Alias));
+        assert_eq!(
+            value("a: &x 'v w' # c"),
+            ("&x 'v w'".into(), ValueLayout::Anchored)
+        );
+        assert_eq!(
+            value("a: !!str v w # c"),
+            ("!!str v w".into(), ValueLayout::Tagged)
+        );
+        assert_eq!(
+            value("a: &x\n  b: 1"),
+            ("&x\n  b: 1".into(), ValueLayout::Anchored)
+        );
+    }
+
+    #[test]
+    fn unsupported_lines_are_reported() {
+        for (line, reason) in [
+            ("? a", "explicit keys"),
+            ("&k a: 1", "anchors on keys"),
+            ("[a]: 1", "flow collections"),
+            ("\"a\":1", "quoted key"),
+            ("a b", "expected a key"),
+            ("a #b: 1", "expected a key"),
+        ] {
+            let text = format!("---\nx: 1\n{line}\n---\n");
+            let block = split(&text).unwrap().block.unwrap();
+            let error = locate(&text, &block.lines).unsupported.unwrap();
+            assert!(error.to_string().contains(reason), "{line:?}: {error}");
+            assert_eq!(&text[error.span().range()], line);
+        }
+        let text = "---\n  a: 1\n---\n";
+        let block = split(text).unwrap().block.unwrap();
+        assert!(locate(text, &block.lines).unsupported.is_some());
+    }
+
+    #[test]
+    fn plain_keys_follow_yaml() {
+        assert_eq!(plain_key_length("a: b"), Some(1));
+        assert_eq!(plain_key_length("a  :"), Some(1));
+        assert_eq!(plain_key_length("a:b"), None);
+        assert_eq!(plain_key_length("a#b: 1"), Some(3));
+        assert_eq!(plain_key_length("a #b: 1"), None);
+        assert_eq!(plain_key_length("- a: 1"), None);
+        assert_eq!(plain_key_length(":a: 1"), Some(2));
+        assert_eq!(plain_key_length(": 1"), None);
+        assert_eq!(plain_key_length("é: 1"), Some(2));
+    }
+}

@@ -1,0 +1,332 @@
+//! Why a frontmatter block could not be read or edited: the error types, their
+//! diagnostic codes, and their conversion to [`Diagnostic`]s.
+//!
+//! Every message says what was wrong and what to do instead, and names lines
+//! (1-based) rather than byte offsets; the span of each error points at the
+//! exact bytes so a renderer can underline them.
+
+use std::fmt;
+
+use super::ValueLayout;
+use crate::diagnostics::{Diagnostic, DiagnosticCode, Severity};
+use crate::span::Span;
+
+/// A finding about a frontmatter block.
+pub type FrontmatterDiagnostic = Diagnostic<Code>;
+
+/// Every reason [`parse`](super::parse) or [`set_scalar`](super::set_scalar)
+/// fails. Printed as `frontmatter::<snake_case>`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Code {
+    // Reading:
+    Unclosed,
+    InvalidYaml,
+    NotAMapping,
+    DuplicateKey,
+    UnsupportedSyntax,
+    // Editing:
+    NoFrontmatter,
+    MissingKey,
+    NotAScalar,
+    EditNotVerified,
+}
+
+impl DiagnosticCode for Code {
+    fn as_str(&self) -> &'static str {
+        match self {
+            Code::Unclosed => "frontmatter::unclosed",
+            Code::InvalidYaml => "frontmatter::invalid_yaml",
+            Code::NotAMapping => "frontmatter::not_a_mapping",
+            Code::DuplicateKey => "frontmatter::duplicate_key",
+            Code::UnsupportedSyntax => "frontmatter::unsupported_syntax",
+            Code::NoFrontmatter => "frontmatter::no_frontmatter",
+            Code::MissingKey => "frontmatter::missing_key",
+            Code::NotAScalar => "frontmatter::not_a_scalar",
+            Code::EditNotVerified => "frontmatter::edit_not_verified",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a text's frontmatter could not be read.
+///
+/// A text without frontmatter is not an error: [`parse`](super::parse) returns
+/// a [`Document`](super::Document) whose `frontmatter` is `None`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseError {
+    /// The first line is `---` but no later line closes the block.
+    #[error(
+        "the frontmatter block opened by the `---` on line {line} is never closed: add a line \
+         containing only `---` after the last YAML line (or, if the file has no frontmatter, \
+         do not start it with a `---` line)"
+    )]
+    Unclosed {
+        /// The opening fence line.
+        span: Span,
+        line: usize,
+    },
+
+    /// serde-saphyr rejected the YAML between the fences.
+    #[error(
+        "the frontmatter is not valid YAML: {message}; fix the YAML there (quote a value that \
+         contains `: ` or ` #`, or starts with a character such as `[`, `{{`, `&`, `*`, `!`, `|`, \
+         `>`, `@` or `%`)"
+    )]
+    InvalidYaml {
+        /// What serde-saphyr said, with the place as a line and column of the whole file.
+        message: String,
+        /// Where serde-saphyr located the problem (the whole YAML when it gave no place).
+        span: Span,
+    },
+
+    /// The YAML is valid but is not a mapping of keys to values.
+    #[error(
+        "the frontmatter must be a YAML mapping of `key: value` lines, but it is {found}; \
+         write each field as `key: value` on its own line, starting at the first column"
+    )]
+    NotAMapping {
+        /// What the YAML is instead: "a sequence", "a string", "a number", ...
+        found: &'static str,
+        span: Span,
+    },
+
+    /// The same top-level key is written twice.
+    #[error(
+        "the key `{key}` appears twice in the frontmatter (lines {first_line} and {line}): \
+         YAML keys must be unique, so remove or rename one of them"
+    )]
+    DuplicateKey {
+        key: String,
+        /// The second occurrence of the key.
+        span: Span,
+        line: usize,
+        /// The first occurrence.
+        first: Span,
+        first_line: usize,
+    },
+
+    /// Valid YAML whose top-level keys quire cannot locate line by line (see
+    /// `grammar/frontmatter.ebnf` for what is supported).
+    #[error(
+        "line {line} of the frontmatter is not a top-level entry quire can locate: {reason}; \
+         write top-level entries as `key: value` with the key at the first column (a plain, \
+         'single-quoted' or \"double-quoted\" key on one line)"
+    )]
+    UnsupportedSyntax {
+        reason: String,
+        span: Span,
+        line: usize,
+    },
+}
+
+impl ParseError {
+    pub fn code(&self) -> Code {
+        match self {
+            ParseError::Unclosed { .. } => Code::Unclosed,
+            ParseError::InvalidYaml { .. } => Code::InvalidYaml,
+            ParseError::NotAMapping { .. } => Code::NotAMapping,
+            ParseError::DuplicateKey { .. } => Code::DuplicateKey,
+            ParseError::UnsupportedSyntax { .. } => Code::UnsupportedSyntax,
+        }
+    }
+
+    /// The bytes the error is about.
+    pub fn span(&self) -> Span {
+        match self {
+            ParseError::Unclosed { span, .. }
+            | ParseError::InvalidYaml { span, .. }
+            | ParseError::NotAMapping { span, .. }
+            | ParseError::DuplicateKey { span, .. }
+            | ParseError::UnsupportedSyntax { span, .. } => *span,
+        }
+    }
+
+    fn label(&self) -> String {
+        match self {
+            ParseError::Unclosed { .. } => "this block is never closed".into(),
+            ParseError::InvalidYaml { .. } => "invalid YAML here".into(),
+            ParseError::NotAMapping { found, .. } => format!("this YAML is {found}"),
+            ParseError::DuplicateKey { first_line, .. } => {
+                format!("already set on line {first_line}")
+            }
+            ParseError::UnsupportedSyntax { .. } => "not a `key: value` line".into(),
+        }
+    }
+
+    fn help(&self) -> &'static str {
+        match self {
+            ParseError::Unclosed { .. } => {
+                "add a line containing only `---` after the last YAML line"
+            }
+            ParseError::InvalidYaml { .. } => {
+                "fix the YAML at the marked place; quote values that contain `: ` or ` #`"
+            }
+            ParseError::NotAMapping { .. } => "write the frontmatter as `key: value` lines",
+            ParseError::DuplicateKey { .. } => "remove or rename one of the two keys",
+            ParseError::UnsupportedSyntax { .. } => {
+                "start each top-level entry at the first column with `key: value`"
+            }
+        }
+    }
+
+    /// This error as a diagnostic with a code, a label at its span and a help line.
+    pub fn to_diagnostic(&self) -> FrontmatterDiagnostic {
+        Diagnostic {
+            code: self.code(),
+            severity: Severity::Error,
+            message: self.to_string(),
+            label: self.label(),
+            help: self.help().into(),
+            span: self.span(),
+            field: None,
+        }
+    }
+}
+
+/// Why [`set_scalar`](super::set_scalar) did not produce a text. The input
+/// text is never changed: the caller still holds it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum EditError {
+    /// The frontmatter could not be read, so it cannot be edited safely.
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+
+    /// The text does not start with a frontmatter block.
+    #[error(
+        "the text has no frontmatter (its first line is not `---`), so it has no key `{key}` \
+         to set: add a frontmatter block (`---`, `{key}: value`, `---`) at the top first"
+    )]
+    NoFrontmatter { key: String },
+
+    /// No top-level key has this name.
+    #[error(
+        "the frontmatter has no top-level key `{key}` (its keys are: {available}); set_scalar \
+         only changes an existing key, so check the spelling or add the key first"
+    )]
+    MissingKey {
+        key: String,
+        /// The keys it does have, comma-separated, in file order (`none` when empty).
+        available: String,
+        /// The whole YAML content.
+        span: Span,
+    },
+
+    /// The key's value is not a single-line scalar.
+    #[error(
+        "the value of `{key}` is {}, not a single-line scalar: set_scalar only rewrites a \
+         plain, 'single-quoted' or \"double-quoted\" value written on the key's line; change \
+         this value by hand", .layout.describe()
+    )]
+    NotAScalar {
+        key: String,
+        layout: ValueLayout,
+        /// The value's span.
+        span: Span,
+    },
+
+    /// The edited text did not read back as intended; it was discarded.
+    #[error(
+        "setting `{key}` was abandoned because the edited text did not read back as intended \
+         ({reason}); the text was not changed. This is a bug in quire: please report it with \
+         the frontmatter and the new value"
+    )]
+    EditNotVerified {
+        key: String,
+        reason: String,
+        /// The value that was to be replaced.
+        span: Span,
+    },
+}
+
+impl EditError {
+    pub fn code(&self) -> Code {
+        match self {
+            EditError::Parse(error) => error.code(),
+            EditError::NoFrontmatter { .. } => Code::NoFrontmatter,
+            EditError::MissingKey { .. } => Code::MissingKey,
+            EditError::NotAScalar { .. } => Code::NotAScalar,
+            EditError::EditNotVerified { .. } => Code::EditNotVerified,
+        }
+    }
+
+    /// The bytes the error is about (an empty span at 0 when there is no frontmatter).
+    pub fn span(&self) -> Span {
+        match self {
+            EditError::Parse(error) => error.span(),
+            EditError::NoFrontmatter { .. } => Span::at(0),
+            EditError::MissingKey { span, .. }
+            | EditError::NotAScalar { span, .. }
+            | EditError::EditNotVerified { span, .. } => *span,
+        }
+    }
+
+    /// This error as a diagnostic with a code, a label at its span and a help line.
+    pub fn to_diagnostic(&self) -> FrontmatterDiagnostic {
+        let (label, help): (String, &str) = match self {
+            EditError::Parse(error) => return error.to_diagnostic(),
+            EditError::NoFrontmatter { .. } => (
+                "expected a `---` line here".into(),
+                "add a frontmatter block at the top of the text",
+            ),
+            EditError::MissingKey { key, .. } => (
+                format!("no key `{key}` in here"),
+                "check the key's spelling; set_scalar does not add keys",
+            ),
+            EditError::NotAScalar { layout, .. } => (
+                format!("this is {}", layout.describe()),
+                "edit this value by hand",
+            ),
+            EditError::EditNotVerified { .. } => (
+                "this value was not changed".into(),
+                "report this to the quire maintainers",
+            ),
+        };
+        Diagnostic {
+            code: self.code(),
+            severity: Severity::Error,
+            message: self.to_string(),
+            label,
+            help: help.into(),
+            span: self.span(),
+            field: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_namespaced() {
+        assert_eq!(Code::Unclosed.as_str(), "frontmatter::unclosed");
+        assert_eq!(Code::InvalidYaml.to_string(), "frontmatter::invalid_yaml");
+        assert_eq!(Code::NotAMapping.as_str(), "frontmatter::not_a_mapping");
+    }
+
+    #[test]
+    fn diagnostics_carry_code_span_and_help() {
+        let error = ParseError::Unclosed {
+            span: Span::new(0, 3),
+            line: 1,
+        };
+        let diagnostic = error.to_diagnostic();
+        assert_eq!(diagnostic.code, Code::Unclosed);
+        assert_eq!(diagnostic.span, Span::new(0, 3));
+        assert!(diagnostic.is_error());
+        assert!(diagnostic.message.contains("never closed"));
+        assert!(!diagnostic.help.is_empty());
+
+        let edit = EditError::from(error.clone());
+        assert_eq!(edit.code(), Code::Unclosed);
+        assert_eq!(edit.to_diagnostic(), diagnostic);
+    }
+}

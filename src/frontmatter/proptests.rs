@@ -1,0 +1,231 @@
+//! Property tests: `set_scalar` either refuses or changes only the value's
+//! bytes, and nothing panics on any input.
+
+use proptest::prelude::*;
+use proptest::sample::Index;
+
+use super::{parse, set_scalar};
+
+fn eol() -> impl Strategy<Value = &'static str> {
+    prop_oneof![Just("\n"), Just("\r\n")]
+}
+
+/// A value as written after `key: `, with what may follow it on the line.
+fn written_value() -> impl Strategy<Value = String> {
+    let plain = "[a-zA-Z][a-zA-Z0-9 ,.!?éü日/-]{0,12}";
+    let quotable = "[ -~éü日\t]{0,10}";
+    let scalar = prop_oneof![
+        plain.prop_map(|s| s.trim_end().to_owned()),
+        quotable.prop_map(|s| format!("'{}'", s.replace('\'', "''"))),
+        quotable.prop_map(|s| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))),
+        "[0-9]{1,4}",
+        Just(String::new()),
+        Just("true".to_owned()),
+        Just("~".to_owned()),
+    ];
+    let trailer = prop_oneof![
+        Just(""),
+        Just(" "),
+        Just(" # comment"),
+        Just("\t# c: x #"),
+        Just("  #"),
+    ];
+    let scalar_line = (scalar, trailer).prop_map(|(value, trailer)| format!("{value}{trailer}"));
+    prop_oneof![
+        4 => scalar_line,
+        1 => Just("|\n  line one\n\n  # not a comment".to_owned()),
+        1 => Just(">-\n  folded".to_owned()),
+        1 => Just("\n- a\n# between\n- b".to_owned()),
+        1 => Just("\n  x: 1\n  y: [1, 2]".to_owned()),
+        1 => Just("[a, 'b # c'] # d".to_owned()),
+        1 => Just("plain\n  continued".to_owned()),
+    ]
+}
+
+/// Body lines, including fences and key lines that are not frontmatter.
+fn body_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("---".to_owned()),
+        Just("...".to_owned()),
+        Just("status: body".to_owned()),
+        "[ -~é]{0,20}",
+    ]
+}
+
+/// A text with frontmatter (optional byte-order mark, LF or CRLF, comments
+/// and blank lines) and its keys.
+fn document() -> impl Strategy<Value = (String, Vec<String>)> {
+    (
+        any::<bool>(),
+        eol(),
+        prop_oneof![Just(""), Just(" "), Just("\t ")],
+        prop::collection::vec(("[a-z][a-z0-9_]{0,6}", written_value(), 0..4u8), 1..6),
+        prop_oneof![Just("---"), Just("..."), Just("--- ")],
+        prop::option::of(eol()),
+        prop::collection::vec(body_line(), 0..4),
+    )
+        .prop_map(|(bom, eol, open_blanks, entries, close, close_eol, body)| {
+            let mut text = String::new();
+            if bom {
+                text.push('\u{feff}');
+            }
+            text.push_str("---");
+            text.push_str(open_blanks);
+            text.push_str(eol);
+            let mut keys = Vec::new();
+            for (index, (key, value, extra)) in entries.into_iter().enumerate() {
+                let key = format!("{key}{index}");
+                match extra {
+                    1 => text.push_str(&format!("# about {key}{eol}")),
+                    2 => text.push_str(eol),
+                    _ => {}
+                }
+                let value = value.replace('\n', eol);
+                let separator = if value.is_empty() || value.starts_with(eol) {
+                    ""
+                } else {
+                    " "
+                };
+                text.push_str(&format!("{key}:{separator}{value}{eol}"));
+                keys.push(key);
+            }
+            text.push_str(close);
+            if let Some(close_eol) = close_eol {
+                text.push_str(close_eol);
+                for line in body {
+                    text.push_str(&line);
+                    text.push_str(eol);
+                }
+            }
+            (text, keys)
+        })
+}
+
+fn new_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => "[ -~]{0,12}",
+        2 => "\\PC{0,8}",
+        1 => any::<String>(),
+        2 => prop::sample::select(vec![
+            "", " ", "yes", "No", "12", "-3", "0x1F", "1_000", ".inf", "~", "null", "a: b", "a:",
+            "#x", "x #y", "x#y", "'", "\"", "\\", "''", "it's", "line\nbreak", "\r", "\t",
+            "\u{85}", "\u{2028}", "\u{feff}", "\u{7f}", "\0", "- x", "? x", "[x]", "{x}", "&a",
+            "*a", "!t", "|", ">", "%x", "@x", "`x", "=", "<<", "Ünïcödé ✓", "日本語",
+        ])
+        .prop_map(str::to_owned),
+    ]
+}
+
+/// Lines that exercise the grammar's corners.
+fn yaml_ish_text() -> impl Strategy<Value = String> {
+    let fragment = prop::sample::select(vec![
+        "---",
+        "...",
+        "--- ",
+        "a: 1",
+        "b:",
+        "  - x",
+        "- y",
+        "'k': v",
+        "\"k\": v",
+        "c: |",
+        "  text",
+        "# c",
+        "d: [1,",
+        "  2]",
+        "e: &x v",
+        "f: *x",
+        "",
+        " ",
+        "\t",
+        "? q",
+        ": r",
+        "g: 'x",
+        "  y'",
+        "h: \"a\\",
+        "%YAML 1.2",
+        "a: 2",
+        "i: \"\\u00e9\" # c",
+        "\u{feff}",
+        "j: x\u{85}y",
+    ]);
+    (
+        prop::collection::vec((fragment, eol()), 0..12),
+        any::<bool>(),
+        prop::sample::select(vec!["", "---\n", "---\r\n", "\u{feff}---\n"]),
+    )
+        .prop_map(|(lines, final_eol, start)| {
+            let mut text = start.to_owned();
+            let count = lines.len();
+            for (index, (line, eol)) in lines.into_iter().enumerate() {
+                text.push_str(line);
+                if final_eol || index + 1 < count {
+                    text.push_str(eol);
+                }
+            }
+            text
+        })
+}
+
+fn check_edit(text: &str, key: &str, value: &str) -> Result<(), TestCaseError> {
+    let Ok(document) = parse(text) else {
+        prop_assert!(set_scalar(text, key, value).is_err());
+        return Ok(());
+    };
+    let entry = document
+        .frontmatter
+        .as_ref()
+        .and_then(|frontmatter| frontmatter.entry(key));
+    match set_scalar(text, key, value) {
+        Ok(edited) => {
+            let entry = entry.expect("an edited key exists");
+            let span = entry.value;
+            prop_assert!(edited.starts_with(&text[..span.start]));
+            prop_assert!(edited.ends_with(&text[span.end..]));
+            prop_assert!(edited.len() >= text.len() - span.len());
+            let after = parse(&edited).expect("an edit parses");
+            let after = after.frontmatter.expect("an edit keeps its frontmatter");
+            prop_assert_eq!(after.get(key), Some(&serde_json::Value::from(value)));
+            let before = document.frontmatter.as_ref().expect("had frontmatter");
+            for (other, old) in &before.values {
+                if other != key {
+                    prop_assert_eq!(after.get(other), Some(old));
+                }
+            }
+        }
+        Err(error) => {
+            if let Some(entry) = entry {
+                prop_assert!(
+                    !entry.layout.is_single_line_scalar(),
+                    "editing a {} failed: {}",
+                    entry.layout,
+                    error
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn edits_change_only_the_value((text, keys) in document(), pick in any::<Index>(), value in new_value()) {
+        let document = parse(&text);
+        prop_assert!(document.is_ok(), "{:?}: {}", text, document.unwrap_err());
+        let key = pick.get(&keys);
+        check_edit(&text, key, &value)?;
+    }
+
+    #[test]
+    fn grammar_corners_never_panic(text in yaml_ish_text(), key in "[a-k]", value in new_value()) {
+        check_edit(&text, &key, &value)?;
+    }
+
+    #[test]
+    fn arbitrary_strings_never_panic(text in any::<String>(), key in "\\PC{0,3}", value in any::<String>()) {
+        let _ = parse(&text);
+        check_edit(&text, &key, &value)?;
+        let fenced = format!("---\n{text}\n---\n");
+        check_edit(&fenced, &key, &value)?;
+    }
+}
