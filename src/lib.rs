@@ -17,8 +17,14 @@
 pub mod atomic_file;
 pub mod diagnostics;
 pub mod frontmatter;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod plan;
 pub mod span;
+pub mod tool_error;
+#[cfg(feature = "fs")]
+pub mod tracker;
+pub mod workspace;
 
 /// The README's Rust examples, compiled and run as doc tests.
 #[cfg(doctest)]

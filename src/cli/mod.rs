@@ -7,6 +7,7 @@ mod git_message;
 mod input;
 mod parse;
 mod render;
+mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,6 +49,38 @@ enum Command {
         /// `Revert "..."`, `fixup! ...`, `squash! ...`, `amend! ...`).
         #[arg(long)]
         git_message: bool,
+    },
+    /// Serve the MCP tools (stdio by default).
+    ///
+    /// stdout carries only JSON-RPC; logs go to stderr (`RUST_LOG`). Exits
+    /// when stdin closes (or on Ctrl-C with --http).
+    Serve {
+        /// The workspace every tool path is relative to.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        root: PathBuf,
+        /// Comma-separated toolsets to offer (default: all of this build).
+        #[arg(long, value_name = "LIST")]
+        tools: Option<String>,
+        /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio
+        /// (a loopback address such as 127.0.0.1:8080).
+        #[arg(long, value_name = "ADDR")]
+        http: Option<String>,
+    },
+    /// Run one MCP tool in-process and print its result JSON.
+    ///
+    /// Exit status: 0 normal result, 1 tool error, 2 usage or protocol error.
+    Call {
+        /// The tool's name, e.g. update_tracker_status.
+        tool: String,
+        /// The arguments as a JSON object; `-` reads them from stdin.
+        #[arg(value_name = "JSON|-")]
+        arguments: Option<String>,
+        /// The workspace every tool path is relative to.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        root: PathBuf,
+        /// Comma-separated toolsets to offer (default: all of this build).
+        #[arg(long, value_name = "LIST")]
+        tools: Option<String>,
     },
     /// Print a plan document in canonical form.
     ///
@@ -110,5 +143,14 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
             check,
             write,
         } => fmt::run(&source, check, write),
+        Command::Serve { root, tools, http } => {
+            serve::serve(&root, tools.as_deref(), http.as_deref())
+        }
+        Command::Call {
+            tool,
+            arguments,
+            root,
+            tools,
+        } => serve::call(&tool, arguments.as_deref(), &root, tools.as_deref()),
     }
 }

@@ -1,0 +1,102 @@
+//! The top-level error of a tool call, shared by every toolset: a code from a
+//! small fixed set, a message a model can act on, and whether retrying the
+//! same call may succeed.
+//!
+//! A tool's business outcome (a blocked status change, say) is not an error:
+//! it is a normal result. `ToolError` is for calls that could not be carried
+//! out at all.
+
+use serde::Serialize;
+
+/// The codes a caller can branch on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ErrorCode {
+    /// The request was wrong: a bad parameter, a path outside the workspace,
+    /// a file whose content the tool cannot work with.
+    ValidationError,
+    /// A file the request names does not exist.
+    FileNotFound,
+    /// Something failed that the caller could not have prevented.
+    InternalError,
+}
+
+impl ErrorCode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::ValidationError => "VALIDATION_ERROR",
+            ErrorCode::FileNotFound => "FILE_NOT_FOUND",
+            ErrorCode::InternalError => "INTERNAL_ERROR",
+        }
+    }
+}
+
+/// A tool call that could not be carried out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
+#[error("{}: {message}", code.as_str())]
+pub struct ToolError {
+    pub code: ErrorCode,
+    /// What was wrong and what to do instead. Never a stack trace, never an
+    /// absolute path of the machine.
+    pub message: String,
+    pub retryable: bool,
+}
+
+impl ToolError {
+    pub fn validation(message: impl Into<String>) -> Self {
+        ToolError {
+            code: ErrorCode::ValidationError,
+            message: message.into(),
+            retryable: false,
+        }
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        ToolError {
+            code: ErrorCode::FileNotFound,
+            message: message.into(),
+            retryable: false,
+        }
+    }
+
+    /// An unexpected failure; retrying may help (a busy disk, a race).
+    pub fn internal(message: impl Into<String>) -> Self {
+        ToolError {
+            code: ErrorCode::InternalError,
+            message: message.into(),
+            retryable: true,
+        }
+    }
+
+    /// The error as tools return it: `{"error": {"code", "message", "retryable"}}`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({ "error": self })
+    }
+}
+
+impl From<crate::workspace::PathError> for ToolError {
+    fn from(error: crate::workspace::PathError) -> Self {
+        use crate::workspace::PathError;
+        match error {
+            PathError::NotFound { .. } => ToolError::not_found(error.to_string()),
+            PathError::Empty | PathError::Outside { .. } | PathError::Unreadable { .. } => {
+                ToolError::validation(error.to_string())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn serializes_to_the_spec_error_shape() {
+        let error = ToolError::validation("target_status must be one of: Reviewed");
+        assert_eq!(
+            error.to_json(),
+            serde_json::json!({"error": {"code": "VALIDATION_ERROR", "message": "target_status must be one of: Reviewed", "retryable": false}})
+        );
+        assert!(ToolError::internal("x").retryable);
+    }
+}

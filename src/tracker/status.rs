@@ -1,0 +1,120 @@
+//! The tracker status vocabulary and the transition policy between statuses.
+
+use std::fmt;
+
+/// The canonical tracker statuses, spelled exactly as in tracker notes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TrackerStatus {
+    Reviewed,
+    ResumeWritten,
+    Applied,
+    Interview,
+    Offer,
+    Rejected,
+    Ghosted,
+}
+
+impl TrackerStatus {
+    pub const ALL: [TrackerStatus; 7] = [
+        TrackerStatus::Reviewed,
+        TrackerStatus::ResumeWritten,
+        TrackerStatus::Applied,
+        TrackerStatus::Interview,
+        TrackerStatus::Offer,
+        TrackerStatus::Rejected,
+        TrackerStatus::Ghosted,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TrackerStatus::Reviewed => "Reviewed",
+            TrackerStatus::ResumeWritten => "Resume Written",
+            TrackerStatus::Applied => "Applied",
+            TrackerStatus::Interview => "Interview",
+            TrackerStatus::Offer => "Offer",
+            TrackerStatus::Rejected => "Rejected",
+            TrackerStatus::Ghosted => "Ghosted",
+        }
+    }
+
+    /// The exact, case-sensitive spelling; no surrounding whitespace.
+    pub fn from_exact(text: &str) -> Option<TrackerStatus> {
+        TrackerStatus::ALL
+            .into_iter()
+            .find(|status| status.as_str() == text)
+    }
+
+    /// Outcomes that may be recorded from any status.
+    pub fn is_terminal(self) -> bool {
+        matches!(self, TrackerStatus::Rejected | TrackerStatus::Ghosted)
+    }
+
+    /// The allowed statuses, for error messages.
+    pub fn vocabulary() -> String {
+        let names: Vec<String> = TrackerStatus::ALL
+            .iter()
+            .map(|s| format!("`{}`", s.as_str()))
+            .collect();
+        names.join(", ")
+    }
+}
+
+impl fmt::Display for TrackerStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Whether moving from `current` (as written in the tracker, possibly not a
+/// canonical status) to `target` follows the policy: the forward steps
+/// `Reviewed -> Resume Written -> Applied`, or a terminal outcome from
+/// anywhere. Staying put is not a transition (the caller reports `noop`).
+pub fn transition_allowed(current: &str, target: TrackerStatus) -> bool {
+    if target.is_terminal() {
+        return true;
+    }
+    matches!(
+        (TrackerStatus::from_exact(current), target),
+        (Some(TrackerStatus::Reviewed), TrackerStatus::ResumeWritten)
+            | (Some(TrackerStatus::ResumeWritten), TrackerStatus::Applied)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use TrackerStatus::*;
+
+    #[test]
+    fn vocabulary_is_exact_and_case_sensitive() {
+        assert_eq!(
+            TrackerStatus::from_exact("Resume Written"),
+            Some(ResumeWritten)
+        );
+        for wrong in [
+            "resume written",
+            " Applied",
+            "Applied ",
+            "Resume  Written",
+            "",
+            "Drafted",
+        ] {
+            assert_eq!(TrackerStatus::from_exact(wrong), None, "{wrong:?}");
+        }
+    }
+
+    #[test]
+    fn policy_allows_forward_steps_and_terminal_outcomes_only() {
+        assert!(transition_allowed("Reviewed", ResumeWritten));
+        assert!(transition_allowed("Resume Written", Applied));
+        for current in ["Reviewed", "Offer", "Interview", "Something else", ""] {
+            assert!(transition_allowed(current, Rejected));
+            assert!(transition_allowed(current, Ghosted));
+        }
+        assert!(!transition_allowed("Reviewed", Applied));
+        assert!(!transition_allowed("Applied", Reviewed));
+        assert!(!transition_allowed("Applied", Interview));
+        assert!(!transition_allowed("Rejected", Reviewed));
+        assert!(!transition_allowed("reviewed", ResumeWritten));
+    }
+}
