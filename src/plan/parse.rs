@@ -12,7 +12,7 @@ use serde::ser::{SerializeMap, Serializer};
 use super::ast::{Constraint, Header, PlanDocument, Task};
 use super::codes::{Code, PlanDiagnostic};
 use super::config::{ConstraintSyntax, HeaderSyntax, ParserConfig, TaskSyntax};
-use super::lines::{Line, split_lines, strip_one_line_ending};
+use super::lines::{Line, end_without_line_ending, join_contents, split_lines};
 use super::rules::{self, Input, Piece, TaskLine, TaskProblem, parse_line};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::span::{Span, Spanned};
@@ -205,16 +205,21 @@ impl<'t> DocumentParser<'t> {
                 ),
             ));
         }
-        if self.text.trim().is_empty() {
+        // A UTF-8 byte-order mark is not part of the document.
+        let start = if self.text.starts_with('\u{feff}') {
+            3
+        } else {
+            0
+        };
+        let content = &self.text[start..];
+        if content.trim().is_empty() {
             return Ok(());
         }
-        if let Some(ending) = ["\n", "\r\n"]
-            .into_iter()
-            .find(|e| self.text.starts_with(e))
-        {
+        let first_line = content.split('\n').next().unwrap_or_default();
+        if content.len() > first_line.len() && first_line.trim_start_matches('\r').is_empty() {
             return Err(self.halt(
                 Code::LeadingBlankLine,
-                Span::new(0, ending.len()),
+                Span::new(start, start + first_line.len() + 1),
                 finding(
                     "the document starts with a blank line",
                     "the header must be on this first line",
@@ -224,7 +229,7 @@ impl<'t> DocumentParser<'t> {
         }
         self.check_size_and_characters()?;
 
-        self.lines = split_lines(strip_one_line_ending(self.text));
+        self.lines = split_lines(self.text, start, end_without_line_ending(self.text));
         self.header()?;
         let Some(&second) = self.lines.get(1) else {
             return Ok(());
@@ -386,7 +391,8 @@ impl<'t> DocumentParser<'t> {
         }
         if end > first {
             let span = Span::new(self.lines[first].start, self.lines[end - 1].end);
-            self.document.description = Some(Spanned::new(lf_text(&self.text[span.range()]), span));
+            let value = join_contents(self.text, &self.lines[first..end]);
+            self.document.description = Some(Spanned::new(value, span));
         }
         outcome
     }
@@ -577,15 +583,17 @@ impl<'t> DocumentParser<'t> {
         let (Some(first), Some(last)) = (self.lines.get(self.cursor), self.lines.last()) else {
             return Ok(());
         };
+        // The value joins line contents (line endings read as LF); the span
+        // covers the same characters in the original bytes.
         let rest = &self.text[first.start..last.end];
-        let trimmed = rest.trim();
-        if trimmed.is_empty() {
+        let joined = join_contents(self.text, &self.lines[self.cursor..]);
+        let value = joined.trim();
+        if value.is_empty() {
             return Ok(());
         }
         let start = first.start + (rest.len() - rest.trim_start().len());
-        let span = Span::new(start, start + trimmed.len());
-        let first_line = trimmed.split('\n').next().unwrap_or_default();
-        let first_line = first_line.strip_suffix('\r').unwrap_or(first_line);
+        let span = Span::new(start, first.start + rest.trim_end().len());
+        let first_line = value.split('\n').next().unwrap_or_default();
         let halt_length = self
             .config
             .direction_halt_length
@@ -594,8 +602,7 @@ impl<'t> DocumentParser<'t> {
             && first_line.chars().count() == length
         {
             let line_span = Span::new(start, start + first_line.len());
-            self.document.direction =
-                Some(Spanned::new(first_line.trim_end().to_owned(), line_span));
+            self.document.direction = Some(Spanned::new(first_line.to_owned(), line_span));
             return Err(self.halt(
                 Code::IncompleteDirection,
                 line_span,
@@ -609,7 +616,7 @@ impl<'t> DocumentParser<'t> {
                 ),
             ));
         }
-        self.document.direction = Some(Spanned::new(lf_text(trimmed), span));
+        self.document.direction = Some(Spanned::new(value.to_owned(), span));
         Ok(())
     }
 
@@ -680,16 +687,6 @@ impl TaskTree {
     }
 }
 
-/// Text with CRLF line endings read as LF. Only the `\r` of a line ending
-/// goes: `a\r\r\n` is the line `a\r`.
-fn lf_text(text: &str) -> String {
-    if text.contains('\r') {
-        text.replace("\r\n", "\n")
-    } else {
-        text.to_owned()
-    }
-}
-
 fn task_example(syntax: TaskSyntax) -> &'static str {
     match syntax {
         TaskSyntax::CheckboxColon => "- [ ]: Write the parser",
@@ -743,6 +740,9 @@ fn constraint_rejection(syntax: ConstraintSyntax, line: &str) -> (String, String
         ConstraintSyntax::YamlKey => "write `key: value` with a key of letters, digits and `_`",
     };
     let reason = match syntax {
+        _ if line.starts_with(char::is_whitespace) => {
+            "it is indented (constraints start at the beginning of the line)".to_owned()
+        }
         ConstraintSyntax::Dash => {
             let body = line.get(2..).unwrap_or_default();
             let (key, value) = body.split_once(": ").unwrap_or((body, ""));

@@ -326,11 +326,18 @@ fn yaml_constraint<'i>(input: &mut Input<'i>) -> RuleResult<ConstraintLine<'i>> 
 
 // constraint-like ::= "- " char* ": " char*   (dash syntax)
 //                   | "> " char* ": " char*   (blockquote syntax)
+//                   | ws+ ( constraint | constraint-like )   (any syntax)
 //
 // A line shaped like a constraint that the constraint rule rejects. The
 // original skipped it silently; we skip it with a warning. It also ends the
-// description.
+// description. An indented constraint counts too: it is not a constraint
+// (they start at the beginning of the line), and were it left to the
+// direction, trimming would turn it into one.
 pub(crate) fn is_constraint_like(syntax: ConstraintSyntax, line: &str) -> bool {
+    let unindented = line.trim_start_matches(is_ws);
+    if unindented.len() < line.len() {
+        return is_constraint_like(syntax, unindented) || is_constraint(syntax, unindented);
+    }
     let marker = match syntax {
         ConstraintSyntax::Dash => "- ",
         ConstraintSyntax::Blockquote => "> ",
@@ -340,15 +347,23 @@ pub(crate) fn is_constraint_like(syntax: ConstraintSyntax, line: &str) -> bool {
         .is_some_and(|tail| tail.contains(": "))
 }
 
+/// Does the whole of `text` match the constraint rule?
+fn is_constraint(syntax: ConstraintSyntax, text: &str) -> bool {
+    let mut input = LocatingSlice::new(text);
+    constraint_line(syntax, &mut input).is_ok() && input.is_empty()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::plan::lines::split_lines;
 
     fn header_with<'i>(syntax: HeaderSyntax, text: &'i str) -> Option<HeaderLine<'i>> {
-        parse_line(text, split_lines(text)[0], |i: &mut Input<'i>| {
-            header_line(syntax, i)
-        })
+        parse_line(
+            text,
+            split_lines(text, 0, text.len())[0],
+            |i: &mut Input<'i>| header_line(syntax, i),
+        )
     }
 
     fn header(text: &str) -> Option<HeaderLine<'_>> {
@@ -396,9 +411,11 @@ mod tests {
     }
 
     fn task<'i>(syntax: TaskSyntax, text: &'i str) -> Option<(usize, bool, &'i str)> {
-        parse_line(text, split_lines(text)[0], |i: &mut Input<'i>| {
-            task_line(syntax, i)
-        })
+        parse_line(
+            text,
+            split_lines(text, 0, text.len())[0],
+            |i: &mut Input<'i>| task_line(syntax, i),
+        )
         .map(|t| (t.indent_width(), t.checked, t.text.text))
     }
 
@@ -456,9 +473,11 @@ mod tests {
     }
 
     fn constraint<'i>(syntax: ConstraintSyntax, text: &'i str) -> Option<(&'i str, &'i str)> {
-        parse_line(text, split_lines(text)[0], |i: &mut Input<'i>| {
-            constraint_line(syntax, i)
-        })
+        parse_line(
+            text,
+            split_lines(text, 0, text.len())[0],
+            |i: &mut Input<'i>| constraint_line(syntax, i),
+        )
         .map(|c| (c.key.text, c.value.text))
     }
 
@@ -491,5 +510,13 @@ mod tests {
         assert_eq!(constraint(ConstraintSyntax::YamlKey, "max size: 10"), None);
         assert!(is_constraint_like(dash, "- n.ever: do"));
         assert!(!is_constraint_like(dash, "- never"));
+        assert!(is_constraint_like(dash, " - Never: do"));
+        assert!(is_constraint_like(dash, "\t- never: Do"));
+        assert!(!is_constraint_like(dash, "  - never"));
+        assert!(is_constraint_like(
+            ConstraintSyntax::YamlKey,
+            "\tkey: value"
+        ));
+        assert!(!is_constraint_like(ConstraintSyntax::YamlKey, "key: value"));
     }
 }
