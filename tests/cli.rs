@@ -15,12 +15,11 @@ fn quire(args: &[&str], stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("quire runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    // A command that fails before reading stdin closes it: that is fine.
+    let written = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    if let Err(error) = written {
+        assert_eq!(error.kind(), std::io::ErrorKind::BrokenPipe, "{error}");
+    }
     child.wait_with_output().unwrap()
 }
 
@@ -228,4 +227,105 @@ fn commit_msg_hook_rejects_bad_messages_in_a_real_repository() {
         String::from_utf8_lossy(&log.stdout).trim_end(),
         "feat(repo): Add a file\n\nThe first file."
     );
+}
+
+fn vault_copy() -> tempfile::TempDir {
+    let folder = tempfile::tempdir().unwrap();
+    let trackers = folder.path().join("trackers");
+    fs::create_dir(&trackers).unwrap();
+    fs::write(
+        trackers.join("acme.md"),
+        "---\ncompany: Acme\nstatus: Resume Written\n---\n# Acme\n",
+    )
+    .unwrap();
+    folder
+}
+
+#[test]
+fn call_runs_one_tool_and_exits_by_outcome() {
+    let vault = vault_copy();
+    let root = vault.path().to_str().unwrap();
+    let args =
+        r#"{"tracker_path": "trackers/acme.md", "target_status": "Applied", "dry_run": true}"#;
+    let output = quire(&["call", "update_tracker_status", args, "--root", root], "");
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(value["action"], "would_update");
+
+    // Arguments from stdin; a tool error exits 1 with the error object.
+    let output = quire(
+        &["call", "update_tracker_status", "-", "--root", root],
+        r#"{"tracker_path": "trackers/missing.md", "target_status": "Applied"}"#,
+    );
+    assert_eq!(code(&output), 1);
+    let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(value["error"]["code"], "FILE_NOT_FOUND");
+    assert!(
+        !stdout(&output).contains(root),
+        "no absolute path in errors"
+    );
+
+    // Unknown tool, bad JSON, unknown toolset, bad root: usage errors.
+    assert_eq!(
+        code(&quire(&["call", "no_such_tool", "{}", "--root", root], "")),
+        2
+    );
+    assert_eq!(
+        code(&quire(
+            &["call", "update_tracker_status", "[1]", "--root", root],
+            ""
+        )),
+        2
+    );
+    assert_eq!(
+        code(&quire(
+            &["call", "update_tracker_status", "{", "--root", root],
+            ""
+        )),
+        2
+    );
+    let output = quire(
+        &[
+            "call",
+            "update_tracker_status",
+            "{}",
+            "--tools",
+            "kiln",
+            "--root",
+            root,
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 2);
+    assert!(stderr(&output).contains("unknown toolset"));
+    assert_eq!(
+        code(&quire(
+            &[
+                "call",
+                "update_tracker_status",
+                "{}",
+                "--root",
+                "/nonexistent/vault"
+            ],
+            ""
+        )),
+        2
+    );
+}
+
+#[test]
+fn serve_refuses_non_loopback_http_addresses() {
+    let vault = vault_copy();
+    let output = quire(
+        &[
+            "serve",
+            "--root",
+            vault.path().to_str().unwrap(),
+            "--http",
+            "0.0.0.0:9",
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 2);
+    assert!(stderr(&output).contains("loopback"));
 }
