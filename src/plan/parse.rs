@@ -296,11 +296,19 @@ impl<'t> DocumentParser<'t> {
         let Some(parsed) = parse_line(self.text, line, |input: &mut Input<'t>| {
             rules::header_line(syntax, input)
         }) else {
-            let help = header_help(syntax, self.line_text(line));
+            let mistake = header_mistake(syntax, self.line_text(line));
+            let span = Span::new(
+                line.start + mistake.range.start,
+                line.start + mistake.range.end,
+            );
             return Err(self.halt(
                 Code::InvalidHeader,
-                line.span(),
-                finding("the first line is not a valid header", "this line", help),
+                span,
+                finding(
+                    "the first line is not a valid header",
+                    mistake.label,
+                    mistake.help,
+                ),
             ));
         };
         let owned = |piece: Piece<'_>| Spanned::new(piece.text.to_owned(), piece.span);
@@ -695,14 +703,31 @@ fn task_example(syntax: TaskSyntax) -> &'static str {
     }
 }
 
-/// A help line for a first line that is not a header, pointing at the most
-/// likely mistake.
-fn header_help(syntax: HeaderSyntax, line: &str) -> String {
+/// Where a first line that is not a header goes wrong: the part of the line
+/// to label (a byte range within it), the label, and a help line.
+struct HeaderMistake {
+    range: std::ops::Range<usize>,
+    label: &'static str,
+    help: String,
+}
+
+/// Points at the most likely mistake in a first line that is not a header.
+fn header_mistake(syntax: HeaderSyntax, line: &str) -> HeaderMistake {
+    let whole = |label, help: &str| HeaderMistake {
+        range: 0..line.len(),
+        label,
+        help: help.to_owned(),
+    };
     let example = match syntax {
         HeaderSyntax::MarkdownHeading => {
-            return "start with a markdown heading: `# Title`".to_owned();
+            return whole("not a heading", "start with a markdown heading: `# Title`");
         }
-        HeaderSyntax::YamlTitle => return "start with a title line: `title: Title`".to_owned(),
+        HeaderSyntax::YamlTitle => {
+            return whole(
+                "not a title line",
+                "start with a title line: `title: Title`",
+            );
+        }
         HeaderSyntax::Conventional => {
             "`feat(parser): Add task nesting` (or `fix(scope):`, `docs:`)"
         }
@@ -711,21 +736,56 @@ fn header_help(syntax: HeaderSyntax, line: &str) -> String {
         .find(|c: char| !c.is_alphabetic())
         .unwrap_or(line.len());
     let (word, after_word) = line.split_at(word_end);
-    let hint = if word.chars().any(char::is_uppercase) && after_word.starts_with([':', '(', '!']) {
-        "the type must be lowercase letters (`fix`, not `Fix`)"
+    let next_width = after_word.chars().next().map_or(0, char::len_utf8);
+    let (range, label, hint) = if word.chars().any(char::is_uppercase)
+        && after_word.starts_with([':', '(', '!'])
+    {
+        (
+            0..word_end,
+            "not lowercase",
+            "the type must be lowercase letters (`fix`, not `Fix`)",
+        )
     } else if word.is_empty() || word.chars().any(|c| !c.is_ascii_lowercase()) {
-        "the header must start with a type of lowercase letters, like `feat`, `fix` or `docs`"
+        (
+            0..line.len(),
+            "no type",
+            "the header must start with a type of lowercase letters, like `feat`, `fix` or `docs`",
+        )
     } else if after_word.starts_with("!:") {
-        "a breaking `!` needs a scope before it: `feat(scope)!: title`"
+        (
+            word_end..word_end + 1,
+            "`!` without a scope",
+            "a breaking `!` needs a scope before it: `feat(scope)!: title`",
+        )
     } else if after_word.starts_with([' ', '\t']) && after_word.trim_start().starts_with([':', '('])
     {
-        "no space is allowed between the type, the scope and the colon"
+        let spaces = after_word.len() - after_word.trim_start().len();
+        (
+            word_end..word_end + spaces,
+            "remove this space",
+            "no space is allowed between the type, the scope and the colon",
+        )
     } else if after_word.starts_with('(') {
-        "the scope must be non-empty, without spaces, closed by `)` and followed by `:`"
+        let scope_end = after_word
+            .find(')')
+            .map_or(line.len(), |close| word_end + close + 1);
+        (
+            word_end..scope_end,
+            "invalid scope",
+            "the scope must be non-empty, without spaces, closed by `)` and followed by `:`",
+        )
     } else {
-        "the type must be followed by `:` or `(scope):`"
+        (
+            word_end..word_end + next_width,
+            "expected `:` or `(`",
+            "the type must be followed by `:` or `(scope):`",
+        )
     };
-    format!("{hint}; for example {example}")
+    HeaderMistake {
+        range,
+        label,
+        help: format!("{hint}; for example {example}"),
+    }
 }
 
 /// Why a constraint-like line was rejected, and how to write it.
@@ -934,6 +994,22 @@ mod tests {
         assert!(help("feat!: x").contains("needs a scope"));
         assert!(help("feat (a): x").contains("no space"));
         assert!(help("feat(a b): x").contains("without spaces"));
+    }
+
+    #[test]
+    fn invalid_header_labels_point_at_the_mistake() {
+        let labelled = |line: &str| {
+            let outcome = parse(line, &ParserConfig::default());
+            let reason = outcome.halt_reason().unwrap();
+            (line[reason.span.range()].to_owned(), reason.label.clone())
+        };
+        assert_eq!(labelled("Fix(io): x"), ("Fix".into(), "not lowercase".into()));
+        assert_eq!(labelled("feat!: x"), ("!".into(), "`!` without a scope".into()));
+        assert_eq!(labelled("fix  (io): x"), ("  ".into(), "remove this space".into()));
+        assert_eq!(labelled("fix(a b): x"), ("(a b)".into(), "invalid scope".into()));
+        assert_eq!(labelled("fix-it: x"), ("-".into(), "expected `:` or `(`".into()));
+        assert_eq!(labelled("fix"), ("".into(), "expected `:` or `(`".into()));
+        assert_eq!(labelled("Update the docs"), ("Update the docs".into(), "no type".into()));
     }
 
     #[test]
