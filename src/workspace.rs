@@ -62,20 +62,26 @@ impl Workspace {
         if path.is_empty() {
             return Err(PathError::Empty);
         }
-        let shown = path.to_owned();
         if path.contains('\0') {
             return Err(PathError::Outside {
-                path: shown.replace('\0', "\\0"),
+                path: path.replace('\0', "\\0"),
             });
         }
         let joined = self.root.join(path);
-        let normal = normalize(&joined).filter(|normal| normal.starts_with(&self.root));
-        let Some(normal) = normal else {
+        let normal = normalize(&joined);
+        let shown = self.shown(path, normal.as_deref());
+        let Some(normal) = normal.filter(|normal| normal.starts_with(&self.root)) else {
             return Err(PathError::Outside { path: shown });
         };
         let canonical = match normal.canonicalize() {
             Ok(canonical) => canonical,
-            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+            // A missing file, or a "folder" on the way that is a file.
+            Err(error)
+                if matches!(
+                    error.kind(),
+                    io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                ) =>
+            {
                 return Err(PathError::NotFound { path: shown });
             }
             Err(error) => {
@@ -89,6 +95,22 @@ impl Workspace {
             return Err(PathError::Outside { path: shown });
         }
         Ok(canonical)
+    }
+
+    /// A path the caller gave, as messages show it: relative paths as given;
+    /// absolute ones relative to the root when inside it, else by file name
+    /// only, so no absolute path of the machine appears in a message.
+    fn shown(&self, given: &str, normal: Option<&Path>) -> String {
+        if !Path::new(given).is_absolute() {
+            return given.to_owned();
+        }
+        match normal {
+            Some(normal) if normal.starts_with(&self.root) => self.display(normal),
+            _ => Path::new(given).file_name().map_or_else(
+                || "(an absolute path)".to_owned(),
+                |name| format!(".../{}", name.to_string_lossy()),
+            ),
+        }
     }
 
     /// `path` as shown to a tool's caller: relative to the root, `/`-separated.
@@ -193,6 +215,35 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(!error.contains(outside.path().to_str().unwrap()), "{error}");
+    }
+
+    #[test]
+    fn absolute_paths_are_not_echoed_in_errors() {
+        let (folder, workspace) = workspace();
+        let root = folder.path().canonicalize().unwrap();
+        let inside = root.join("trackers/missing.md");
+        assert_eq!(
+            workspace.resolve(inside.to_str().unwrap()),
+            Err(PathError::NotFound {
+                path: "trackers/missing.md".into()
+            })
+        );
+        let outside = root.join("../elsewhere/x.md");
+        assert_eq!(
+            workspace.resolve(outside.to_str().unwrap()),
+            Err(PathError::Outside {
+                path: ".../x.md".into()
+            })
+        );
+    }
+
+    #[test]
+    fn a_path_through_a_file_is_not_found() {
+        let (_folder, workspace) = workspace();
+        assert!(matches!(
+            workspace.resolve("trackers/a.md/x"),
+            Err(PathError::NotFound { .. })
+        ));
     }
 
     #[test]

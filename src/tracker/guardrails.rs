@@ -66,6 +66,11 @@ pub fn check_resume_written(
             "the tracker's `resume_path` ({resume_path:?}) is not a path or a wiki-link; write it as `[[folder/resume/resume.pdf]]` or `folder/resume/resume.pdf`"
         ))
     })?;
+    // An absolute path inside the workspace is shown relative to it.
+    let relative = Path::new(target)
+        .strip_prefix(workspace.root())
+        .map(|relative| relative.to_string_lossy().into_owned());
+    let target = relative.as_deref().unwrap_or(target);
     let (pdf, tex) = artifact_paths(target);
     let mut failures = Vec::new();
     match locate(workspace, &pdf)? {

@@ -113,6 +113,11 @@ impl TrackerTools {
         &self,
         arguments: serde_json::Value,
     ) -> Result<UpdateTrackerStatusResponse, ToolError> {
+        if !arguments.is_object() {
+            return Err(ToolError::validation(
+                "the arguments of update_tracker_status must be a JSON object with tracker_path and target_status",
+            ));
+        }
         let request: UpdateTrackerStatusRequest =
             serde_json::from_value(arguments).map_err(|error| {
                 ToolError::validation(format!(
@@ -187,11 +192,7 @@ impl TrackerTools {
             ));
         }
         if target == TrackerStatus::ResumeWritten {
-            let resume_path = string_field(fields, "resume_path", &shown).map_err(|_| {
-                ToolError::validation(format!(
-                    "`{shown}` needs a `resume_path` (a path or `[[wiki-link]]` to the resume PDF) before it can be marked `Resume Written`"
-                ))
-            })?;
+            let resume_path = resume_path_field(fields, &shown)?;
             let report = check_resume_written(&self.workspace, &resume_path)?;
             response.guardrail_check_passed = Some(report.passed());
             if !report.passed() {
@@ -271,6 +272,32 @@ fn string_field(
             "`{shown}` has no `{key}` in its frontmatter"
         ))),
     }
+}
+
+/// `resume_path` as text. An unquoted wiki-link (`resume_path: [[a/b.pdf]]`)
+/// is YAML for a list in a list; it is read as the link it was meant to be.
+fn resume_path_field(fields: &frontmatter::Frontmatter, shown: &str) -> Result<String, ToolError> {
+    use serde_json::Value;
+    match fields.get("resume_path") {
+        Some(Value::String(path)) => Ok(path.clone()),
+        Some(Value::Array(outer)) => match outer.as_slice() {
+            [Value::Array(inner)] => match inner.as_slice() {
+                [Value::String(path)] => Ok(format!("[[{path}]]")),
+                _ => Err(not_a_link(shown)),
+            },
+            _ => Err(not_a_link(shown)),
+        },
+        Some(_) => Err(not_a_link(shown)),
+        None => Err(ToolError::validation(format!(
+            "`{shown}` needs a `resume_path` (a path or `[[wiki-link]]` to the resume PDF) before it can be marked `Resume Written`"
+        ))),
+    }
+}
+
+fn not_a_link(shown: &str) -> ToolError {
+    ToolError::validation(format!(
+        "`resume_path` in `{shown}` is not a path or a wiki-link; write it as `resume_path: \"[[folder/resume/resume.pdf]]\"`"
+    ))
 }
 
 fn json_kind(value: &serde_json::Value) -> &'static str {
