@@ -51,6 +51,32 @@ fn replace_checked(
     sync_folder(folder)
 }
 
+/// Atomically writes `contents` to `path`, replacing the file if it exists
+/// (keeping its permissions) or creating it (readable by all, writable by
+/// the owner) if it does not. The folder must exist.
+pub fn write(path: &Path, contents: &[u8]) -> io::Result<()> {
+    if path.exists() {
+        return replace(path, contents);
+    }
+    let folder = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    let mut temp = tempfile::Builder::new()
+        .prefix(".quire-")
+        .suffix(".tmp")
+        .tempfile_in(folder)?;
+    temp.write_all(contents)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        temp.as_file().set_permissions(fs::Permissions::from_mode(0o644))?;
+    }
+    temp.as_file().sync_all()?;
+    temp.persist_noclobber(path).map_err(|error| error.error)?;
+    sync_folder(folder)
+}
+
 #[cfg(unix)]
 fn sync_folder(folder: &Path) -> io::Result<()> {
     fs::File::open(folder)?.sync_all()
@@ -89,6 +115,16 @@ mod tests {
             0o640
         );
         assert_eq!(entries(folder.path()), ["note.md"]);
+    }
+
+    #[test]
+    fn write_creates_or_replaces() {
+        let folder = tempfile::tempdir().unwrap();
+        let path = folder.path().join("PLAN");
+        write(&path, b"one").unwrap();
+        write(&path, b"two").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "two");
+        assert_eq!(entries(folder.path()), ["PLAN"]);
     }
 
     #[test]

@@ -20,6 +20,8 @@ pub mod frontmatter;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod plan;
+#[cfg(feature = "fs")]
+pub mod planner;
 pub mod span;
 pub mod tool_error;
 #[cfg(feature = "fs")]

@@ -19,6 +19,9 @@ pub enum ErrorCode {
     FileNotFound,
     /// Something failed that the caller could not have prevented.
     InternalError,
+    /// The place a toolset keeps its state could not be used (a missing
+    /// program, a folder that is not a repository, a failed command).
+    StoreError,
 }
 
 impl ErrorCode {
@@ -27,6 +30,7 @@ impl ErrorCode {
             ErrorCode::ValidationError => "VALIDATION_ERROR",
             ErrorCode::FileNotFound => "FILE_NOT_FOUND",
             ErrorCode::InternalError => "INTERNAL_ERROR",
+            ErrorCode::StoreError => "STORE_ERROR",
         }
     }
 }
@@ -66,6 +70,11 @@ impl ToolError {
             message: message.into(),
             retryable: true,
         }
+    }
+
+    /// The store could not be used; the message says what to fix.
+    pub fn store(message: impl Into<String>) -> Self {
+        ToolError { code: ErrorCode::StoreError, message: message.into(), retryable: false }
     }
 
     /// The error as tools return it: `{"error": {"code", "message", "retryable"}}`.

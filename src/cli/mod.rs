@@ -4,6 +4,7 @@
 mod check;
 mod fmt;
 mod git_message;
+mod hook;
 mod input;
 mod parse;
 mod render;
@@ -65,6 +66,10 @@ enum Command {
         /// (a loopback address such as 127.0.0.1:8080).
         #[arg(long, value_name = "ADDR")]
         http: Option<String>,
+        /// Keep the planner's plan in this file (relative to --root) instead
+        /// of the Jujutsu change description or the git directory.
+        #[arg(long, value_name = "PATH")]
+        plan_file: Option<PathBuf>,
     },
     /// Run one MCP tool in-process and print its result JSON.
     ///
@@ -81,7 +86,13 @@ enum Command {
         /// Comma-separated toolsets to offer (default: all of this build).
         #[arg(long, value_name = "LIST")]
         tools: Option<String>,
+        /// Keep the planner's plan in this file (relative to --root).
+        #[arg(long, value_name = "PATH")]
+        plan_file: Option<PathBuf>,
     },
+    /// Git hooks.
+    #[command(subcommand)]
+    Hook(HookCommand),
     /// Print a plan document in canonical form.
     ///
     /// Refuses (exit 1) a document that does not parse, or whose formatting
@@ -95,6 +106,23 @@ enum Command {
         /// Rewrite FILE in place (atomically) instead of printing.
         #[arg(long)]
         write: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum HookCommand {
+    /// Fill a fresh commit message with the plan kept in the git directory.
+    ///
+    /// Install: `printf '#!/bin/sh\nexec quire hook prepare-commit-msg "$@"\n' > .git/hooks/prepare-commit-msg`
+    /// and make it executable.
+    PrepareCommitMsg {
+        /// The commit message file git passes.
+        file: PathBuf,
+        /// Where the message comes from (git passes `message`, `template`,
+        /// `merge`, `squash` or `commit`); only fresh messages are filled.
+        source: Option<String>,
+        /// The commit git passes for `commit` sources (unused).
+        sha: Option<String>,
     },
 }
 
@@ -143,14 +171,14 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
             check,
             write,
         } => fmt::run(&source, check, write),
-        Command::Serve { root, tools, http } => {
-            serve::serve(&root, tools.as_deref(), http.as_deref())
+        Command::Serve { root, tools, http, plan_file } => {
+            serve::serve(&root, tools.as_deref(), http.as_deref(), plan_file)
         }
-        Command::Call {
-            tool,
-            arguments,
-            root,
-            tools,
-        } => serve::call(&tool, arguments.as_deref(), &root, tools.as_deref()),
+        Command::Call { tool, arguments, root, tools, plan_file } => {
+            serve::call(&tool, arguments.as_deref(), &root, tools.as_deref(), plan_file)
+        }
+        Command::Hook(HookCommand::PrepareCommitMsg { file, source, sha: _ }) => {
+            hook::prepare_commit_msg(&file, source.as_deref())
+        }
     }
 }

@@ -3,7 +3,7 @@
 
 use std::io::Read;
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use quire::mcp::{self, QuireServer, Toolset};
@@ -29,10 +29,14 @@ pub fn toolsets(list: Option<&str>) -> anyhow::Result<Vec<Toolset>> {
     Ok(chosen)
 }
 
-fn server(root: &Path, tools: Option<&str>) -> anyhow::Result<QuireServer> {
+fn server(
+    root: &Path,
+    tools: Option<&str>,
+    plan_file: Option<PathBuf>,
+) -> anyhow::Result<QuireServer> {
     let workspace = Workspace::new(root)
         .with_context(|| format!("cannot open the workspace root {}", root.display()))?;
-    Ok(QuireServer::new(workspace, &toolsets(tools)?))
+    Ok(QuireServer::new(workspace, &toolsets(tools)?).with_plan_file(plan_file))
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
@@ -54,8 +58,13 @@ pub fn init_logging() {
         .try_init();
 }
 
-pub fn serve(root: &Path, tools: Option<&str>, http: Option<&str>) -> anyhow::Result<Outcome> {
-    let server = server(root, tools)?;
+pub fn serve(
+    root: &Path,
+    tools: Option<&str>,
+    http: Option<&str>,
+    plan_file: Option<PathBuf>,
+) -> anyhow::Result<Outcome> {
+    let server = server(root, tools, plan_file)?;
     let address = http.map(parse_loopback).transpose()?;
     init_logging();
     let runtime = runtime()?;
@@ -84,6 +93,7 @@ pub fn call(
     arguments: Option<&str>,
     root: &Path,
     tools: Option<&str>,
+    plan_file: Option<PathBuf>,
 ) -> anyhow::Result<Outcome> {
     let text = match arguments {
         None => "{}".to_owned(),
@@ -103,7 +113,7 @@ pub fn call(
         ),
         Err(error) => bail!("the arguments are not valid JSON: {error}"),
     };
-    let server = server(root, tools)?;
+    let server = server(root, tools, plan_file)?;
     let outcome = runtime()?
         .block_on(mcp::call_in_process(server, tool, arguments))
         .map_err(|error| anyhow::anyhow!("the call to `{tool}` failed: {error}"))?;

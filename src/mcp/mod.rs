@@ -5,6 +5,7 @@
 //! arguments, runs the domain operation off the async runtime, and converts
 //! the result ([`result`]).
 
+mod planner;
 mod result;
 mod server;
 mod tracker;

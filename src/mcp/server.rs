@@ -8,6 +8,9 @@ use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
 use rmcp::{ServerHandler, tool_handler};
 
+use std::path::PathBuf;
+
+use crate::planner::PlannerTools;
 use crate::tracker::TrackerTools;
 use crate::workspace::Workspace;
 
@@ -16,15 +19,18 @@ use crate::workspace::Workspace;
 pub enum Toolset {
     /// `update_tracker_status`.
     Tracker,
+    /// The six planning workflow tools.
+    Planner,
 }
 
 impl Toolset {
     /// Every toolset this build has.
-    pub const ALL: [Toolset; 1] = [Toolset::Tracker];
+    pub const ALL: [Toolset; 2] = [Toolset::Tracker, Toolset::Planner];
 
     pub fn name(self) -> &'static str {
         match self {
             Toolset::Tracker => "tracker",
+            Toolset::Planner => "planner",
         }
     }
 }
@@ -58,6 +64,7 @@ pub struct UnknownToolset(pub String);
 pub struct QuireServer {
     tool_router: ToolRouter<QuireServer>,
     pub(super) tracker: Arc<TrackerTools>,
+    pub(super) planner: Arc<PlannerTools>,
 }
 
 impl QuireServer {
@@ -67,12 +74,24 @@ impl QuireServer {
         for toolset in toolsets {
             match toolset {
                 Toolset::Tracker => tool_router += Self::tracker_router(),
+                Toolset::Planner => tool_router += Self::planner_router(),
             }
         }
         QuireServer {
             tool_router,
+            planner: Arc::new(PlannerTools::new(workspace.root(), None)),
             tracker: Arc::new(TrackerTools::new(workspace)),
         }
+    }
+
+    /// Keeps the plan in `plan_file` (relative to the workspace root unless
+    /// absolute) instead of the repository.
+    pub fn with_plan_file(mut self, plan_file: Option<PathBuf>) -> Self {
+        self.planner = Arc::new(PlannerTools::new(
+            self.tracker.workspace().root(),
+            plan_file,
+        ));
+        self
     }
 
     /// The tools this server offers, as `tools/list` reports them.
@@ -89,7 +108,8 @@ impl ServerHandler for QuireServer {
             .with_instructions(
                 "Tools over a workspace of markdown notes. Every path is relative to the workspace root. \
                  update_tracker_status changes a job-application tracker's status under a transition policy \
-                 and resume guardrails; use dry_run to preview.",
+                 and resume guardrails; use dry_run to preview. The planner tools keep a plan (goal, description, \
+                 constraints, tasks) in the repository: call gather_requirements first.",
             )
     }
 }

@@ -41,6 +41,22 @@ impl PlanDocument {
             && self.direction.is_none()
     }
 
+    /// The directive the direction holds, if it is exactly `~~~ WORD ~~~`
+    /// (a word of capital letters): `Some("COMPLETE")` for `~~~ COMPLETE ~~~`.
+    ///
+    /// ```
+    /// use quire::plan::{parse, ParserConfig};
+    ///
+    /// let text = "feat(a): b\n\nWhy.\n- [x]: Done\n\n~~~ COMPLETE ~~~\n";
+    /// let outcome = parse(text, &ParserConfig::default());
+    /// assert_eq!(outcome.document.directive(), Some("COMPLETE"));
+    /// ```
+    pub fn directive(&self) -> Option<&str> {
+        let direction = self.direction.as_ref()?.value.as_str();
+        let word = direction.strip_prefix("~~~ ")?.strip_suffix(" ~~~")?;
+        (!word.is_empty() && word.chars().all(|c| c.is_ascii_uppercase())).then_some(word)
+    }
+
     /// All tasks in document order (depth first), with their depth (0 for a
     /// top-level task).
     pub fn tasks_depth_first(&self) -> impl Iterator<Item = (usize, &Task)> {
