@@ -7,6 +7,7 @@ use anyhow::Context;
 use quire::planner::store::{GitStore, PlanStore};
 
 use super::Outcome;
+use super::git_message::cleanup;
 
 /// Fills the commit message file with the stored plan when git is about to
 /// open the editor on a fresh message (no `-m`/`-F`, not a merge, squash or
@@ -28,5 +29,29 @@ pub fn prepare_commit_msg(file: &Path, source: Option<&str>) -> anyhow::Result<O
     let message = format!("{}\n{existing}", plan.trim_end());
     quire::atomic_file::replace(file, message.as_bytes())
         .with_context(|| format!("cannot write {}", file.display()))?;
+    Ok(Outcome::Success)
+}
+
+/// After a commit: when the commit's message is the stored plan (after git's
+/// cleanup), the plan is done with; remove it so the next commit starts fresh.
+pub fn post_commit() -> anyhow::Result<Outcome> {
+    let here = std::env::current_dir().context("cannot read the current folder")?;
+    let Some(store) = GitStore::discover(&here).map_err(|error| anyhow::anyhow!("{error}"))? else {
+        return Ok(Outcome::Success);
+    };
+    let plan = store.load().map_err(|error| anyhow::anyhow!("{error}"))?;
+    if plan.trim().is_empty() {
+        return Ok(Outcome::Success);
+    }
+    let output = std::process::Command::new("git")
+        .args(["log", "-1", "--format=%B"])
+        .current_dir(&here)
+        .output()
+        .context("cannot run git log")?;
+    let message = String::from_utf8_lossy(&output.stdout);
+    if output.status.success() && cleanup(&message) == cleanup(&plan) {
+        std::fs::remove_file(store.plan_path())
+            .with_context(|| format!("cannot remove {}", quire::planner::store::PLAN_FILE_NAME))?;
+    }
     Ok(Outcome::Success)
 }

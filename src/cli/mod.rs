@@ -124,6 +124,12 @@ enum HookCommand {
         /// The commit git passes for `commit` sources (unused).
         sha: Option<String>,
     },
+    /// After a commit whose message is the stored plan, remove the plan so
+    /// the next commit starts fresh.
+    ///
+    /// Install: `printf '#!/bin/sh\nexec quire hook post-commit\n' > .git/hooks/post-commit`
+    /// and make it executable.
+    PostCommit,
 }
 
 #[derive(Debug, Args)]
@@ -171,14 +177,30 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
             check,
             write,
         } => fmt::run(&source, check, write),
-        Command::Serve { root, tools, http, plan_file } => {
-            serve::serve(&root, tools.as_deref(), http.as_deref(), plan_file)
-        }
-        Command::Call { tool, arguments, root, tools, plan_file } => {
-            serve::call(&tool, arguments.as_deref(), &root, tools.as_deref(), plan_file)
-        }
-        Command::Hook(HookCommand::PrepareCommitMsg { file, source, sha: _ }) => {
-            hook::prepare_commit_msg(&file, source.as_deref())
-        }
+        Command::Serve {
+            root,
+            tools,
+            http,
+            plan_file,
+        } => serve::serve(&root, tools.as_deref(), http.as_deref(), plan_file),
+        Command::Call {
+            tool,
+            arguments,
+            root,
+            tools,
+            plan_file,
+        } => serve::call(
+            &tool,
+            arguments.as_deref(),
+            &root,
+            tools.as_deref(),
+            plan_file,
+        ),
+        Command::Hook(HookCommand::PrepareCommitMsg {
+            file,
+            source,
+            sha: _,
+        }) => hook::prepare_commit_msg(&file, source.as_deref()),
+        Command::Hook(HookCommand::PostCommit) => hook::post_commit(),
     }
 }

@@ -110,9 +110,8 @@ pub fn set_detailed_goal(
         ));
     };
     document.description = Some(description);
-    if let Some(constraints) = parsed.constraints.filter(|c| !c.is_empty()) {
-        document.constraints = Some(constraints);
-    }
+    // The text is the whole detailed goal: its constraints replace the old ones.
+    document.constraints = parsed.constraints.filter(|c| !c.is_empty());
     Ok(())
 }
 
@@ -140,6 +139,16 @@ pub fn set_plan(
                 "task {count} has no text; every task says what to do"
             )));
         }
+        if text.trim() != text && !text.contains(['\n', '\r']) {
+            return Err(ToolError::validation(format!(
+                "task {count} (\"{text}\") starts or ends with whitespace; write it without (git would strip it from a commit message)"
+            )));
+        }
+        if task.checked && task.children.iter().any(|child| !child.checked) {
+            return Err(ToolError::validation(format!(
+                "task {count} (\"{text}\") is marked done but has open subtasks; a task is done only when all its subtasks are"
+            )));
+        }
         if text.contains(['\n', '\r']) {
             return Err(ToolError::validation(format!(
                 "task {count} (\"{}\") spans several lines; a task is one line",
@@ -148,7 +157,7 @@ pub fn set_plan(
         }
         if depth > MAX_TASK_DEPTH {
             return Err(ToolError::validation(format!(
-                "task \"{text}\" is nested {depth} levels deep; the limit is {MAX_TASK_DEPTH} (5 levels in all): flatten the plan"
+                "task \"{text}\" is a subtask {depth} levels down; the limit is {MAX_TASK_DEPTH} levels of subtasks below the top-level tasks: flatten the plan"
             )));
         }
     }
@@ -332,7 +341,11 @@ pub fn normalize(document: &mut PlanDocument) {
 
 /// A document read from a store. Empty text is an empty plan; text that does
 /// not parse is refused rather than overwritten.
-pub fn read_document(text: &str, config: &ParserConfig) -> Result<PlanDocument, ToolError> {
+pub fn read_document(
+    text: &str,
+    config: &ParserConfig,
+    clear_hint: &str,
+) -> Result<PlanDocument, ToolError> {
     let outcome = parse(text, config);
     if outcome.state == ParseState::Halted {
         let reason = outcome.halt_reason().map_or_else(String::new, |d| {
@@ -340,8 +353,7 @@ pub fn read_document(text: &str, config: &ParserConfig) -> Result<PlanDocument, 
             format!(" (line {line}: {}; {})", d.message, d.help)
         });
         return Err(ToolError::validation(format!(
-            "the stored description is not a plan document{reason}. It was left as it is: fix it by hand, or clear it \
-             (e.g. `jj describe -m \"\"`) to start a new plan"
+            "the stored text is not a plan document{reason}. It was left as it is: fix it by hand, or {clear_hint}"
         )));
     }
     Ok(outcome.document)

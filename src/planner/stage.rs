@@ -91,8 +91,9 @@ pub fn tasks_with_paths(tasks: &[Task]) -> Vec<TaskAt<'_>> {
     out
 }
 
-/// What to do next at `stage`, for a model to follow.
-pub fn guidance(stage: Stage, document: &PlanDocument) -> String {
+/// What to do next at `stage`, for a model to follow. `store` (`jj`, `git`
+/// or `file`) says where the plan lives, for the advice on starting anew.
+pub fn guidance(stage: Stage, document: &PlanDocument, store: &str) -> String {
     let mut text = String::new();
     match stage {
         Stage::Empty => {
@@ -114,7 +115,8 @@ pub fn guidance(stage: Stage, document: &PlanDocument) -> String {
                 "Stage 1: the overarching goal is set.\n\nNext: describe the change with `set_detailed_goal`: \
                  why it is needed, what it changes (targets) and how (approach), as one paragraph (no blank lines). \
                  To record what must not be done, end it with constraint lines such as `- Never: skip the tests` \
-                 (prefixes: {}). To change the goal itself, call `set_overarching_goal` again.",
+                 (prefixes: {}; the value starts with a lowercase letter). To change the goal itself, call \
+                 `set_overarching_goal` again.",
                 ALLOWED_CONSTRAINT_PREFIXES.join(", ")
             );
         }
@@ -127,9 +129,10 @@ pub fn guidance(stage: Stage, document: &PlanDocument) -> String {
             let _ = write!(
                 text,
                 "{step}\n\nNext: break the work into tasks with `set_plan`: `plan` is a list of \
-                 [checked, text, children] tuples, e.g. [[false, \"Parse task lines\", [[false, \"Handle indentation\", []]]]], \
-                 at most 4 levels deep, each a concrete step that can be checked off. \
-                 To refine the description or its constraints, call `set_detailed_goal` again."
+                 [checked, text, children] tuples, e.g. [[false, \"Parse task lines\", [[false, \"Handle indentation\", []]]]]: \
+                 top-level tasks and up to 4 levels of subtasks, each a concrete one-line step that can be checked off. \
+                 To change the description or the constraints, call `set_detailed_goal` again with the whole text: \
+                 the paragraph and every constraint line to keep."
             );
         }
         Stage::Plan => {
@@ -141,13 +144,18 @@ pub fn guidance(stage: Stage, document: &PlanDocument) -> String {
                 tasks.len(),
                 tasks.len() - open.len()
             );
-            match open.first() {
+            // The first open task that has no open subtask: the one to do now.
+            let next = open
+                .iter()
+                .find(|at| at.task.children.iter().all(|child| child.checked));
+            match next {
                 Some(next) => {
                     let _ = write!(
                         text,
                         "Next: work on task {} \"{}\". When a task is done, call `mark_task` with its text \
-                         (`completed: false` reopens it). A parent task is done only when all its subtasks are. \
-                         When every task is done, call `finish_job`. To change the plan, call `set_plan` again.\n\nOpen tasks:",
+                         (`completed: false` reopens it). A parent task is done only when all its subtasks are, so \
+                         mark it after them. When every task is done, call `finish_job`. To change the plan, call \
+                         `set_plan` again.\n\nOpen tasks:",
                         next.path, next.task.text.value
                     );
                     for at in open {
@@ -161,10 +169,18 @@ pub fn guidance(stage: Stage, document: &PlanDocument) -> String {
         }
         Stage::Complete => {
             let count = tasks_with_paths(document.tasks.as_deref().unwrap_or_default()).len();
+            let fresh_start = match store {
+                "jj" => "start a new change with `jj new` (its description starts empty)",
+                "git" => {
+                    "commit: the prepare-commit-msg hook offers this plan as the message and the post-commit hook clears it"
+                }
+                _ => "move or delete the plan file",
+            };
             let _ = write!(
                 text,
                 "Stage 6: the job is complete ({count} tasks done).\n\nNext: review the change with the user. \
-                 To reopen a task, call `mark_task` with `completed: false`; to start a new goal, call `set_overarching_goal`."
+                 To start the next piece of work, {fresh_start}; then call `set_overarching_goal`. \
+                 To reopen a task instead, call `mark_task` with `completed: false`."
             );
         }
     }

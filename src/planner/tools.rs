@@ -212,14 +212,40 @@ impl PlannerTools {
 
     /// The current stage and what to do next.
     pub fn gather_requirements(&self) -> Result<PlannerResponse, ToolError> {
+        let store = self.store()?;
+        self.locked(store.as_ref(), || {
+            let text = store.load()?;
+            let document = edit::read_document(&text, &self.config, &store.clear_hint())?;
+            self.respond(store.as_ref(), &document, String::new())
+        })
+    }
+
+    /// Runs `work` holding this process's lock and the store's lock file, so
+    /// that neither threads nor other processes interleave a read-modify-write.
+    fn locked<T>(
+        &self,
+        store: &dyn PlanStore,
+        work: impl FnOnce() -> Result<T, ToolError>,
+    ) -> Result<T, ToolError> {
         let _guard = self
             .lock
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let store = self.store()?;
-        let text = store.load()?;
-        let document = edit::read_document(&text, &self.config)?;
-        self.respond(store.as_ref(), &document, String::new())
+        let lock_failed = |error: std::io::Error| {
+            ToolError::store(format!(
+                "cannot lock the plan for editing ({})",
+                crate::workspace::describe(&error)
+            ))
+        };
+        let lock_file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(store.lock_path())
+            .map_err(lock_failed)?;
+        lock_file.lock().map_err(lock_failed)?;
+        // Closing the file releases the lock.
+        work()
     }
 
     /// Load, edit, verify, store. Nothing is stored unless the formatted text
@@ -228,13 +254,17 @@ impl PlannerTools {
         &self,
         apply: impl FnOnce(&mut PlanDocument, &ParserConfig) -> Result<String, ToolError>,
     ) -> Result<PlannerResponse, ToolError> {
-        let _guard = self
-            .lock
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
         let store = self.store()?;
+        self.locked(store.as_ref(), || self.edit_locked(store.as_ref(), apply))
+    }
+
+    fn edit_locked(
+        &self,
+        store: &dyn PlanStore,
+        apply: impl FnOnce(&mut PlanDocument, &ParserConfig) -> Result<String, ToolError>,
+    ) -> Result<PlannerResponse, ToolError> {
         let text = store.load()?;
-        let mut document = edit::read_document(&text, &self.config)?;
+        let mut document = edit::read_document(&text, &self.config, &store.clear_hint())?;
         let summary = apply(&mut document, &self.config)?;
         edit::normalize(&mut document);
 
@@ -268,7 +298,7 @@ impl PlannerTools {
             ));
         }
         store.save(&formatted)?;
-        self.respond(store.as_ref(), &reread.document, summary)
+        self.respond(store, &reread.document, summary)
     }
 
     fn respond(
@@ -290,7 +320,7 @@ impl PlannerTools {
             document: serde_json::to_value(document).unwrap_or_default(),
             rendered: format(document, &self.config),
             summary,
-            guidance: guidance(stage, document),
+            guidance: guidance(stage, document, store.kind()),
             changes: store.changes()?,
             warnings,
         })

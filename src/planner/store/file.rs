@@ -38,6 +38,27 @@ impl PlanStore for FileStore {
     fn changes(&self) -> Result<Option<String>, StoreError> {
         Ok(None)
     }
+
+    fn lock_path(&self) -> PathBuf {
+        let name = self
+            .path
+            .file_name()
+            .map_or_else(|| "plan".into(), |name| name.to_string_lossy().into_owned());
+        self.path.with_file_name(format!(".{name}.lock"))
+    }
+
+    fn clear_hint(&self) -> String {
+        let shown = self.path.strip_prefix(&self.root).unwrap_or(&self.path);
+        let shown = if shown.is_absolute() {
+            Path::new(self.path.file_name().unwrap_or_default())
+        } else {
+            shown
+        };
+        format!(
+            "edit `{}` into a plan, or delete it to start a new one",
+            shown.display()
+        )
+    }
 }
 
 /// The file's text; empty when it does not exist yet.

@@ -59,4 +59,14 @@ impl PlanStore for GitStore {
         let status = run("git", &["status", "--short"], &self.root, None, INSTALL)?;
         Ok(Some(status.trim_end().to_owned()).filter(|status| !status.is_empty()))
     }
+
+    fn lock_path(&self) -> PathBuf {
+        self.plan.with_file_name(format!("{PLAN_FILE_NAME}.lock"))
+    }
+
+    fn clear_hint(&self) -> String {
+        format!(
+            "delete `.git/{PLAN_FILE_NAME}` (or the file of that name in the git directory) to start a new plan"
+        )
+    }
 }

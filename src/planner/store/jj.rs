@@ -9,12 +9,16 @@ const INSTALL: &str = "install Jujutsu (`cargo install --locked jj-cli`), or sta
 
 pub struct JjStore {
     root: PathBuf,
+    repository: PathBuf,
 }
 
 impl JjStore {
-    pub fn new(root: &Path) -> Self {
+    /// The store of the repository at `repository` (which has `.jj/`), run
+    /// from `root` (the repository or a folder inside it).
+    pub fn new(root: &Path, repository: &Path) -> Self {
         JjStore {
             root: root.to_owned(),
+            repository: repository.to_owned(),
         }
     }
 
@@ -41,5 +45,13 @@ impl PlanStore for JjStore {
     fn changes(&self) -> Result<Option<String>, StoreError> {
         let summary = self.jj(&["diff", "--summary"], None)?;
         Ok(Some(summary.trim_end().to_owned()).filter(|summary| !summary.is_empty()))
+    }
+
+    fn lock_path(&self) -> PathBuf {
+        self.repository.join(".jj").join("quire-plan.lock")
+    }
+
+    fn clear_hint(&self) -> String {
+        "clear the change description with `jj describe -m \"\"`, or start a new change with `jj new`".to_owned()
     }
 }

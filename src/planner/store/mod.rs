@@ -10,7 +10,7 @@ mod jj;
 use std::path::{Path, PathBuf};
 
 pub use file::FileStore;
-pub use git::GitStore;
+pub use git::{GitStore, PLAN_FILE_NAME};
 pub use jj::JjStore;
 
 /// A place that holds one plan document's text.
@@ -24,6 +24,11 @@ pub trait PlanStore: Send + Sync {
     /// A summary of the working copy's file changes, `None` when it has none
     /// (or the store has no working copy).
     fn changes(&self) -> Result<Option<String>, StoreError>;
+    /// The file whose lock serializes read-modify-write of the plan across
+    /// processes (kept out of the work tree where the store allows).
+    fn lock_path(&self) -> PathBuf;
+    /// How a user clears stored text that is not a plan.
+    fn clear_hint(&self) -> String;
 }
 
 /// Why a store could not be used. Messages say what failed and what to do,
@@ -62,8 +67,9 @@ pub fn detect(root: &Path, plan_file: Option<&Path>) -> Result<Box<dyn PlanStore
         };
         return Ok(Box::new(FileStore::new(path, root)));
     }
-    if root.join(".jj").is_dir() {
-        return Ok(Box::new(JjStore::new(root)));
+    // Like jj itself, a folder inside a Jujutsu repository belongs to it.
+    if let Some(repository) = root.ancestors().find(|folder| folder.join(".jj").is_dir()) {
+        return Ok(Box::new(JjStore::new(root, repository)));
     }
     match GitStore::discover(root) {
         Ok(Some(store)) => Ok(Box::new(store)),

@@ -1,0 +1,1592 @@
+//! The planner workflow end to end, through the public API and the binary:
+//! the six tools over each store (a plain file, the git directory, the
+//! Jujutsu change description), their refusals, the working-copy summary,
+//! concurrent `mark_task` calls, the git `prepare-commit-msg` hook, and the
+//! guidance text of every stage (insta snapshots in `snapshots/`).
+//!
+//! Every repository lives in a temporary folder and every command runs with a
+//! hermetic environment (no system or user configuration, fixed identities
+//! and timestamps). Calls that must run `jj` or `git` under that environment
+//! go through the `quire` binary (`quire call ...`), which inherits it; the
+//! file and git stores are also driven in-process through [`PlannerTools`].
+//!
+//! The Jujutsu tests need `jj` (on PATH or in `~/.cargo/bin`); `.ci/test`
+//! installs it. Without it they print a `SKIPPED:` line to stderr and pass.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::{Arc, OnceLock};
+
+use quire::plan::{ParserConfig, parse};
+use quire::planner::{PlannerTools, Stage, guidance};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+// ---------------------------------------------------------------- sandbox
+
+/// Where the plan is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// `--plan-file PLAN.md`.
+    File,
+    /// `.git/QUIRE_PLAN` in a `git init` repository.
+    Git,
+    /// The description of `@` in a `jj git init` repository.
+    Jj,
+    /// A folder that is no repository, without `--plan-file`.
+    Bare,
+}
+
+impl Kind {
+    fn store_name(self) -> &'static str {
+        match self {
+            Kind::File => "file",
+            Kind::Git => "git",
+            Kind::Jj => "jj",
+            Kind::Bare => "none",
+        }
+    }
+}
+
+const PLAN_FILE: &str = "PLAN.md";
+
+/// `jj`, found on PATH or in Cargo's bin folder, once per test process.
+fn jj_program() -> Option<&'static Path> {
+    static JJ: OnceLock<Option<PathBuf>> = OnceLock::new();
+    JJ.get_or_init(|| {
+        let on_path = std::env::var_os("PATH")
+            .map(|path| std::env::split_paths(&path).collect::<Vec<_>>())
+            .unwrap_or_default();
+        let cargo_bin = std::env::var_os("CARGO_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cargo")))
+            .map(|cargo| cargo.join("bin"));
+        on_path
+            .into_iter()
+            .chain(cargo_bin)
+            .map(|dir| dir.join("jj"))
+            .find(|candidate| {
+                candidate.is_file()
+                    && Command::new(candidate)
+                        .arg("--version")
+                        .output()
+                        .is_ok_and(|output| output.status.success())
+            })
+    })
+    .as_deref()
+}
+
+/// `jj`, or `None` after saying loudly that `test` was skipped. Written to
+/// the process's stderr directly, so the test harness does not capture it.
+fn jj_or_skip(test: &str) -> Option<&'static Path> {
+    let found = jj_program();
+    if found.is_none() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: planner jj test `{test}`: jj is not installed (bash .ci/test installs it)"
+        );
+    }
+    found
+}
+
+/// A temporary workspace with a hermetic home folder, outside the workspace.
+struct Sandbox {
+    temp: TempDir,
+    root: PathBuf,
+    home: PathBuf,
+    kind: Kind,
+    /// PATH for every command run here.
+    path: OsString,
+    /// The in-process tools (file and git stores).
+    tools: PlannerTools,
+    /// Call the tools through the binary even for the file and git stores.
+    binary: bool,
+}
+
+impl Sandbox {
+    fn new(kind: Kind) -> Sandbox {
+        Sandbox::with_path(kind, std::env::var_os("PATH").unwrap_or_default())
+    }
+
+    fn with_path(kind: Kind, path: OsString) -> Sandbox {
+        let temp = tempfile::tempdir().unwrap();
+        let root = temp.path().join("work");
+        let home = temp.path().join("home");
+        fs::create_dir(&root).unwrap();
+        fs::create_dir(&home).unwrap();
+        fs::write(
+            home.join("jj-config.toml"),
+            "[user]\nname = \"Quire Test\"\nemail = \"quire@example.com\"\n\n\
+             [ui]\npaginate = \"never\"\ncolor = \"never\"\neditor = \"false\"\n",
+        )
+        .unwrap();
+        let plan_file = (kind == Kind::File).then(|| PathBuf::from(PLAN_FILE));
+        let tools = PlannerTools::new(&root, plan_file);
+        let sandbox = Sandbox {
+            temp,
+            root,
+            home,
+            kind,
+            path,
+            tools,
+            binary: false,
+        };
+        match kind {
+            Kind::Git => {
+                sandbox.run("git", &["init", "-q", "-b", "main"]);
+            }
+            Kind::Jj => {
+                sandbox.run("jj", &["git", "init"]);
+            }
+            Kind::File | Kind::Bare => {}
+        }
+        sandbox
+    }
+
+    /// Calls go through `quire call` for every store.
+    fn through_binary(mut self) -> Sandbox {
+        self.binary = true;
+        self
+    }
+
+    /// A Jujutsu sandbox whose commands find `jj`.
+    fn jj(jj: &Path) -> Sandbox {
+        let mut dirs = vec![jj.parent().unwrap().to_owned()];
+        dirs.extend(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        ));
+        Sandbox::with_path(Kind::Jj, std::env::join_paths(dirs).unwrap())
+    }
+
+    /// `program` in the workspace with only the hermetic environment.
+    fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut command = Command::new(program);
+        command.current_dir(&self.root).env_clear();
+        let date = "2001-02-03T04:05:06+00:00";
+        let vars: Vec<(&str, OsString)> = vec![
+            ("PATH", self.path.clone()),
+            ("HOME", self.home.clone().into()),
+            ("XDG_CONFIG_HOME", self.home.clone().into()),
+            ("TMPDIR", std::env::temp_dir().into()),
+            ("LANG", "C".into()),
+            ("NO_COLOR", "1".into()),
+            ("RUST_BACKTRACE", "0".into()),
+            ("EDITOR", "false".into()),
+            ("GIT_CONFIG_NOSYSTEM", "1".into()),
+            ("GIT_CEILING_DIRECTORIES", self.temp.path().into()),
+            ("GIT_TERMINAL_PROMPT", "0".into()),
+            ("GIT_AUTHOR_NAME", "Quire Test".into()),
+            ("GIT_AUTHOR_EMAIL", "quire@example.com".into()),
+            ("GIT_AUTHOR_DATE", date.into()),
+            ("GIT_COMMITTER_NAME", "Quire Test".into()),
+            ("GIT_COMMITTER_EMAIL", "quire@example.com".into()),
+            ("GIT_COMMITTER_DATE", date.into()),
+            ("JJ_CONFIG", self.home.join("jj-config.toml").into()),
+            ("JJ_USER", "Quire Test".into()),
+            ("JJ_EMAIL", "quire@example.com".into()),
+            ("JJ_TIMESTAMP", date.into()),
+            ("JJ_OP_TIMESTAMP", date.into()),
+            ("JJ_RANDOMNESS_SEED", "42".into()),
+            ("JJ_OP_HOSTNAME", "host.example.com".into()),
+            ("JJ_OP_USERNAME", "quire".into()),
+        ];
+        command.envs(vars);
+        command
+    }
+
+    /// Runs `program args` and returns its stdout; panics when it fails.
+    #[track_caller]
+    fn run(&self, program: &str, args: &[&str]) -> String {
+        let output = self.command(program).args(args).output().unwrap();
+        assert!(
+            output.status.success(),
+            "`{program} {}` failed: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        String::from_utf8(output.stdout).unwrap()
+    }
+
+    /// `quire ARGS`, run in the workspace.
+    fn quire(&self, args: &[&str]) -> Output {
+        self.command(env!("CARGO_BIN_EXE_quire"))
+            .args(args)
+            .output()
+            .unwrap()
+    }
+
+    /// One planner tool call: in-process for the file and git stores, through
+    /// the binary for Jujutsu (whose `jj` needs the hermetic environment).
+    /// `Ok` holds the response JSON, `Err` the error JSON (`code`, `message`).
+    fn call(&self, tool: &str, arguments: Value) -> Result<Value, Value> {
+        match self.kind {
+            Kind::File | Kind::Git if !self.binary => self.call_in_process(tool, arguments),
+            _ => self.call_binary(tool, &arguments),
+        }
+    }
+
+    fn call_in_process(&self, tool: &str, arguments: Value) -> Result<Value, Value> {
+        self.tools
+            .call(tool, arguments)
+            .map(|response| serde_json::to_value(response).unwrap())
+            .map_err(|error| serde_json::to_value(error).unwrap())
+    }
+
+    /// `quire call TOOL JSON --root . [--plan-file PLAN.md]`.
+    fn call_binary(&self, tool: &str, arguments: &Value) -> Result<Value, Value> {
+        let arguments = arguments.to_string();
+        let mut args = vec![
+            "call", tool, &arguments, "--root", ".", "--tools", "planner",
+        ];
+        if self.kind == Kind::File {
+            args.extend(["--plan-file", PLAN_FILE]);
+        }
+        let output = self.quire(&args);
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let value: Value = serde_json::from_str(&stdout).unwrap_or_else(|error| {
+            panic!(
+                "`quire call {tool}` printed no JSON ({error}): {stdout}\nstderr: {}",
+                String::from_utf8_lossy(&output.stderr)
+            )
+        });
+        match output.status.code() {
+            Some(0) => Ok(value),
+            Some(1) => Err(value["error"].clone()),
+            other => panic!("`quire call {tool}` exited with {other:?}: {value}"),
+        }
+    }
+
+    /// The plan text as the store holds it, read directly.
+    fn stored(&self) -> String {
+        let read = |path: PathBuf| match fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(error) => panic!("cannot read {}: {error}", path.display()),
+        };
+        match self.kind {
+            Kind::File => read(self.root.join(PLAN_FILE)),
+            Kind::Git => read(self.root.join(".git").join("QUIRE_PLAN")),
+            Kind::Jj => self.run("jj", &["log", "-r", "@", "--no-graph", "-T", "description"]),
+            Kind::Bare => String::new(),
+        }
+    }
+
+    /// Replaces the stored text behind the tools' back.
+    fn store_by_hand(&self, text: &str) {
+        match self.kind {
+            Kind::File => fs::write(self.root.join(PLAN_FILE), text).unwrap(),
+            Kind::Git => fs::write(self.root.join(".git").join("QUIRE_PLAN"), text).unwrap(),
+            Kind::Jj => {
+                self.run("jj", &["describe", "-m", text]);
+            }
+            Kind::Bare => unreachable!("a bare folder keeps no plan"),
+        }
+    }
+
+    /// The absolute paths no message may show.
+    #[track_caller]
+    fn assert_no_absolute_path(&self, message: &str) {
+        let temp = self.temp.path();
+        for path in [temp.to_owned(), temp.canonicalize().unwrap()] {
+            let path = path.to_string_lossy();
+            assert!(
+                !message.contains(path.as_ref()),
+                "the message shows the temporary folder {path}: {message}"
+            );
+        }
+    }
+
+    /// Checks a successful call: the stage, the stored text, and that the
+    /// stored text parses to the returned document, with the guidance of its
+    /// stage. Returns the response.
+    #[track_caller]
+    fn expect(&self, result: Result<Value, Value>, stage: u8, stored: &str) -> Value {
+        let response = result.unwrap_or_else(|error| panic!("the call failed: {error}"));
+        let text = self.stored();
+        assert_eq!(text, stored, "stored text ({:?} store)", self.kind);
+        assert_eq!(response["stage"], stage, "stage: {response:#}");
+        assert_eq!(response["store"], self.kind.store_name());
+        assert_eq!(response["rendered"], text, "rendered is the stored text");
+        let outcome = parse(&text, &ParserConfig::COMMIT_MESSAGE);
+        assert!(
+            outcome.is_parsed(),
+            "the stored text does not parse: {:?}\n{text}",
+            outcome.diagnostics
+        );
+        assert_eq!(
+            serde_json::to_value(&outcome.document).unwrap(),
+            response["document"],
+            "the returned document is the stored text's"
+        );
+        let detected = Stage::of(&outcome.document);
+        assert_eq!(detected.number(), stage);
+        let store = response["store"].as_str().unwrap();
+        assert_eq!(
+            response["guidance"],
+            guidance(detected, &outcome.document, store)
+        );
+        assert_eq!(
+            response["warnings"],
+            json!([]),
+            "no warnings in this plan: {response:#}"
+        );
+        response
+    }
+
+    /// Makes a call that must be refused and checks the refusal: the error
+    /// code, the message's parts, no absolute path in it, and the stored text
+    /// unchanged. Returns the message.
+    #[track_caller]
+    fn refused(&self, tool: &str, arguments: Value, code: &str, parts: &[&str]) -> String {
+        let before = self.stored();
+        let error = match self.call(tool, arguments) {
+            Ok(response) => panic!("expected {code} from {tool}, it succeeded: {response:#}"),
+            Err(error) => error,
+        };
+        let message = error["message"].as_str().unwrap().to_owned();
+        assert_eq!(error["code"], code, "{message}");
+        for part in parts {
+            assert!(
+                message.contains(part),
+                "the message lacks {part:?}: {message}"
+            );
+        }
+        self.assert_no_absolute_path(&message);
+        assert_eq!(self.stored(), before, "a refused {tool} changed the plan");
+        message
+    }
+}
+
+/// A valid goal.
+fn goal() -> Value {
+    json!({"type": "fix", "scope": "plan", "breaking": false, "title": "Mark tasks"})
+}
+
+/// A plan of `tasks` after a goal and a description.
+fn plan_of(sandbox: &Sandbox, tasks: Value) {
+    sandbox
+        .call("set_overarching_goal", json!({ "goal": goal() }))
+        .unwrap();
+    sandbox
+        .call(
+            "set_detailed_goal",
+            json!({"description": "Why, what and how."}),
+        )
+        .unwrap();
+    sandbox.call("set_plan", json!({ "plan": tasks })).unwrap();
+}
+
+// --------------------------------------------------------------- workflow
+
+const HEADER: &str = "feat(planner)!: Keep the plan in the change description\n";
+const DESCRIPTION: &str = "Agents lose track of long jobs.\nStore the plan where the change lives.";
+const DESCRIBED: &str = "feat(planner)!: Keep the plan in the change description\n\
+    \n\
+    Agents lose track of long jobs.\n\
+    Store the plan where the change lives.\n";
+const CONSTRAINED: &str = "feat(planner)!: Keep the plan in the change description\n\
+    \n\
+    Agents lose track of long jobs.\n\
+    Store the plan where the change lives.\n\
+    \n\
+    - Never: store the plan in the work tree\n\
+    - Do not: drop unknown text\n";
+
+/// `CONSTRAINED` with the workflow's tasks, checked as `marks` says
+/// (`x` or space for: 1, 1.1, 1.2, 2), and `tail` after them.
+fn planned(marks: [char; 4], tail: &str) -> String {
+    let [a, b, c, d] = marks;
+    format!(
+        "{CONSTRAINED}\n\
+         - [{a}]: Read the stored plan\n  \
+           - [{b}]: Parse the description\n  \
+           - [{c}]: Detect the stage\n\
+         - [{d}]: Write the plan back\n{tail}"
+    )
+}
+
+/// Goal, description, constraints, a nested plan, every task marked, and
+/// the job finished, checking the stage and the stored text after each call.
+fn workflow(sandbox: &Sandbox) {
+    let goal = json!({"type": "feat", "scope": "planner", "breaking": true,
+                      "title": "Keep the plan in the change description"});
+    let call = |tool: &str, arguments: Value| sandbox.call(tool, arguments);
+
+    let start = sandbox.expect(call("gather_requirements", json!({})), 0, "");
+    assert_eq!(start["summary"], "");
+    assert_eq!(start["document"], json!({}));
+
+    let set = sandbox.expect(
+        call("set_overarching_goal", json!({ "goal": goal })),
+        1,
+        HEADER,
+    );
+    assert_eq!(set["summary"], "The overarching goal is set.");
+    sandbox.expect(call("gather_requirements", json!({})), 1, HEADER);
+
+    sandbox.expect(
+        call("set_detailed_goal", json!({ "description": DESCRIPTION })),
+        2,
+        DESCRIBED,
+    );
+    let with_constraints = format!(
+        "{DESCRIPTION}\n- Never: store the plan in the work tree\n- Do not: drop unknown text"
+    );
+    let described = sandbox.expect(
+        call(
+            "set_detailed_goal",
+            json!({ "description": with_constraints }),
+        ),
+        4,
+        CONSTRAINED,
+    );
+    assert_eq!(
+        described["document"]["constraints"],
+        json!([
+            ["Never", "store the plan in the work tree"],
+            ["Do not", "drop unknown text"]
+        ])
+    );
+    sandbox.expect(call("gather_requirements", json!({})), 4, CONSTRAINED);
+
+    let plan = json!([
+        [
+            false,
+            "Read the stored plan",
+            [
+                [false, "Parse the description", []],
+                [false, "Detect the stage", []]
+            ]
+        ],
+        [false, "Write the plan back", []]
+    ]);
+    let planned_response = sandbox.expect(
+        call("set_plan", json!({ "plan": plan })),
+        5,
+        &planned([' '; 4], ""),
+    );
+    assert_eq!(planned_response["summary"], "The plan is set.");
+
+    let marked = sandbox.expect(
+        call("mark_task", json!({"task_id": "parse the"})),
+        5,
+        &planned([' ', 'x', ' ', ' '], ""),
+    );
+    assert_eq!(
+        marked["summary"],
+        "Task 1.1 \"Parse the description\" is done."
+    );
+    let marked = sandbox.expect(
+        call(
+            "mark_task",
+            json!({"task_id": "Detect the stage", "completed": true}),
+        ),
+        5,
+        &planned([' ', 'x', 'x', ' '], ""),
+    );
+    assert_eq!(
+        marked["summary"],
+        "Task 1.2 \"Detect the stage\" is done. All subtasks of \"Read the stored plan\" are done: mark it with mark_task too."
+    );
+    sandbox.expect(
+        call("mark_task", json!({"task_id": "Read the stored plan"})),
+        5,
+        &planned(['x', 'x', 'x', ' '], ""),
+    );
+    sandbox.expect(
+        call("mark_task", json!({"task_id": "BACK"})),
+        5,
+        &planned(['x'; 4], ""),
+    );
+    sandbox.expect(
+        call("gather_requirements", json!({})),
+        5,
+        &planned(['x'; 4], ""),
+    );
+
+    let finished = sandbox.expect(
+        call("finish_job", json!({})),
+        6,
+        &planned(['x'; 4], "\n~~~ COMPLETE ~~~\n"),
+    );
+    assert_eq!(finished["summary"], "The job is complete.");
+    assert_eq!(finished["stage_name"], "complete");
+    assert_eq!(finished["document"]["direction"], "~~~ COMPLETE ~~~");
+    sandbox.expect(
+        call("gather_requirements", json!({})),
+        6,
+        &planned(['x'; 4], "\n~~~ COMPLETE ~~~\n"),
+    );
+}
+
+#[test]
+fn workflow_with_the_file_store() {
+    workflow(&Sandbox::new(Kind::File));
+}
+
+#[test]
+fn workflow_with_the_file_store_through_the_binary() {
+    workflow(&Sandbox::new(Kind::File).through_binary());
+}
+
+#[test]
+fn workflow_with_the_git_store_through_the_binary() {
+    workflow(&Sandbox::new(Kind::Git).through_binary());
+}
+
+#[test]
+fn workflow_with_the_git_store() {
+    let sandbox = Sandbox::new(Kind::Git);
+    workflow(&sandbox);
+    assert!(
+        !sandbox.root.join("QUIRE_PLAN").exists() && !sandbox.root.join(PLAN_FILE).exists(),
+        "the git store keeps the plan out of the work tree"
+    );
+    assert_eq!(sandbox.run("git", &["status", "--short"]), "");
+}
+
+#[test]
+fn workflow_with_the_jj_store() {
+    let Some(jj) = jj_or_skip("workflow_with_the_jj_store") else {
+        return;
+    };
+    let sandbox = Sandbox::jj(jj);
+    workflow(&sandbox);
+    // The plan is the description of the working-copy change, nowhere else.
+    assert_eq!(
+        sandbox.run(
+            "jj",
+            &["log", "-r", "@-", "--no-graph", "-T", "description"]
+        ),
+        ""
+    );
+    assert!(fs::read_dir(&sandbox.root).unwrap().all(|entry| {
+        let name = entry.unwrap().file_name();
+        name == ".jj" || name == ".git"
+    }));
+}
+
+// ----------------------------------------------------------------- errors
+
+const V: &str = "VALIDATION_ERROR";
+const S: &str = "STORE_ERROR";
+
+/// The plan of the `mark_task` cases: two tasks named "Write ...", a parent
+/// with two subtasks, and a task whose text is part of another's.
+fn task_plan() -> Value {
+    json!([
+        [
+            false,
+            "Write the parser",
+            [[false, "Write tests", []], [false, "Handle tabs", []]]
+        ],
+        [false, "Write the formatter", []],
+        [false, "Test", []],
+        [false, "Test the hook", []]
+    ])
+}
+
+/// The stored text of [`task_plan`] with `marks` for 1, 1.1, 1.2, 2, 3, 4.
+fn task_text(marks: &str, tail: &str) -> String {
+    let m: Vec<char> = marks.chars().collect();
+    format!(
+        "fix(plan): Mark tasks\n\nWhy, what and how.\n\n\
+         - [{}]: Write the parser\n  - [{}]: Write tests\n  - [{}]: Handle tabs\n\
+         - [{}]: Write the formatter\n- [{}]: Test\n- [{}]: Test the hook\n{tail}",
+        m[0], m[1], m[2], m[3], m[4], m[5]
+    )
+}
+
+/// `mark_task` and `finish_job`: ambiguity, no match, exact before
+/// substring, parents and their subtasks, reopening, finishing with open
+/// tasks. Every refusal leaves the stored plan as it was.
+fn task_errors(sandbox: &Sandbox) {
+    sandbox
+        .call("set_overarching_goal", json!({ "goal": goal() }))
+        .unwrap();
+    sandbox.refused(
+        "mark_task",
+        json!({"task_id": "Write"}),
+        V,
+        &["no tasks yet", "set_plan"],
+    );
+    sandbox.refused("finish_job", json!({}), V, &["no tasks", "set_plan"]);
+    plan_of(sandbox, task_plan());
+    assert_eq!(sandbox.stored(), task_text("      ", ""));
+
+    // Several matches: nothing changes, the candidates are listed with paths.
+    let message = sandbox.refused(
+        "mark_task",
+        json!({"task_id": "write"}),
+        V,
+        &[
+            "matches 3 tasks",
+            "1 \"Write the parser\"",
+            "1.1 \"Write tests\"",
+            "2 \"Write the formatter\"",
+            "nothing was changed",
+        ],
+    );
+    assert!(!message.contains("Handle tabs"), "{message}");
+
+    // No match: the open tasks are listed.
+    sandbox.refused(
+        "mark_task",
+        json!({"task_id": "deploy"}),
+        V,
+        &[
+            "no task matches \"deploy\"",
+            "1 Write the parser; 1.1 Write tests; 1.2 Handle tabs; 2 Write the formatter; 3 Test; 4 Test the hook",
+        ],
+    );
+    sandbox.refused(
+        "mark_task",
+        json!({"task_id": "  "}),
+        V,
+        &["task_id is empty"],
+    );
+
+    // An exact match wins over the tasks that contain it.
+    let exact = sandbox.expect(
+        sandbox.call("mark_task", json!({"task_id": "Test"})),
+        5,
+        &task_text("    x ", ""),
+    );
+    assert_eq!(exact["summary"], "Task 3 \"Test\" is done.");
+    // Without an exact match the substring must be unique; here it is not.
+    sandbox.refused(
+        "mark_task",
+        json!({"task_id": "test"}),
+        V,
+        &["1.1 \"Write tests\"", "3 \"Test\"", "4 \"Test the hook\""],
+    );
+
+    // A parent is done only when its subtasks are.
+    sandbox.refused(
+        "mark_task",
+        json!({"task_id": "Write the parser"}),
+        V,
+        &[
+            "1 \"Write the parser\" has open subtasks",
+            "1.1 Write tests; 1.2 Handle tabs",
+        ],
+    );
+    sandbox.expect(
+        sandbox.call("mark_task", json!({"task_id": "Write tests"})),
+        5,
+        &task_text(" x  x ", ""),
+    );
+    sandbox.refused(
+        "mark_task",
+        json!({"task_id": "Write the parser"}),
+        V,
+        &["open subtasks: 1.2 Handle tabs"],
+    );
+    sandbox.expect(
+        sandbox.call("mark_task", json!({"task_id": "tabs"})),
+        5,
+        &task_text(" xx x ", ""),
+    );
+    sandbox.expect(
+        sandbox.call("mark_task", json!({"task_id": "Write the parser"})),
+        5,
+        &task_text("xxx x ", ""),
+    );
+
+    // finish_job lists what is still open.
+    sandbox.refused(
+        "finish_job",
+        json!({}),
+        V,
+        &[
+            "2 task(s) are still open",
+            "2 Write the formatter; 4 Test the hook",
+            "mark_task",
+        ],
+    );
+    sandbox
+        .call("mark_task", json!({"task_id": "formatter"}))
+        .unwrap();
+    sandbox
+        .call("mark_task", json!({"task_id": "hook"}))
+        .unwrap();
+    sandbox.expect(
+        sandbox.call("finish_job", json!({})),
+        6,
+        &task_text("xxxxxx", "\n~~~ COMPLETE ~~~\n"),
+    );
+    // Finishing again changes nothing.
+    sandbox.expect(
+        sandbox.call("finish_job", json!({})),
+        6,
+        &task_text("xxxxxx", "\n~~~ COMPLETE ~~~\n"),
+    );
+
+    // Reopening a subtask reopens its parent and the job.
+    let reopened = sandbox.expect(
+        sandbox.call(
+            "mark_task",
+            json!({"task_id": "Handle tabs", "completed": false}),
+        ),
+        5,
+        &task_text(" x xxx", ""),
+    );
+    assert_eq!(reopened["summary"], "Task 1.2 \"Handle tabs\" is open.");
+    assert!(!sandbox.stored().contains("COMPLETE"));
+    // Marking an open task open again is harmless.
+    sandbox.expect(
+        sandbox.call(
+            "mark_task",
+            json!({"task_id": "Handle tabs", "completed": false}),
+        ),
+        5,
+        &task_text(" x xxx", ""),
+    );
+}
+
+#[test]
+fn task_errors_with_the_file_store() {
+    task_errors(&Sandbox::new(Kind::File));
+}
+
+#[test]
+fn task_errors_with_the_git_store() {
+    task_errors(&Sandbox::new(Kind::Git));
+}
+
+#[test]
+fn task_errors_with_the_jj_store() {
+    let Some(jj) = jj_or_skip("task_errors_with_the_jj_store") else {
+        return;
+    };
+    task_errors(&Sandbox::jj(jj));
+}
+
+/// `levels` tasks, each the only subtask of the one before.
+fn chain(levels: usize) -> Value {
+    (1..=levels).rev().fold(Value::Null, |below, level| {
+        let children = if below.is_null() {
+            json!([])
+        } else {
+            json!([below])
+        };
+        json!([false, format!("Level {level}"), children])
+    })
+}
+
+#[test]
+fn set_overarching_goal_refuses_what_the_grammar_does_not_allow() {
+    let sandbox = Sandbox::new(Kind::File);
+    let with = |field: &str, value: Value| {
+        let mut goal = goal();
+        goal[field] = value;
+        json!({ "goal": goal })
+    };
+    sandbox.refused(
+        "set_overarching_goal",
+        with("type", json!("feature")),
+        V,
+        &[
+            "`feature` is not an allowed commit type",
+            "feat, fix, refactor, build, chore, docs, lint, infra, spec",
+        ],
+    );
+    for scope in ["Bad Scope", "CLI", "1st", "a)b", ""] {
+        sandbox.refused(
+            "set_overarching_goal",
+            with("scope", json!(scope)),
+            V,
+            &["scope"],
+        );
+    }
+    let message = sandbox.refused(
+        "set_overarching_goal",
+        with("scope", json!("Bad Scope")),
+        V,
+        &[
+            "lowercase letters, digits and hyphens starting with a letter",
+            "`bad-scope`",
+        ],
+    );
+    assert!(message.contains("nothing was stored"), "{message}");
+    sandbox.refused(
+        "set_overarching_goal",
+        with("title", json!("a".repeat(121))),
+        V,
+        &["121 characters", "the limit is 120"],
+    );
+    sandbox.refused(
+        "set_overarching_goal",
+        with("title", json!("two\nlines")),
+        V,
+        &["goal.title must be one line"],
+    );
+    sandbox.refused(
+        "set_overarching_goal",
+        with("title", json!("  ")),
+        V,
+        &["goal.title is empty"],
+    );
+    sandbox.refused(
+        "set_overarching_goal",
+        with("title", json!(" padded ")),
+        V,
+        &["whitespace", "`padded`"],
+    );
+    sandbox.refused(
+        "set_overarching_goal",
+        with("type", json!("feat\nfix")),
+        V,
+        &["goal.type must be one line"],
+    );
+    sandbox.refused(
+        "set_overarching_goal",
+        with("colour", json!("red")),
+        V,
+        &["invalid arguments for set_overarching_goal", "colour"],
+    );
+    sandbox.refused(
+        "set_overarching_goal",
+        json!({}),
+        V,
+        &["invalid arguments", "goal"],
+    );
+    sandbox.refused(
+        "set_overarching_goal",
+        json!([]),
+        V,
+        &["must be a JSON object"],
+    );
+    sandbox.refused(
+        "set_the_goal",
+        json!({}),
+        V,
+        &["no planner tool `set_the_goal`"],
+    );
+    assert_eq!(sandbox.stored(), "", "nothing was ever stored");
+
+    // The limits themselves are allowed; `breaking` defaults to false.
+    let title = "a".repeat(120);
+    sandbox.expect(
+        sandbox.call(
+            "set_overarching_goal",
+            json!({"goal": {"type": "spec", "scope": "a-1", "title": title}}),
+        ),
+        1,
+        &format!("spec(a-1): {title}\n"),
+    );
+}
+
+#[test]
+fn set_plan_refuses_deep_empty_and_multi_line_tasks() {
+    let sandbox = Sandbox::new(Kind::File);
+    sandbox
+        .call("set_overarching_goal", json!({ "goal": goal() }))
+        .unwrap();
+
+    // Four levels below the top (five in all) is the parser's limit.
+    sandbox.refused(
+        "set_plan",
+        json!({ "plan": [chain(6)] }),
+        V,
+        &["\"Level 6\" is a subtask 5 levels down", "the limit is 4"],
+    );
+    sandbox.refused(
+        "set_plan",
+        json!({ "plan": [[false, "Top", []], [false, "  ", []]] }),
+        V,
+        &["task 2 has no text"],
+    );
+    sandbox.refused(
+        "set_plan",
+        json!({ "plan": [[false, "Top", [[false, "first line\nsecond line", []]]]] }),
+        V,
+        &["task 2 (\"first line\") spans several lines"],
+    );
+    sandbox.refused("set_plan", json!({ "plan": [] }), V, &["plan is empty"]);
+    sandbox.refused(
+        "set_plan",
+        json!({ "plan": [[false, "No children"]] }),
+        V,
+        &["invalid arguments for set_plan"],
+    );
+    sandbox.refused(
+        "set_plan",
+        json!({ "plan": "- [ ]: A task" }),
+        V,
+        &["invalid arguments for set_plan"],
+    );
+    assert_eq!(sandbox.stored(), "fix(plan): Mark tasks\n");
+
+    let deepest = sandbox.expect(
+        sandbox.call("set_plan", json!({ "plan": [chain(5)] })),
+        5,
+        "fix(plan): Mark tasks\n\n\
+         - [ ]: Level 1\n  - [ ]: Level 2\n    - [ ]: Level 3\n      - [ ]: Level 4\n        - [ ]: Level 5\n",
+    );
+    assert_eq!(deepest["summary"], "The plan is set.");
+    // A plan set after the job was finished reopens the job.
+    for level in ["Level 5", "Level 4", "Level 3", "Level 2", "Level 1"] {
+        sandbox
+            .call("mark_task", json!({"task_id": level}))
+            .unwrap();
+    }
+    assert_eq!(sandbox.call("finish_job", json!({})).unwrap()["stage"], 6);
+    sandbox.expect(
+        sandbox.call("set_plan", json!({ "plan": [[true, "Done already", []]] })),
+        5,
+        "fix(plan): Mark tasks\n\n- [x]: Done already\n",
+    );
+}
+
+#[test]
+fn set_detailed_goal_refuses_several_paragraphs_and_stray_sections() {
+    let sandbox = Sandbox::new(Kind::File);
+    sandbox
+        .call("set_overarching_goal", json!({ "goal": goal() }))
+        .unwrap();
+    let refuse = |description: &str, parts: &[&str]| {
+        sandbox.refused(
+            "set_detailed_goal",
+            json!({ "description": description }),
+            V,
+            parts,
+        )
+    };
+    refuse(
+        "First paragraph.\n\nSecond paragraph.",
+        &["description line 3", "one paragraph (no blank lines)"],
+    );
+    refuse("", &["description is empty"]);
+    refuse(" \n ", &["description is empty"]);
+    refuse("- Never: do that", &["no description before them"]);
+    refuse("Do it.\n- [ ]: A task", &["no tasks", "set_plan"]);
+    refuse("Do it.\n- Never: Skip the tests", &["description line 2"]);
+    assert_eq!(sandbox.stored(), "fix(plan): Mark tasks\n");
+
+    // A blank line before the constraint lines is allowed.
+    sandbox.expect(
+        sandbox.call(
+            "set_detailed_goal",
+            json!({"description": "Why.\n\n- Avoid: long lines\n"}),
+        ),
+        4,
+        "fix(plan): Mark tasks\n\nWhy.\n\n- Avoid: long lines\n",
+    );
+}
+
+/// A stored text that is not a plan is refused by every tool and left as
+/// it is; text the parser reads with a warning is refused too, since
+/// rewriting it would drop what it ignored.
+fn foreign_text_is_left_alone(sandbox: &Sandbox) {
+    let mutations = [
+        ("set_overarching_goal", json!({ "goal": goal() })),
+        ("set_detailed_goal", json!({"description": "Why."})),
+        ("set_plan", json!({"plan": [[false, "A task", []]]})),
+        ("mark_task", json!({"task_id": "A task"})),
+        ("finish_job", json!({})),
+    ];
+    for text in [
+        "wip stuff\nmore\n",
+        "Fix: the thing\n",
+        "feat(x): y\nno blank line\n",
+    ] {
+        sandbox.store_by_hand(text);
+        assert_eq!(sandbox.stored(), text);
+        let message = sandbox.refused(
+            "gather_requirements",
+            json!({}),
+            V,
+            &[
+                "the stored text is not a plan document",
+                "line ",
+                "left as it is",
+            ],
+        );
+        for (tool, arguments) in &mutations {
+            let refused = sandbox.refused(tool, arguments.clone(), V, &["not a plan document"]);
+            assert_eq!(refused, message, "every tool gives the same reason");
+        }
+    }
+    // Emptied by hand, the plan starts again.
+    sandbox.store_by_hand("");
+    sandbox.expect(sandbox.call("gather_requirements", json!({})), 0, "");
+}
+
+#[test]
+fn foreign_text_is_left_alone_in_a_plan_file() {
+    foreign_text_is_left_alone(&Sandbox::new(Kind::File));
+}
+
+#[test]
+fn foreign_text_is_left_alone_in_the_git_directory() {
+    foreign_text_is_left_alone(&Sandbox::new(Kind::Git));
+}
+
+#[test]
+fn foreign_text_is_left_alone_in_the_jj_description() {
+    let Some(jj) = jj_or_skip("foreign_text_is_left_alone_in_the_jj_description") else {
+        return;
+    };
+    foreign_text_is_left_alone(&Sandbox::jj(jj));
+}
+
+#[test]
+fn the_not_a_plan_hint_fits_the_store() {
+    for kind in [Kind::File, Kind::Git] {
+        let sandbox = Sandbox::new(kind);
+        sandbox.store_by_hand("wip stuff\nmore\n");
+        let message = sandbox.refused(
+            "gather_requirements",
+            json!({}),
+            V,
+            &["not a plan document"],
+        );
+        assert!(
+            !message.contains("jj describe"),
+            "the {kind:?} store has no jj description to clear: {message}"
+        );
+    }
+}
+
+#[test]
+fn a_folder_that_is_no_repository_needs_a_plan_file() {
+    let sandbox = Sandbox::new(Kind::Bare);
+    for tool in ["gather_requirements", "finish_job"] {
+        sandbox.refused(
+            tool,
+            json!({}),
+            S,
+            &[
+                "neither a Jujutsu nor a git repository",
+                "`jj git init`",
+                "`git init`",
+                "`--plan-file PATH`",
+            ],
+        );
+    }
+}
+
+#[test]
+fn a_missing_jj_or_git_is_a_store_error_saying_what_to_install() {
+    let empty = tempfile::tempdir().unwrap();
+    let jj_repo = Sandbox::with_path(Kind::Bare, empty.path().into());
+    fs::create_dir(jj_repo.root.join(".jj")).unwrap();
+    jj_repo.refused(
+        "gather_requirements",
+        json!({}),
+        S,
+        &[
+            "`jj` is not installed or not on PATH",
+            "install Jujutsu (`cargo install --locked jj-cli`)",
+            "`--plan-file PATH`",
+        ],
+    );
+    jj_repo.refused(
+        "set_overarching_goal",
+        json!({ "goal": goal() }),
+        S,
+        &["`jj` is not installed"],
+    );
+
+    let git_repo = Sandbox::with_path(Kind::Bare, empty.path().into());
+    git_repo.refused(
+        "gather_requirements",
+        json!({}),
+        S,
+        &[
+            "`git` is not installed or not on PATH",
+            "install git",
+            "`--plan-file PATH`",
+        ],
+    );
+}
+
+#[test]
+fn a_broken_jj_repository_is_a_store_error_without_absolute_paths() {
+    let Some(jj) = jj_or_skip("a_broken_jj_repository_is_a_store_error_without_absolute_paths")
+    else {
+        return;
+    };
+    let sandbox = Sandbox::jj(jj);
+    fs::remove_dir_all(sandbox.root.join(".jj").join("repo")).unwrap();
+    // Not through `refused`: the stored text cannot be read back here.
+    for (tool, arguments) in [
+        ("gather_requirements", json!({})),
+        ("set_overarching_goal", json!({ "goal": goal() })),
+    ] {
+        let error = sandbox.call(tool, arguments).unwrap_err();
+        let message = error["message"].as_str().unwrap();
+        assert_eq!(error["code"], S, "{message}");
+        assert!(
+            message.starts_with(
+                "`jj --no-pager --color never log -r @ --no-graph -T description` failed: "
+            ),
+            "{message}"
+        );
+        assert!(message.contains("./.jj/repo"), "{message}");
+        assert!(!message.contains("panicked"), "{message}");
+        sandbox.assert_no_absolute_path(message);
+    }
+}
+
+// ---------------------------------------------------------------- changes
+
+/// `gather_requirements`'s summary of the working copy's changed files.
+fn changes(sandbox: &Sandbox) -> Option<String> {
+    let response = sandbox.call("gather_requirements", json!({})).unwrap();
+    response
+        .get("changes")
+        .map(|changes| changes.as_str().expect("changes is text").to_owned())
+}
+
+#[test]
+fn gather_requirements_lists_the_changed_files_of_a_git_work_tree() {
+    let sandbox = Sandbox::new(Kind::Git);
+    assert_eq!(changes(&sandbox), None, "a fresh repository is clean");
+    sandbox
+        .call("set_overarching_goal", json!({ "goal": goal() }))
+        .unwrap();
+    assert_eq!(changes(&sandbox), None, "the plan is not in the work tree");
+
+    fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
+    assert_eq!(changes(&sandbox).as_deref(), Some("?? notes.txt"));
+    // Every tool's answer carries it.
+    let set = sandbox
+        .call("set_detailed_goal", json!({"description": "Why."}))
+        .unwrap();
+    assert_eq!(set["changes"], "?? notes.txt");
+
+    sandbox.run("git", &["add", "notes.txt"]);
+    sandbox.run("git", &["commit", "-q", "-m", "Add notes"]);
+    assert_eq!(changes(&sandbox), None, "committed: clean again");
+    fs::write(sandbox.root.join("notes.txt"), "final\n").unwrap();
+    assert_eq!(changes(&sandbox).as_deref(), Some(" M notes.txt"));
+}
+
+#[test]
+fn gather_requirements_lists_the_changed_files_of_a_jj_working_copy() {
+    let Some(jj) = jj_or_skip("gather_requirements_lists_the_changed_files_of_a_jj_working_copy")
+    else {
+        return;
+    };
+    let sandbox = Sandbox::jj(jj);
+    assert_eq!(changes(&sandbox), None, "a fresh repository is clean");
+    sandbox
+        .call("set_overarching_goal", json!({ "goal": goal() }))
+        .unwrap();
+    assert_eq!(
+        changes(&sandbox),
+        None,
+        "a description is not a file change"
+    );
+
+    fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
+    assert_eq!(changes(&sandbox).as_deref(), Some("A notes.txt"));
+    let set = sandbox
+        .call("set_detailed_goal", json!({"description": "Why."}))
+        .unwrap();
+    assert_eq!(set["changes"], "A notes.txt");
+    assert_eq!(
+        sandbox.stored(),
+        "fix(plan): Mark tasks\n\nWhy.\n",
+        "describing keeps the file change in the same change"
+    );
+    assert_eq!(sandbox.run("jj", &["diff", "--summary"]), "A notes.txt\n");
+}
+
+#[test]
+fn a_plan_file_has_no_working_copy_to_summarize() {
+    let sandbox = Sandbox::new(Kind::File);
+    fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
+    assert_eq!(changes(&sandbox), None);
+}
+
+// ------------------------------------------------------------ concurrency
+
+const THREADS: usize = 8;
+
+/// `THREADS` threads mark `THREADS` different tasks of one plan at once
+/// through one shared `PlannerTools`; no mark may be lost. Repeated a few
+/// rounds, each from a fresh plan, to give a race room to show.
+fn parallel_marks(sandbox: &Sandbox) {
+    let tools = Arc::new(PlannerTools::new(
+        &sandbox.root,
+        (sandbox.kind == Kind::File).then(|| PathBuf::from(PLAN_FILE)),
+    ));
+    let tasks: Vec<String> = (1..=THREADS).map(|n| format!("Task number {n}")).collect();
+    let plan: Vec<Value> = tasks.iter().map(|task| json!([false, task, []])).collect();
+    tools
+        .call("set_overarching_goal", json!({ "goal": goal() }))
+        .unwrap();
+    for round in 0..5 {
+        tools.call("set_plan", json!({ "plan": plan })).unwrap();
+        let barrier = Arc::new(std::sync::Barrier::new(THREADS));
+        let handles: Vec<_> = tasks
+            .iter()
+            .cloned()
+            .map(|task| {
+                let tools = Arc::clone(&tools);
+                let barrier = Arc::clone(&barrier);
+                std::thread::spawn(move || {
+                    barrier.wait();
+                    tools.call("mark_task", json!({ "task_id": task }))
+                })
+            })
+            .collect();
+        for handle in handles {
+            let response = handle.join().unwrap().unwrap();
+            assert_eq!(response.stage, 5);
+        }
+        let stored = sandbox.stored();
+        let open: Vec<&str> = stored
+            .lines()
+            .filter(|line| line.starts_with("- [ ]"))
+            .collect();
+        assert!(
+            open.is_empty(),
+            "round {round}: lost marks {open:?}\n{stored}"
+        );
+        assert_eq!(stored.matches("- [x]: Task number").count(), THREADS);
+        assert_eq!(tools.call("finish_job", json!({})).unwrap().stage, 6);
+    }
+}
+
+#[test]
+fn parallel_marks_are_never_lost_in_a_plan_file() {
+    parallel_marks(&Sandbox::new(Kind::File));
+}
+
+#[test]
+fn parallel_marks_are_never_lost_in_the_git_directory() {
+    parallel_marks(&Sandbox::new(Kind::Git));
+}
+
+/// Two servers (two `quire` processes) on one repository: the lock that
+/// serializes a `PlannerTools`'s calls does not reach across processes.
+#[test]
+fn parallel_processes_never_lose_a_mark() {
+    let sandbox = Sandbox::new(Kind::Git);
+    let tasks: Vec<String> = (1..=THREADS).map(|n| format!("Task number {n}")).collect();
+    let plan: Vec<Value> = tasks.iter().map(|task| json!([false, task, []])).collect();
+    plan_of(&sandbox, json!(plan));
+    let children: Vec<_> = tasks
+        .iter()
+        .map(|task| {
+            let arguments = json!({ "task_id": task }).to_string();
+            sandbox
+                .command(env!("CARGO_BIN_EXE_quire"))
+                .args([
+                    "call",
+                    "mark_task",
+                    &arguments,
+                    "--root",
+                    ".",
+                    "--tools",
+                    "planner",
+                ])
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    let stored = sandbox.stored();
+    assert_eq!(
+        stored.matches("- [x]: Task number").count(),
+        THREADS,
+        "lost marks:\n{stored}"
+    );
+}
+
+// ------------------------------------------------------------- git hook
+
+#[test]
+fn the_prepare_commit_msg_hook_makes_the_plan_the_commit_message() {
+    let sandbox = Sandbox::new(Kind::Git).through_binary();
+    install_hook(&sandbox, "prepare-commit-msg");
+    let commit = |args: &[&str]| {
+        let output = sandbox
+            .command("git")
+            .args(["commit", "-q"])
+            .args(args)
+            .env("GIT_EDITOR", "true")
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "git commit {args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    let message = || sandbox.run("git", &["log", "-1", "--format=%B"]);
+
+    // Without a plan the hook leaves git's message alone: `-m` works.
+    fs::write(sandbox.root.join("a.txt"), "a\n").unwrap();
+    sandbox.run("git", &["add", "a.txt"]);
+    commit(&["-m", "Start"]);
+    assert_eq!(message(), "Start\n\n");
+
+    // A plan, set through `quire call ... --root`, becomes the message.
+    sandbox
+        .call("set_overarching_goal", json!({ "goal": goal() }))
+        .unwrap();
+    sandbox
+        .call(
+            "set_detailed_goal",
+            json!({"description": "Why, what and how.\n- Never: skip the hook"}),
+        )
+        .unwrap();
+    sandbox
+        .call(
+            "set_plan",
+            json!({"plan": [[false, "Install the hook", [[false, "Test it", []]]]]}),
+        )
+        .unwrap();
+    sandbox
+        .call("mark_task", json!({"task_id": "Test it"}))
+        .unwrap();
+    let plan = sandbox.stored();
+    assert_eq!(
+        plan,
+        "fix(plan): Mark tasks\n\nWhy, what and how.\n\n- Never: skip the hook\n\n\
+         - [ ]: Install the hook\n  - [x]: Test it\n"
+    );
+    fs::write(sandbox.root.join("b.txt"), "b\n").unwrap();
+    sandbox.run("git", &["add", "b.txt"]);
+    commit(&[]);
+    assert_eq!(message(), format!("{plan}\n"));
+    let committed = sandbox.run("git", &["log", "-1", "--format=%B"]);
+    let outcome = parse(committed.trim_end(), &ParserConfig::COMMIT_MESSAGE);
+    assert!(outcome.is_parsed());
+    assert_eq!(
+        serde_json::to_value(&outcome.document).unwrap(),
+        serde_json::to_value(parse(&plan, &ParserConfig::COMMIT_MESSAGE).document).unwrap()
+    );
+
+    // A message given with -m is left alone, plan or not.
+    fs::write(sandbox.root.join("c.txt"), "c\n").unwrap();
+    sandbox.run("git", &["add", "c.txt"]);
+    commit(&["-m", "x"]);
+    assert_eq!(message(), "x\n\n");
+    // So is an amended commit's message.
+    commit(&["--amend"]);
+    assert_eq!(message(), "x\n\n");
+}
+
+/// Installs `.git/hooks/NAME` running `quire hook NAME "$@"`.
+fn install_hook(sandbox: &Sandbox, name: &str) {
+    let hook = sandbox.root.join(".git/hooks").join(name);
+    fs::create_dir_all(hook.parent().unwrap()).unwrap();
+    fs::write(
+        &hook,
+        format!(
+            "#!/bin/sh\nexec '{}' hook {name} \"$@\"\n",
+            env!("CARGO_BIN_EXE_quire")
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&hook, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
+#[test]
+fn the_post_commit_hook_clears_a_plan_once_it_is_committed() {
+    let sandbox = Sandbox::new(Kind::Git).through_binary();
+    install_hook(&sandbox, "prepare-commit-msg");
+    install_hook(&sandbox, "post-commit");
+    let commit = |args: &[&str]| {
+        let output = sandbox
+            .command("git")
+            .args(["commit", "-q"])
+            .args(args)
+            .env("GIT_EDITOR", "true")
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    };
+    sandbox
+        .call("set_overarching_goal", json!({ "goal": goal() }))
+        .unwrap();
+    let plan_file = sandbox.root.join(".git/QUIRE_PLAN");
+
+    // A commit with another message keeps the plan.
+    fs::write(sandbox.root.join("a.txt"), "a\n").unwrap();
+    sandbox.run("git", &["add", "a.txt"]);
+    commit(&["-m", "Unrelated"]);
+    assert!(plan_file.exists());
+
+    // The commit that carries the plan clears it: the next plan starts at stage 0.
+    fs::write(sandbox.root.join("b.txt"), "b\n").unwrap();
+    sandbox.run("git", &["add", "b.txt"]);
+    commit(&[]);
+    assert_eq!(
+        sandbox.run("git", &["log", "-1", "--format=%B"]).trim_end(),
+        "fix(plan): Mark tasks"
+    );
+    assert!(!plan_file.exists());
+    assert_eq!(
+        sandbox.call("gather_requirements", json!({})).unwrap()["stage"],
+        0
+    );
+}
+
+// --------------------------------------------------------------- guidance
+
+/// The guidance of every stage, for a plan typical of that stage. Read each
+/// snapshot as the model following it would: it must say where the plan
+/// stands, what to do next, and with which tool and parameters.
+#[test]
+fn guidance_of_every_stage() {
+    let tasks = "- [ ]: Read the stored plan\n  - [x]: Parse the description\n  - [ ]: Detect the stage\n- [ ]: Write the plan back\n";
+    let done = "- [x]: Read the stored plan\n  - [x]: Parse the description\n  - [x]: Detect the stage\n- [x]: Write the plan back\n";
+    let cases: [(&str, u8, String); 7] = [
+        ("planner__guidance_stage_0", 0, String::new()),
+        ("planner__guidance_stage_1", 1, HEADER.to_owned()),
+        ("planner__guidance_stage_2", 2, DESCRIBED.to_owned()),
+        ("planner__guidance_stage_4", 4, CONSTRAINED.to_owned()),
+        (
+            "planner__guidance_stage_5",
+            5,
+            format!("{CONSTRAINED}\n{tasks}"),
+        ),
+        (
+            "planner__guidance_stage_5_all_done",
+            5,
+            format!("{CONSTRAINED}\n{done}"),
+        ),
+        (
+            "planner__guidance_stage_6",
+            6,
+            format!("{CONSTRAINED}\n{done}\n~~~ COMPLETE ~~~\n"),
+        ),
+    ];
+    for (name, stage, text) in cases {
+        let outcome = parse(&text, &ParserConfig::COMMIT_MESSAGE);
+        assert!(outcome.is_parsed(), "{name}: {:?}", outcome.diagnostics);
+        let detected = Stage::of(&outcome.document);
+        assert_eq!(detected.number(), stage, "{name}");
+        let description = format!("guidance for this plan:\n{text}");
+        insta::with_settings!({
+            snapshot_path => "../snapshots",
+            prepend_module_to_snapshot => false,
+            description => description,
+            omit_expression => true,
+        }, {
+            insta::assert_snapshot!(name, guidance(detected, &outcome.document, "jj"));
+        });
+    }
+}
+
+/// The stage 6 advice on starting the next piece of work fits the store,
+/// and following it for a plan file (delete it) starts a new plan.
+#[test]
+fn the_stage_6_advice_for_a_new_goal_starts_a_new_plan() {
+    let sandbox = Sandbox::new(Kind::File);
+    plan_of(&sandbox, json!([[false, "Only task", []]]));
+    sandbox
+        .call("mark_task", json!({"task_id": "Only task"}))
+        .unwrap();
+    let finished = sandbox.call("finish_job", json!({})).unwrap();
+    let advice = finished["guidance"].as_str().unwrap();
+    assert!(advice.contains("move or delete the plan file"), "{advice}");
+    fs::remove_file(sandbox.root.join("PLAN.md")).unwrap();
+    let next = sandbox
+        .call(
+            "set_overarching_goal",
+            json!({"goal": {"type": "docs", "scope": "readme", "title": "Describe the hook"}}),
+        )
+        .unwrap();
+    assert_eq!(next["stage"], 1, "{}", sandbox.stored());
+}
+
+/// `set_plan` refuses, or repairs, a checked parent with an open subtask:
+/// a parent is done only when all its subtasks are.
+#[test]
+fn set_plan_keeps_parents_consistent_with_their_subtasks() {
+    let sandbox = Sandbox::new(Kind::File);
+    sandbox
+        .call("set_overarching_goal", json!({ "goal": goal() }))
+        .unwrap();
+    let result = sandbox.call(
+        "set_plan",
+        json!({"plan": [[true, "Parent", [[false, "Child", []]]]]}),
+    );
+    let stored = sandbox.stored();
+    assert!(
+        result.is_err() || !stored.contains("- [x]: Parent"),
+        "stored a done parent with an open child:\n{stored}"
+    );
+}
+
+/// `--root` in a subfolder of a Jujutsu repository still means Jujutsu, as
+/// it does for `jj` itself (and as a subfolder of a git repository means git).
+#[test]
+fn a_subfolder_of_a_jj_repository_uses_the_jj_store() {
+    let Some(jj) = jj_or_skip("a_subfolder_of_a_jj_repository_uses_the_jj_store") else {
+        return;
+    };
+    for colocate in ["--colocate", "--no-colocate"] {
+        let sandbox = Sandbox::jj(jj);
+        fs::remove_dir_all(sandbox.root.join(".jj")).unwrap();
+        let _ = fs::remove_dir_all(sandbox.root.join(".git"));
+        sandbox.run("jj", &["git", "init", colocate]);
+        fs::create_dir(sandbox.root.join("sub")).unwrap();
+        let arguments = json!({ "goal": goal() }).to_string();
+        let output = sandbox.quire(&[
+            "call",
+            "set_overarching_goal",
+            &arguments,
+            "--root",
+            "sub",
+            "--tools",
+            "planner",
+        ]);
+        let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(value["store"], "jj", "{colocate}: {value:#}");
+        assert_eq!(sandbox.stored(), "fix(plan): Mark tasks\n", "{colocate}");
+    }
+}
+
+#[test]
+fn detect_chooses_the_plan_file_then_jj_then_git() {
+    use quire::planner::store::{GitStore, detect};
+
+    let git = Sandbox::new(Kind::Git);
+    assert_eq!(detect(&git.root, None).ok().unwrap().kind(), "git");
+    let plan = Path::new("notes/PLAN.md");
+    assert_eq!(detect(&git.root, Some(plan)).ok().unwrap().kind(), "file");
+    let store = GitStore::discover(&git.root).unwrap().unwrap();
+    assert_eq!(store.plan_path().file_name().unwrap(), "QUIRE_PLAN");
+    assert_eq!(
+        store.plan_path().parent().unwrap().canonicalize().unwrap(),
+        git.root.join(".git").canonicalize().unwrap(),
+        "the plan is kept in the git directory"
+    );
+    // `.jj/` wins over the git repository it may be colocated with; the
+    // choice runs no command.
+    fs::create_dir(git.root.join(".jj")).unwrap();
+    assert_eq!(detect(&git.root, None).ok().unwrap().kind(), "jj");
+
+    // A relative plan file is relative to the root; saving creates it.
+    let file = detect(&git.root, Some(Path::new("PLAN.md"))).ok().unwrap();
+    assert_eq!(file.load().unwrap(), "");
+    file.save("feat(a): b\n").unwrap();
+    assert_eq!(
+        fs::read_to_string(git.root.join("PLAN.md")).unwrap(),
+        "feat(a): b\n"
+    );
+    assert_eq!(file.changes().unwrap(), None);
+}
