@@ -13,7 +13,7 @@ import os
 import shutil
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Mapping, Sequence
 
 import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
@@ -84,11 +84,11 @@ class Quire:
         self.session = session
         self.root = root
 
-    async def call(self, arguments: dict[str, Any]) -> tuple[bool, dict[str, Any]]:
-        """Calls the tool; returns (isError, structuredContent) after checking
-        that the text content is the same JSON and that no absolute path of
-        the workspace leaks into it."""
-        result = await self.session.call_tool(TOOL, arguments)
+    async def call(self, arguments: dict[str, Any], *, tool: str = TOOL) -> tuple[bool, dict[str, Any]]:
+        """Calls `tool` (the tracker tool unless told); returns (isError,
+        structuredContent) after checking that the text content is the same
+        JSON and that no absolute path of the workspace leaks into it."""
+        result = await self.session.call_tool(tool, arguments)
         assert isinstance(result.structured_content, dict), result
         texts = [block.text for block in result.content if getattr(block, "type", None) == "text"]
         assert len(texts) == 1, result.content
@@ -103,7 +103,10 @@ class Quire:
 
     async def ok(self, **arguments: Any) -> dict[str, Any]:
         """A call that must produce a normal result (isError false)."""
-        is_error, value = await self.call(arguments)
+        return await self.ok_for(arguments)
+
+    async def ok_for(self, arguments: dict[str, Any], *, tool: str = TOOL) -> dict[str, Any]:
+        is_error, value = await self.call(arguments, tool=tool)
         assert is_error is False, value
         assert "error" not in value or isinstance(value["error"], str), value
         return value
@@ -112,8 +115,8 @@ class Quire:
         """A call that must fail with a top-level error `code`; returns its message."""
         return await self.error_for(code, arguments)
 
-    async def error_for(self, code: str, arguments: dict[str, Any]) -> str:
-        is_error, value = await self.call(arguments)
+    async def error_for(self, code: str, arguments: dict[str, Any], *, tool: str = TOOL) -> str:
+        is_error, value = await self.call(arguments, tool=tool)
         assert is_error is True, value
         assert set(value) == {"error"}, value
         error = value["error"]
@@ -128,13 +131,22 @@ class Quire:
 
 
 @asynccontextmanager
-async def stdio_session(quire: Path, root: Path, stderr_path: Path) -> AsyncIterator[Quire]:
-    """Spawns `quire serve --root ROOT` and yields an initialized session.
-    The server's stderr (its logs) goes to `stderr_path`."""
+async def stdio_session(
+    quire: Path,
+    root: Path,
+    stderr_path: Path,
+    *,
+    args: Sequence[str] = ("--tools", "tracker"),
+    env: Mapping[str, str] | None = None,
+) -> AsyncIterator[Quire]:
+    """Spawns `quire serve --root ROOT ARGS...` (by default the tracker
+    toolset alone) and yields an initialized session. `env` goes over the
+    client's default environment (PATH, HOME, ...). The server's stderr (its
+    logs) goes to `stderr_path`."""
     parameters = StdioServerParameters(
         command=str(quire),
-        args=["serve", "--root", str(root)],
-        env={"RUST_LOG": os.environ.get("RUST_LOG", "info")},
+        args=["serve", "--root", str(root), *args],
+        env={"RUST_LOG": os.environ.get("RUST_LOG", "info"), **(env or {})},
     )
     with open(stderr_path, "a", encoding="utf-8") as errlog:
         async with stdio_client(parameters, errlog=errlog) as (read, write):
@@ -148,6 +160,6 @@ async def stdio_session(quire: Path, root: Path, stderr_path: Path) -> AsyncIter
 
 @pytest.fixture
 async def server(quire: Path, vault: Path, tmp_path: Path) -> AsyncIterator[Quire]:
-    """`quire serve --root <copy of examples/vault>` over stdio, initialized."""
+    """`quire serve --root <copy of examples/vault> --tools tracker` over stdio, initialized."""
     async with stdio_session(quire, vault, tmp_path / "server.stderr") as session:
         yield session

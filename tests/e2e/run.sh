@@ -52,4 +52,5 @@ export QUIRE_BIN
 
 # No __pycache__ or .pytest_cache in the source tree.
 export PYTHONDONTWRITEBYTECODE=1
-exec "$venv/bin/python" -m pytest -q tests/e2e "$@"
+# -rs: every skipped test (e.g. the jj ones without jj) is listed with its reason.
+exec "$venv/bin/python" -m pytest -q -rs tests/e2e "$@"

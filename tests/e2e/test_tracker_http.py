@@ -59,7 +59,7 @@ def http_server(quire: Path, vault: Path, tmp_path: Path) -> Iterator[tuple[str,
     log = tmp_path / "server-http.stderr"
     with open(log, "wb") as errlog:
         process = subprocess.Popen(
-            [str(quire), "serve", "--root", str(vault), "--http", f"127.0.0.1:{port}"],
+            [str(quire), "serve", "--root", str(vault), "--tools", "tracker", "--http", f"127.0.0.1:{port}"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errlog,
             env={**os.environ, "RUST_LOG": os.environ.get("RUST_LOG", "info")},
         )

@@ -418,7 +418,7 @@ def test_exits_cleanly_when_stdin_closes_with_only_json_rpc_on_stdout(quire: Pat
     before = snapshot(vault)
     stdin = "".join(json.dumps(request) + "\n" for request in requests).encode()
     process = subprocess.Popen(
-        [str(quire), "serve", "--root", str(vault)],
+        [str(quire), "serve", "--root", str(vault), "--tools", "tracker"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env={"RUST_LOG": "debug", "PATH": "/usr/bin:/bin"},
     )

@@ -1,0 +1,616 @@
+"""The `planner` toolset end to end: `quire serve --tools planner` over stdio,
+driven by the official Python MCP client, with the plan kept in each of its
+three stores (a plain file, the git directory, the Jujutsu change
+description). Every step checks the answer and what the store holds."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+import pytest
+
+from conftest import TOOL, Quire, changed, snapshot, stdio_session
+
+pytestmark = pytest.mark.anyio
+
+TOOLS = ["gather_requirements", "set_overarching_goal", "set_detailed_goal", "set_plan", "mark_task", "finish_job"]
+RESPONSE_FIELDS = {"stage", "stage_name", "store", "document", "rendered", "summary", "guidance", "warnings"}
+COMMIT_TYPES = ["feat", "fix", "refactor", "build", "chore", "docs", "lint", "infra", "spec"]
+JJ_VERSION = "0.45.1"
+
+# --- the plan the workflow builds --------------------------------------------------
+
+GOAL = {"type": "feat", "scope": "planner", "breaking": True, "title": "Keep the plan with the change"}
+HEADER = "feat(planner)!: Keep the plan with the change"
+DESCRIPTION = (
+    "Agents lose track of multi-step work, so the plan lives in the change description "
+    "and every step is checked off there."
+)
+CONSTRAINTS = "- Never: store the plan in the work tree\n- Avoid: network access"
+PLAN = [
+    [False, "Parse the plan", [
+        [False, "Read headers", []],
+        [False, "Read tasks", [
+            [False, "Handle indentation", []],
+        ]],
+    ]],
+    [False, "Write the docs", []],
+]
+# Leaves before their parents: a parent is done only when its subtasks are.
+MARKS = [
+    ("Read headers", "1.1"),
+    ("Handle indentation", "1.2.1"),
+    ("Read tasks", "1.2"),
+    ("Parse the plan", "1"),
+    ("Write the docs", "2"),
+]
+
+
+def tasks_text(done: set[str]) -> str:
+    """The task block with the tasks in `done` checked."""
+    def box(text: str) -> str:
+        return "x" if text in done else " "
+    return (
+        f"- [{box('Parse the plan')}]: Parse the plan\n"
+        f"  - [{box('Read headers')}]: Read headers\n"
+        f"  - [{box('Read tasks')}]: Read tasks\n"
+        f"    - [{box('Handle indentation')}]: Handle indentation\n"
+        f"- [{box('Write the docs')}]: Write the docs\n"
+    )
+
+
+# What stage 6's guidance says about starting the next piece of work.
+FRESH_START = {"file": "move or delete the plan file", "git": "post-commit hook", "jj": "`jj new`"}
+
+STAGE_1 = f"{HEADER}\n"
+STAGE_2 = f"{HEADER}\n\n{DESCRIPTION}\n"
+STAGE_4 = f"{HEADER}\n\n{DESCRIPTION}\n\n{CONSTRAINTS}\n"
+ALL_DONE = {text for text, _ in MARKS}
+STAGE_6 = f"{STAGE_4}\n{tasks_text(ALL_DONE)}\n~~~ COMPLETE ~~~\n"
+FINAL_DOCUMENT = {
+    "header": {"type": "feat", "scope": "planner", "breaking": True, "title": "Keep the plan with the change"},
+    "description": DESCRIPTION,
+    "constraints": [["Never", "store the plan in the work tree"], ["Avoid", "network access"]],
+    "tasks": [
+        [True, "Parse the plan", [
+            [True, "Read headers", []],
+            [True, "Read tasks", [[True, "Handle indentation", []]]],
+        ]],
+        [True, "Write the docs", []],
+    ],
+    "direction": "~~~ COMPLETE ~~~",
+}
+
+# --- jj ------------------------------------------------------------------------------
+
+
+def find_jj() -> Path | None:
+    """`jj` on PATH, else in ~/.cargo/bin (where `.ci/test` installs it)."""
+    found = shutil.which("jj")
+    if found:
+        return Path(found)
+    cargo_home = Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo")
+    candidate = cargo_home / "bin" / "jj"
+    if candidate.is_file() and os.access(candidate, os.X_OK):
+        return candidate
+    return None
+
+
+JJ = find_jj()
+JJ_MISSING = (
+    "jj is not installed (not on PATH and not in ~/.cargo/bin), so the Jujutsu plan store "
+    f"is NOT tested end to end; install it with `cargo install --locked jj-cli --version {JJ_VERSION}` "
+    "(`.ci/test` does)"
+)
+
+
+def require_jj(test: str) -> Path:
+    if JJ is None:
+        pytest.skip(f"{test}: {JJ_MISSING}")
+    return JJ
+
+
+# The lock files the server keeps to serialize read-modify-write across
+# processes: beside the plan file, or in the repository's metadata.
+LOCK_FILES = {".PLAN.md.lock", ".jj/quire-plan.lock", ".git/QUIRE_PLAN.lock"}
+
+
+def without_locks(entries: dict[str, str]) -> dict[str, str]:
+    return {path: digest for path, digest in entries.items() if path not in LOCK_FILES}
+
+
+def hermetic_env(tmp_path: Path) -> dict[str, str]:
+    """The environment of the server and of the jj/git commands the tests run:
+    a private HOME, a jj config with a user, no system git config, no git
+    repository above the test folder, and PATH (with jj's folder)."""
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    config = home / "jj-config.toml"
+    config.write_text(
+        '[user]\nname = "Quire Test"\nemail = "quire-test@example.invalid"\n\n'
+        '[ui]\npaginate = "never"\ncolor = "never"\n',
+        encoding="utf-8",
+    )
+    path = os.environ.get("PATH", os.defpath)
+    if JJ is not None:
+        path = f"{JJ.parent}{os.pathsep}{path}"
+    return {
+        "PATH": path,
+        "HOME": str(home),
+        "JJ_CONFIG": str(config),
+        "JJ_USER": "Quire Test",
+        "JJ_EMAIL": "quire-test@example.invalid",
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_CEILING_DIRECTORIES": str(tmp_path),
+        "LC_ALL": "C.UTF-8",
+    }
+
+
+def run(command: list[str], cwd: Path, env: dict[str, str]) -> str:
+    completed = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=60)
+    assert completed.returncode == 0, f"{command} failed:\n{completed.stderr}"
+    return completed.stdout
+
+
+# --- the three stores -----------------------------------------------------------------
+
+
+@dataclass
+class Store:
+    """A workspace whose plan lives in `kind`, the server arguments that
+    choose it, and a way to read what it holds (None: nothing stored yet)."""
+
+    kind: str
+    root: Path
+    env: dict[str, str]
+    args: list[str] = field(default_factory=list)
+
+    def stored(self) -> str | None:
+        if self.kind == "file":
+            path = self.root / "PLAN.md"
+            return path.read_text(encoding="utf-8") if path.exists() else None
+        if self.kind == "git":
+            path = self.root / ".git" / "QUIRE_PLAN"
+            return path.read_text(encoding="utf-8") if path.exists() else None
+        return run(["jj", "log", "-r", "@", "--no-graph", "-T", "description"], self.root, self.env)
+
+    def empty(self) -> str | None:
+        """What `stored()` gives before anything is stored."""
+        return "" if self.kind == "jj" else None
+
+    def changes(self) -> str | None:
+        """The `changes` the server should report for the work tree's README.md."""
+        return {"file": None, "git": "?? README.md", "jj": "A README.md"}[self.kind]
+
+
+def make_store(kind: str, tmp_path: Path, test: str = "") -> Store:
+    if kind == "jj":
+        require_jj(test)
+    env = hermetic_env(tmp_path)
+    root = tmp_path / "repo"
+    root.mkdir()
+    if kind == "file":
+        store = Store(kind, root, env, ["--plan-file", "PLAN.md"])
+    elif kind == "git":
+        run(["git", "init", "--quiet", "."], root, env)
+        store = Store(kind, root, env)
+    else:
+        run(["jj", "git", "init"], root, env)
+        assert (root / ".jj").is_dir()
+        store = Store(kind, root, env)
+    (root / "README.md").write_text("A project with a plan.\n", encoding="utf-8")
+    return store
+
+
+@pytest.fixture(params=["file", "git", "jj"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    return make_store(request.param, tmp_path, request.node.name)
+
+
+class Planner:
+    """A session with `quire serve --tools planner`; every answer is checked
+    for the planner's result shape (or error envelope)."""
+
+    def __init__(self, quire: Quire, kind: str):
+        self.quire = quire
+        self.kind = kind
+        self.session = quire.session
+
+    async def ok(self, tool: str, **arguments: Any) -> dict[str, Any]:
+        value = await self.quire.ok_for(arguments, tool=tool)
+        assert RESPONSE_FIELDS <= set(value), value
+        assert value["store"] == self.kind, value
+        assert isinstance(value["stage"], int) and isinstance(value["stage_name"], str), value
+        assert isinstance(value["document"], dict), value
+        assert isinstance(value["rendered"], str) and isinstance(value["guidance"], str), value
+        assert value["guidance"], value
+        assert isinstance(value["warnings"], list), value
+        return value
+
+    async def error(self, code: str, tool: str, **arguments: Any) -> str:
+        return await self.quire.error_for(code, arguments, tool=tool)
+
+
+@asynccontextmanager
+async def planner_session(quire: Path, store: Store, tmp_path: Path) -> AsyncIterator[Planner]:
+    async with stdio_session(
+        quire, store.root, tmp_path / "server.stderr",
+        args=["--tools", "planner", *store.args], env=store.env,
+    ) as session:
+        yield Planner(session, store.kind)
+
+
+@pytest.fixture
+async def planner(quire: Path, store: Store, tmp_path: Path) -> AsyncIterator[Planner]:
+    async with planner_session(quire, store, tmp_path) as session:
+        yield session
+
+
+async def plan_ready(planner: Planner) -> dict[str, Any]:
+    """Goal, description with constraints, and the plan: stage 5."""
+    await planner.ok("set_overarching_goal", goal=GOAL)
+    await planner.ok("set_detailed_goal", description=f"{DESCRIPTION}\n{CONSTRAINTS}")
+    value = await planner.ok("set_plan", plan=PLAN)
+    assert value["stage"] == 5, value
+    return value
+
+
+# --- (a) the full workflow, in each store ------------------------------------------------
+
+
+async def test_full_workflow(planner: Planner, store: Store):
+    # Stage 0: nothing stored yet, and asking stores nothing.
+    value = await planner.ok("gather_requirements")
+    assert (value["stage"], value["stage_name"]) == (0, "empty"), value
+    assert value["rendered"] == ""
+    assert value["summary"] == ""
+    assert "set_overarching_goal" in value["guidance"]
+    assert all(kind in value["guidance"] for kind in COMMIT_TYPES), value["guidance"]
+    assert value.get("changes") == store.changes(), value
+    assert store.stored() == store.empty()
+
+    # Stage 1: the goal.
+    value = await planner.ok("set_overarching_goal", goal=GOAL)
+    assert (value["stage"], value["stage_name"]) == (1, "goal"), value
+    assert value["rendered"] == STAGE_1
+    assert value["document"] == {"header": GOAL}
+    assert value["summary"]
+    assert "set_detailed_goal" in value["guidance"]
+    assert value["warnings"] == []
+    assert store.stored() == STAGE_1
+
+    # Stage 2: the description alone.
+    value = await planner.ok("set_detailed_goal", description=DESCRIPTION)
+    assert (value["stage"], value["stage_name"]) == (2, "detailed_goal"), value
+    assert value["rendered"] == STAGE_2
+    assert value["document"]["description"] == DESCRIPTION
+    assert "set_plan" in value["guidance"]
+    assert store.stored() == STAGE_2
+
+    # Stage 4: the description again, now ending in constraint lines.
+    value = await planner.ok("set_detailed_goal", description=f"{DESCRIPTION}\n{CONSTRAINTS}")
+    assert (value["stage"], value["stage_name"]) == (4, "constraints"), value
+    assert value["rendered"] == STAGE_4
+    assert value["document"]["constraints"] == FINAL_DOCUMENT["constraints"]
+    assert "set_plan" in value["guidance"]
+    assert store.stored() == STAGE_4
+
+    # Stage 5: the plan, nested tuples.
+    value = await planner.ok("set_plan", plan=PLAN)
+    assert (value["stage"], value["stage_name"]) == (5, "plan"), value
+    assert value["rendered"] == f"{STAGE_4}\n{tasks_text(set())}"
+    assert value["document"]["tasks"] == PLAN
+    assert "mark_task" in value["guidance"]
+    assert "1.2.1 Handle indentation" in value["guidance"], value["guidance"]
+    # The next task to do is the first open one without open subtasks.
+    assert 'Next: work on task 1.1 "Read headers"' in value["guidance"], value["guidance"]
+    assert store.stored() == value["rendered"]
+
+    # Every task, leaves first; the stage stays 5 until finish_job.
+    done: set[str] = set()
+    for text, path in MARKS:
+        value = await planner.ok("mark_task", task_id=text)
+        done.add(text)
+        assert (value["stage"], value["stage_name"]) == (5, "plan"), value
+        assert f'Task {path} "{text}" is done.' in value["summary"], value["summary"]
+        assert value["rendered"] == f"{STAGE_4}\n{tasks_text(done)}"
+        assert store.stored() == value["rendered"]
+    assert "finish_job" in value["guidance"], value["guidance"]
+    assert "Every task is done" in value["guidance"], value["guidance"]
+
+    # Stage 6: finished.
+    value = await planner.ok("finish_job")
+    assert (value["stage"], value["stage_name"]) == (6, "complete"), value
+    assert value["rendered"] == STAGE_6
+    assert value["document"] == FINAL_DOCUMENT
+    assert value["summary"]
+    assert FRESH_START[store.kind] in value["guidance"], value["guidance"]
+    assert store.stored() == STAGE_6
+
+    # Resuming reads the same state back from the store.
+    value = await planner.ok("gather_requirements")
+    assert (value["stage"], value["stage_name"]) == (6, "complete"), value
+    assert value["rendered"] == STAGE_6
+    assert value["document"] == FINAL_DOCUMENT
+    assert value["summary"] == ""
+    assert value.get("changes") == store.changes(), value
+    assert store.stored() == STAGE_6
+
+
+async def test_a_new_server_resumes_where_the_last_one_stopped(quire: Path, store: Store, tmp_path: Path):
+    async with planner_session(quire, store, tmp_path) as planner:
+        await plan_ready(planner)
+        await planner.ok("mark_task", task_id="Write the docs")
+    stored = store.stored()
+    async with planner_session(quire, store, tmp_path) as planner:
+        value = await planner.ok("gather_requirements")
+        assert value["stage"] == 5, value
+        assert value["rendered"] == stored == f"{STAGE_4}\n{tasks_text({'Write the docs'})}"
+        assert "4 done" not in value["guidance"] and "1 done" in value["guidance"], value["guidance"]
+
+
+@pytest.mark.parametrize("store", ["git", "jj"], indirect=True)
+async def test_the_plan_stays_out_of_the_work_tree(planner: Planner, store: Store):
+    """git and jj keep the plan in the repository's metadata: the work tree
+    holds the same files before and after the whole workflow."""
+    before = {path: digest for path, digest in snapshot(store.root).items()
+              if not path.startswith((".git/", ".jj/")) and path not in {".git", ".jj"}}
+    await plan_ready(planner)
+    for text, _ in MARKS:
+        await planner.ok("mark_task", task_id=text)
+    await planner.ok("finish_job")
+    after = {path: digest for path, digest in snapshot(store.root).items()
+             if not path.startswith((".git/", ".jj/")) and path not in {".git", ".jj"}}
+    assert after == before
+
+
+async def test_parallel_mark_task_calls_lose_no_update(planner: Planner, store: Store):
+    """Eight mark_task calls in flight at once on one session: each is a
+    read-modify-write of the whole plan, and every one must survive."""
+    names = [f"Step {number}" for number in range(1, 9)]
+    await planner.ok("set_overarching_goal", goal=GOAL)
+    await planner.ok("set_plan", plan=[[False, name, []] for name in names])
+    results = await asyncio.gather(*(planner.ok("mark_task", task_id=name) for name in names))
+    assert all(value["stage"] == 5 for value in results), results
+    expected = HEADER + "\n\n" + "".join(f"- [x]: {name}\n" for name in names)
+    assert store.stored() == expected
+    value = await planner.ok("gather_requirements")
+    assert value["rendered"] == expected
+    assert (await planner.ok("finish_job"))["stage"] == 6
+
+
+@pytest.mark.parametrize("store", ["git", "jj"], indirect=True)
+async def test_a_root_inside_the_repository_uses_the_repository_store(quire: Path, store: Store, tmp_path: Path):
+    sub = store.root / "src" / "deep"
+    sub.mkdir(parents=True)
+    inside = Store(store.kind, sub, store.env)
+    async with planner_session(quire, inside, tmp_path) as planner:
+        value = await planner.ok("set_overarching_goal", goal=GOAL)
+        assert value["store"] == store.kind and value["stage"] == 1, value
+    assert store.stored() == STAGE_1
+    assert sorted(path.name for path in sub.iterdir()) == []
+
+
+# --- (b) errors ----------------------------------------------------------------------------
+
+
+async def test_ambiguous_mark_task_lists_the_candidates_and_changes_nothing(planner: Planner, store: Store):
+    await plan_ready(planner)
+    before = store.stored()
+    message = await planner.error("VALIDATION_ERROR", "mark_task", task_id="Read")
+    assert '1.1 "Read headers"' in message and '1.2 "Read tasks"' in message, message
+    assert "nothing was changed" in message, message
+    assert store.stored() == before
+    value = await planner.ok("gather_requirements")
+    assert value["stage"] == 5 and value["rendered"] == before
+
+
+async def test_mark_task_refusals_change_nothing(planner: Planner, store: Store):
+    await plan_ready(planner)
+    before = store.stored()
+    # No task matches: the open tasks are listed.
+    message = await planner.error("VALIDATION_ERROR", "mark_task", task_id="Deploy")
+    assert '"Deploy"' in message and "1.2.1 Handle indentation" in message and "2 Write the docs" in message, message
+    # A parent with open subtasks.
+    message = await planner.error("VALIDATION_ERROR", "mark_task", task_id="Parse the plan")
+    assert "1.1 Read headers" in message and "subtasks" in message, message
+    # Arguments the tool does not take.
+    await planner.error("VALIDATION_ERROR", "mark_task", task_id="Write the docs", done=True)
+    assert store.stored() == before
+
+
+async def test_a_unique_part_of_the_text_marks_and_completed_false_reopens(planner: Planner, store: Store):
+    await plan_ready(planner)
+    value = await planner.ok("mark_task", task_id="docs")
+    assert 'Task 2 "Write the docs" is done.' in value["summary"], value
+    assert store.stored() == f"{STAGE_4}\n{tasks_text({'Write the docs'})}"
+    value = await planner.ok("mark_task", task_id="Write the docs", completed=False)
+    assert 'Task 2 "Write the docs" is open.' in value["summary"], value
+    assert store.stored() == f"{STAGE_4}\n{tasks_text(set())}"
+
+
+async def test_finish_job_refuses_while_tasks_are_open(planner: Planner, store: Store):
+    await plan_ready(planner)
+    await planner.ok("mark_task", task_id="Read headers")
+    before = store.stored()
+    message = await planner.error("VALIDATION_ERROR", "finish_job")
+    assert "4 task(s) are still open" in message, message
+    for open_task in ("1 Parse the plan", "1.2 Read tasks", "1.2.1 Handle indentation", "2 Write the docs"):
+        assert open_task in message, message
+    assert "Read headers" not in message, message
+    assert store.stored() == before
+    assert "COMPLETE" not in before
+    value = await planner.ok("gather_requirements")
+    assert (value["stage"], value["stage_name"]) == (5, "plan"), value
+
+
+async def test_reopening_a_task_after_finishing_returns_to_stage_5(planner: Planner, store: Store):
+    await plan_ready(planner)
+    for text, _ in MARKS:
+        await planner.ok("mark_task", task_id=text)
+    assert (await planner.ok("finish_job"))["stage"] == 6
+    value = await planner.ok("mark_task", task_id="Handle indentation", completed=False)
+    assert (value["stage"], value["stage_name"]) == (5, "plan"), value
+    # Its parents reopen with it, and the completion mark goes.
+    reopened = ALL_DONE - {"Handle indentation", "Read tasks", "Parse the plan"}
+    assert value["rendered"] == f"{STAGE_4}\n{tasks_text(reopened)}"
+    assert store.stored() == value["rendered"]
+
+
+@pytest.mark.parametrize("store", ["file"], indirect=True)
+@pytest.mark.parametrize(
+    ("goal", "expected"),
+    [
+        pytest.param({**GOAL, "type": "feature"}, COMMIT_TYPES, id="unknown type"),
+        pytest.param({**GOAL, "type": "Feat"}, COMMIT_TYPES, id="uppercase type"),
+        pytest.param({**GOAL, "title": "two\nlines"}, ["one line"], id="title of two lines"),
+        pytest.param({**GOAL, "title": "x" * 121}, ["120"], id="title too long"),
+        pytest.param({**GOAL, "scope": "Has Spaces"}, ["scope"], id="bad scope"),
+        pytest.param({key: value for key, value in GOAL.items() if key != "type"}, ["type"], id="missing type"),
+        pytest.param({**GOAL, "extra": 1}, ["extra"], id="unknown field"),
+    ],
+)
+async def test_invalid_goal_is_refused_with_what_is_allowed(planner: Planner, store: Store, goal: dict,
+                                                            expected: list[str]):
+    await planner.ok("set_overarching_goal", goal=GOAL)
+    before = store.stored()
+    message = await planner.error("VALIDATION_ERROR", "set_overarching_goal", goal=goal)
+    for word in expected:
+        assert word in message, message
+    assert store.stored() == before
+
+
+@pytest.mark.parametrize("store", ["file"], indirect=True)
+async def test_set_detailed_goal_replaces_the_constraints(planner: Planner, store: Store):
+    await planner.ok("set_overarching_goal", goal=GOAL)
+    assert (await planner.ok("set_detailed_goal", description=f"{DESCRIPTION}\n{CONSTRAINTS}"))["stage"] == 4
+    value = await planner.ok("set_detailed_goal",
+                             description=f"{DESCRIPTION}\n- Never: store the plan in the work tree")
+    assert value["document"]["constraints"] == [["Never", "store the plan in the work tree"]]
+    value = await planner.ok("set_detailed_goal", description=DESCRIPTION)
+    assert (value["stage"], value["stage_name"]) == (2, "detailed_goal"), value
+    assert value["rendered"] == STAGE_2 == store.stored()
+
+
+@pytest.mark.parametrize("store", ["file"], indirect=True)
+async def test_invalid_description_and_plan_are_refused(planner: Planner, store: Store):
+    await planner.ok("set_overarching_goal", goal=GOAL)
+    before = store.stored()
+    await planner.error("VALIDATION_ERROR", "set_detailed_goal", description="   ")
+    message = await planner.error("VALIDATION_ERROR", "set_detailed_goal",
+                                  description="First paragraph.\n\nSecond paragraph.")
+    assert "one paragraph" in message, message
+    await planner.error("VALIDATION_ERROR", "set_plan", plan=[])
+    await planner.error("VALIDATION_ERROR", "set_plan", plan=[[False, "", []]])
+    deep = [False, "level 5", []]
+    for level in (4, 3, 2, 1, 0):
+        deep = [False, f"level {level}", [deep]]
+    message = await planner.error("VALIDATION_ERROR", "set_plan", plan=[deep])
+    assert "4" in message, message
+    assert store.stored() == before
+
+
+def plain_folder(tmp_path: Path) -> Store:
+    root = tmp_path / "plain"
+    root.mkdir()
+    (root / "notes.md").write_text("Not a repository.\n", encoding="utf-8")
+    return Store("none", root, hermetic_env(tmp_path))
+
+
+async def test_a_root_that_is_no_repository_needs_plan_file(quire: Path, tmp_path: Path):
+    store = plain_folder(tmp_path)
+    before = snapshot(store.root)
+    async with planner_session(quire, store, tmp_path) as planner:
+        for tool, arguments in [("gather_requirements", {}), ("set_overarching_goal", {"goal": GOAL})]:
+            message = await planner.error("STORE_ERROR", tool, **arguments)
+            assert "jj git init" in message and "git init" in message and "--plan-file" in message, message
+    assert snapshot(store.root) == before
+
+
+async def test_jj_repository_without_jj_says_how_to_install_it(quire: Path, tmp_path: Path):
+    """`.jj/` chooses the Jujutsu store; with no `jj` on PATH every tool
+    answers with a store error saying how to get one (works without jj)."""
+    store = plain_folder(tmp_path)
+    (store.root / ".jj").mkdir()
+    empty_bin = tmp_path / "empty-bin"
+    empty_bin.mkdir()
+    store.env["PATH"] = str(empty_bin)
+    before = snapshot(store.root)
+    async with planner_session(quire, store, tmp_path) as planner:
+        message = await planner.error("STORE_ERROR", "gather_requirements")
+        assert "`jj` is not installed" in message and "cargo install" in message and "--plan-file" in message, message
+        await planner.error("STORE_ERROR", "set_overarching_goal", goal=GOAL)
+    assert without_locks(snapshot(store.root)) == before
+
+
+@pytest.mark.parametrize("store", ["file"], indirect=True)
+async def test_a_stored_text_that_is_no_plan_is_left_alone(planner: Planner, store: Store):
+    garbage = "just some notes\nwithout a header\n"
+    (store.root / "PLAN.md").write_text(garbage, encoding="utf-8")
+    message = await planner.error("VALIDATION_ERROR", "gather_requirements")
+    assert "not a plan document" in message, message
+    await planner.error("VALIDATION_ERROR", "set_overarching_goal", goal=GOAL)
+    assert store.stored() == garbage
+
+
+# --- (c) tools/list ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("store", ["file"], indirect=True)
+async def test_lists_exactly_the_six_planner_tools(planner: Planner):
+    tools = {tool.name: tool for tool in (await planner.session.list_tools()).tools}
+    assert sorted(tools) == sorted(TOOLS)
+    for name, tool in tools.items():
+        assert tool.description, name
+        assert tool.input_schema["type"] == "object", name
+        assert tool.output_schema is not None, name
+        assert tool.output_schema["type"] == "object", name
+        assert RESPONSE_FIELDS <= set(tool.output_schema["required"]), (name, tool.output_schema)
+        assert RESPONSE_FIELDS | {"changes"} <= set(tool.output_schema["properties"]), name
+        annotations = tool.annotations
+        assert annotations is not None, name
+        assert annotations.title, name
+        assert annotations.open_world_hint is False, name
+        assert annotations.idempotent_hint is True, name
+        if name == "gather_requirements":
+            assert annotations.read_only_hint is True
+            assert annotations.destructive_hint is False
+        else:
+            assert annotations.read_only_hint is False, name
+            assert annotations.destructive_hint is True, name
+
+    properties = {name: set(tool.input_schema.get("properties", {})) for name, tool in tools.items()}
+    assert properties == {
+        "gather_requirements": set(),
+        "set_overarching_goal": {"goal"},
+        "set_detailed_goal": {"description"},
+        "set_plan": {"plan"},
+        "mark_task": {"task_id", "completed"},
+        "finish_job": set(),
+    }
+    assert tools["mark_task"].input_schema["required"] == ["task_id"]
+    goal_schema = tools["set_overarching_goal"].input_schema
+    goal = goal_schema["properties"]["goal"]
+    if "$ref" in goal:
+        goal = goal_schema["$defs"][goal["$ref"].rsplit("/", 1)[-1]]
+    assert goal["properties"]["type"]["enum"] == COMMIT_TYPES
+    assert set(goal["required"]) >= {"type", "scope", "title"}
+
+
+async def test_without_tools_both_toolsets_are_served(quire: Path, tmp_path: Path):
+    store = make_store("file", tmp_path)
+    async with stdio_session(quire, store.root, tmp_path / "server.stderr",
+                             args=store.args, env=store.env) as session:
+        names = sorted(tool.name for tool in (await session.session.list_tools()).tools)
+        assert names == sorted([*TOOLS, TOOL])
+        value = await session.ok_for({"goal": GOAL}, tool="set_overarching_goal")
+        assert value["stage"] == 1
+    assert store.stored() == STAGE_1
+    assert changed({}, without_locks(snapshot(store.root))) == {"README.md", "PLAN.md"}
