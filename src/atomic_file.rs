@@ -33,17 +33,7 @@ fn replace_checked(
     before_rename: impl FnOnce() -> io::Result<()>,
 ) -> io::Result<()> {
     let permissions = fs::metadata(path)?.permissions();
-    let folder = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
-    };
-    let mut temp = tempfile::Builder::new()
-        .prefix(".quire-")
-        .suffix(".tmp")
-        .tempfile_in(folder)?;
-    temp.write_all(contents)?;
-    temp.as_file().set_permissions(permissions)?;
-    temp.as_file().sync_all()?;
+    let (folder, temp) = stage(path, contents, Some(permissions))?;
     // Dropping `temp` on any error below removes the temporary file.
     before_rename()?;
     // On error the temporary file is removed when `persist` hands it back.
@@ -58,6 +48,27 @@ pub fn write(path: &Path, contents: &[u8]) -> io::Result<()> {
     if path.exists() {
         return replace(path, contents);
     }
+    #[cfg(unix)]
+    let permissions = {
+        use std::os::unix::fs::PermissionsExt;
+        Some(fs::Permissions::from_mode(0o644))
+    };
+    #[cfg(not(unix))]
+    let permissions = None;
+    let (folder, temp) = stage(path, contents, permissions)?;
+    temp.persist_noclobber(path).map_err(|error| error.error)?;
+    sync_folder(folder)
+}
+
+/// The new bytes, on disk with `permissions` (the default for new files when
+/// `None`), in a temporary file with an
+/// unpredictable name beside `path` (so the rename cannot cross file
+/// systems); and the folder they are in.
+fn stage<'p>(
+    path: &'p Path,
+    contents: &[u8],
+    permissions: Option<fs::Permissions>,
+) -> io::Result<(&'p Path, tempfile::NamedTempFile)> {
     let folder = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent,
         _ => Path::new("."),
@@ -67,14 +78,11 @@ pub fn write(path: &Path, contents: &[u8]) -> io::Result<()> {
         .suffix(".tmp")
         .tempfile_in(folder)?;
     temp.write_all(contents)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        temp.as_file().set_permissions(fs::Permissions::from_mode(0o644))?;
+    if let Some(permissions) = permissions {
+        temp.as_file().set_permissions(permissions)?;
     }
     temp.as_file().sync_all()?;
-    temp.persist_noclobber(path).map_err(|error| error.error)?;
-    sync_folder(folder)
+    Ok((folder, temp))
 }
 
 #[cfg(unix)]
