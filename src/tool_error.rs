@@ -74,7 +74,11 @@ impl ToolError {
 
     /// The store could not be used; the message says what to fix.
     pub fn store(message: impl Into<String>) -> Self {
-        ToolError { code: ErrorCode::StoreError, message: message.into(), retryable: false }
+        ToolError {
+            code: ErrorCode::StoreError,
+            message: message.into(),
+            retryable: false,
+        }
     }
 
     /// The error as tools return it: `{"error": {"code", "message", "retryable"}}`.

@@ -1003,13 +1003,31 @@ mod tests {
             let reason = outcome.halt_reason().unwrap();
             (line[reason.span.range()].to_owned(), reason.label.clone())
         };
-        assert_eq!(labelled("Fix(io): x"), ("Fix".into(), "not lowercase".into()));
-        assert_eq!(labelled("feat!: x"), ("!".into(), "`!` without a scope".into()));
-        assert_eq!(labelled("fix  (io): x"), ("  ".into(), "remove this space".into()));
-        assert_eq!(labelled("fix(a b): x"), ("(a b)".into(), "invalid scope".into()));
-        assert_eq!(labelled("fix-it: x"), ("-".into(), "expected `:` or `(`".into()));
+        assert_eq!(
+            labelled("Fix(io): x"),
+            ("Fix".into(), "not lowercase".into())
+        );
+        assert_eq!(
+            labelled("feat!: x"),
+            ("!".into(), "`!` without a scope".into())
+        );
+        assert_eq!(
+            labelled("fix  (io): x"),
+            ("  ".into(), "remove this space".into())
+        );
+        assert_eq!(
+            labelled("fix(a b): x"),
+            ("(a b)".into(), "invalid scope".into())
+        );
+        assert_eq!(
+            labelled("fix-it: x"),
+            ("-".into(), "expected `:` or `(`".into())
+        );
         assert_eq!(labelled("fix"), ("".into(), "expected `:` or `(`".into()));
-        assert_eq!(labelled("Update the docs"), ("Update the docs".into(), "no type".into()));
+        assert_eq!(
+            labelled("Update the docs"),
+            ("Update the docs".into(), "no type".into())
+        );
     }
 
     #[test]
