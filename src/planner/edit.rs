@@ -77,13 +77,15 @@ pub fn set_detailed_goal(
     }
     // Read the text as the body of a document, exactly as it will be stored.
     const HEAD: &str = "chore:\n\n";
-    let outcome = parse(&format!("{HEAD}{text}"), config);
+    let as_stored = format!("{HEAD}{text}");
+    let outcome = parse(&as_stored, config);
     if let Some(problem) = outcome
         .diagnostics
         .iter()
         .find(|d| d.is_error() || d.code.drops_text())
     {
-        let line = format!("{HEAD}{text}")[..problem.span.start]
+        // 1-based, counted in the given text (the header's two lines off).
+        let line = as_stored[..problem.span.start]
             .matches('\n')
             .count()
             .saturating_sub(1);
