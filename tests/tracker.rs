@@ -544,6 +544,18 @@ fn req02_path_below_a_file_is_file_not_found() {
     assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
 }
 
+/// A tracker holding `text` is refused with VALIDATION_ERROR and left as it was.
+fn refused_unchanged(text: &str) -> ToolError {
+    let ws = Ws::empty();
+    ws.write(TRACKER, text);
+    let error = ws.err(
+        ws.call("Rejected", false, false),
+        ErrorCode::ValidationError,
+    );
+    assert_eq!(ws.tracker(), text, "{text:?}");
+    error
+}
+
 #[test]
 fn req02_tracker_without_frontmatter_is_validation_error() {
     for text in [
@@ -552,13 +564,7 @@ fn req02_tracker_without_frontmatter_is_validation_error() {
         "\n---\nstatus: Reviewed\n---\n",
         " ---\nstatus: Reviewed\n---\n",
     ] {
-        let ws = Ws::empty();
-        ws.write(TRACKER, text);
-        ws.err(
-            ws.call("Rejected", false, false),
-            ErrorCode::ValidationError,
-        );
-        assert_eq!(ws.tracker(), text);
+        refused_unchanged(text);
     }
 }
 
@@ -575,13 +581,7 @@ fn req02_malformed_yaml_is_validation_error() {
         // A comment must be separated from a quoted value by whitespace.
         "---\nstatus: \"Reviewed\"# tight\n---\n",
     ] {
-        let ws = Ws::empty();
-        ws.write(TRACKER, text);
-        ws.err(
-            ws.call("Rejected", false, false),
-            ErrorCode::ValidationError,
-        );
-        assert_eq!(ws.tracker(), text, "{text:?}");
+        refused_unchanged(text);
     }
 }
 
@@ -593,13 +593,7 @@ fn req02_unclosed_frontmatter_is_validation_error() {
         "---\r\nstatus: Reviewed\r\n--\r\n",
         "---",
     ] {
-        let ws = Ws::empty();
-        ws.write(TRACKER, text);
-        ws.err(
-            ws.call("Rejected", false, false),
-            ErrorCode::ValidationError,
-        );
-        assert_eq!(ws.tracker(), text, "{text:?}");
+        refused_unchanged(text);
     }
 }
 
@@ -612,14 +606,8 @@ fn req02_missing_status_is_validation_error() {
         "---\nmeta:\n  status: Reviewed\n---\n",
         "---\nStatus: Reviewed\n---\n",
     ] {
-        let ws = Ws::empty();
-        ws.write(TRACKER, text);
-        let error = ws.err(
-            ws.call("Rejected", false, false),
-            ErrorCode::ValidationError,
-        );
+        let error = refused_unchanged(text);
         assert!(error.message.contains("status"), "{text:?}: {error}");
-        assert_eq!(ws.tracker(), text, "{text:?}");
     }
 }
 
@@ -638,14 +626,8 @@ fn req02_non_string_status_is_validation_error() {
         "\n  now: Reviewed",
     ] {
         let text = format!("---\ncompany: Acme\nstatus: {value}\n---\nBody\n");
-        let ws = Ws::empty();
-        ws.write(TRACKER, &text);
-        let error = ws.err(
-            ws.call("Rejected", false, false),
-            ErrorCode::ValidationError,
-        );
+        let error = refused_unchanged(&text);
         assert!(error.message.contains("status"), "{value:?}: {error}");
-        assert_eq!(ws.tracker(), text, "{value:?}");
     }
 }
 
