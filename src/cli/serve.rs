@@ -136,11 +136,9 @@ mod tests {
             toolsets(Some("tracker, tracker")).unwrap(),
             vec![Toolset::Tracker]
         );
-        assert!(
-            toolsets(Some("nope"))
-                .unwrap_err()
-                .to_string()
-                .contains("unknown toolset")
+        assert_eq!(
+            toolsets(Some("nope")).unwrap_err().to_string(),
+            "unknown toolset `nope`; this build has: tracker, planner"
         );
         assert!(toolsets(Some(",")).is_err());
     }

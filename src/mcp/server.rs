@@ -54,9 +54,7 @@ impl FromStr for Toolset {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown toolset `{0}`; this build has: tracker (planner, kiln and nova are not built yet)"
-)]
+#[error("unknown toolset `{0}`; this build has: {known}", known = Toolset::ALL.map(Toolset::name).join(", "))]
 pub struct UnknownToolset(pub String);
 
 /// The MCP server over one workspace.
