@@ -14,9 +14,12 @@
 //!   next truncation waits for that write.
 //! - `baseline/read_file`: `fs::read` alone, the floor for the dry run, which
 //!   reads but never writes.
-//! - `baseline/atomic_replace`: [`quire::atomic_file::replace`] of the same
-//!   bytes: temporary file, fsync, rename, folder fsync (the floor for the
-//!   real update).
+//! - `baseline/atomic_replace`: the textbook atomic replace of the same bytes
+//!   with the `tempfile` crate: named temporary file, fsync, rename, folder
+//!   fsync (the floor for the real update).
+//! - `fs/replace`: the same through quire's confined file layer: resolve
+//!   beneath the root, open without blocking, lock, check, stage (unnamed
+//!   file), keep owner and mode, verify, link, rename, fsync.
 //! - `mcp_stdio/round_trip`: one `tools/call` of `update_tracker_status`
 //!   (dry run) to a `quire serve` child process over stdio, response read.
 //! - `mcp_stdio/ping`: one `ping` request round trip to the same process (the
@@ -50,8 +53,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
+use quire::fs::Workspace;
 use quire::tracker::{Action, TrackerTools, UpdateTrackerStatusRequest};
-use quire::workspace::Workspace;
 
 const DRY_RUN_PATH: &str = "trackers/dry-run.md";
 const WRITE_PATH: &str = "trackers/write.md";
@@ -339,7 +342,16 @@ fn tracker(c: &mut Criterion) {
     });
     let bytes = note.as_bytes();
     group.bench_function("baseline/atomic_replace", |b| {
-        b.iter(|| quire::atomic_file::replace(&baseline, black_box(bytes)).unwrap())
+        b.iter(|| textbook_atomic_replace(&baseline, black_box(bytes)))
+    });
+    let workspace = tools.workspace().clone();
+    group.bench_function("fs/replace", |b| {
+        b.iter(|| {
+            let located = workspace.locate(BASELINE_PATH).unwrap();
+            let file = located.open().unwrap();
+            file.lock(Duration::from_secs(1)).unwrap();
+            located.replace(&file, black_box(bytes)).unwrap();
+        })
     });
     group.sample_size(100).sampling_mode(SamplingMode::Auto);
 
@@ -363,6 +375,17 @@ fn tracker(c: &mut Criterion) {
     drop(server);
     assert_eq!(fs::read_to_string(root.join(DRY_RUN_PATH)).unwrap(), note);
     assert_eq!(fs::read_to_string(&baseline).unwrap(), note);
+}
+
+/// Temporary file beside `path`, written and flushed, renamed over it, and
+/// the folder flushed.
+fn textbook_atomic_replace(path: &Path, bytes: &[u8]) {
+    let folder = path.parent().unwrap();
+    let mut temp = tempfile::NamedTempFile::new_in(folder).unwrap();
+    temp.write_all(bytes).unwrap();
+    temp.as_file().sync_all().unwrap();
+    temp.persist(path).unwrap();
+    fs::File::open(folder).unwrap().sync_all().unwrap();
 }
 
 criterion_group!(benches, tracker);

@@ -13,10 +13,10 @@
 //! assert_eq!(header.title.as_ref().unwrap().span.range(), 14..23);
 //! ```
 
-#[cfg(feature = "fs")]
-pub mod atomic_file;
 pub mod diagnostics;
 pub mod frontmatter;
+#[cfg(feature = "fs")]
+pub mod fs;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod plan;
@@ -26,7 +26,6 @@ pub mod span;
 pub mod tool_error;
 #[cfg(feature = "fs")]
 pub mod tracker;
-pub mod workspace;
 
 /// The README's Rust examples, compiled and run as doc tests.
 #[cfg(doctest)]

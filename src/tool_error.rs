@@ -87,14 +87,19 @@ impl ToolError {
     }
 }
 
-impl From<crate::workspace::PathError> for ToolError {
-    fn from(error: crate::workspace::PathError) -> Self {
-        use crate::workspace::PathError;
+#[cfg(feature = "fs")]
+impl From<crate::fs::FsError> for ToolError {
+    fn from(error: crate::fs::FsError) -> Self {
+        use crate::fs::FsError;
+        let retryable = error.retryable();
         match error {
-            PathError::NotFound { .. } => ToolError::not_found(error.to_string()),
-            PathError::Empty | PathError::Outside { .. } | PathError::Unreadable { .. } => {
-                ToolError::validation(error.to_string())
-            }
+            FsError::NotFound { .. } => ToolError::not_found(error.to_string()),
+            FsError::Busy { .. } | FsError::Changed { .. } | FsError::Io { .. } => ToolError {
+                code: ErrorCode::InternalError,
+                message: error.to_string(),
+                retryable,
+            },
+            _ => ToolError::validation(error.to_string()),
         }
     }
 }

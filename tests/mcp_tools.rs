@@ -1,8 +1,8 @@
 //! The MCP tool list (names, descriptions, annotations, input and output
 //! schemas) as clients see it. A change here changes the server's contract.
 
+use quire::fs::Workspace;
 use quire::mcp::{QuireServer, Toolset};
-use quire::workspace::Workspace;
 
 #[test]
 fn tools_list_is_stable() {

@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Arc, OnceLock};
 
+use quire::fs::Workspace;
 use quire::plan::{ParserConfig, parse};
 use quire::planner::{PlannerTools, Stage, guidance};
 use serde_json::{Value, json};
@@ -124,7 +125,7 @@ impl Sandbox {
         )
         .unwrap();
         let plan_file = (kind == Kind::File).then(|| PathBuf::from(PLAN_FILE));
-        let tools = PlannerTools::new(&root, plan_file);
+        let tools = PlannerTools::new(Workspace::new(&root).unwrap(), plan_file);
         let sandbox = Sandbox {
             temp,
             root,
@@ -1122,9 +1123,7 @@ fn a_broken_jj_repository_is_a_store_error_without_absolute_paths() {
         let message = error["message"].as_str().unwrap();
         assert_eq!(error["code"], S, "{message}");
         assert!(
-            message.starts_with(
-                "`jj --no-pager --color never log -r @ --no-graph -T description` failed: "
-            ),
+            message.starts_with("`jj log -r @ --no-graph -T description` failed: "),
             "{message}"
         );
         assert!(message.contains("./.jj/repo"), "{message}");
@@ -1214,7 +1213,7 @@ const THREADS: usize = 8;
 /// rounds, each from a fresh plan, to give a race room to show.
 fn parallel_marks(sandbox: &Sandbox) {
     let tools = Arc::new(PlannerTools::new(
-        &sandbox.root,
+        Workspace::new(&sandbox.root).unwrap(),
         (sandbox.kind == Kind::File).then(|| PathBuf::from(PLAN_FILE)),
     ));
     let tasks: Vec<String> = (1..=THREADS).map(|n| format!("Task number {n}")).collect();
@@ -1565,9 +1564,22 @@ fn detect_chooses_the_plan_file_then_jj_then_git() {
     use quire::planner::store::{GitStore, detect};
 
     let git = Sandbox::new(Kind::Git);
-    assert_eq!(detect(&git.root, None).ok().unwrap().kind(), "git");
+    assert_eq!(
+        detect(&Workspace::new(&git.root).unwrap(), None)
+            .ok()
+            .unwrap()
+            .kind(),
+        "git"
+    );
+    fs::create_dir(git.root.join("notes")).unwrap();
     let plan = Path::new("notes/PLAN.md");
-    assert_eq!(detect(&git.root, Some(plan)).ok().unwrap().kind(), "file");
+    assert_eq!(
+        detect(&Workspace::new(&git.root).unwrap(), Some(plan))
+            .ok()
+            .unwrap()
+            .kind(),
+        "file"
+    );
     let store = GitStore::discover(&git.root).unwrap().unwrap();
     assert_eq!(store.plan_path().file_name().unwrap(), "QUIRE_PLAN");
     assert_eq!(
@@ -1578,10 +1590,21 @@ fn detect_chooses_the_plan_file_then_jj_then_git() {
     // `.jj/` wins over the git repository it may be colocated with; the
     // choice runs no command.
     fs::create_dir(git.root.join(".jj")).unwrap();
-    assert_eq!(detect(&git.root, None).ok().unwrap().kind(), "jj");
+    assert_eq!(
+        detect(&Workspace::new(&git.root).unwrap(), None)
+            .ok()
+            .unwrap()
+            .kind(),
+        "jj"
+    );
 
     // A relative plan file is relative to the root; saving creates it.
-    let file = detect(&git.root, Some(Path::new("PLAN.md"))).ok().unwrap();
+    let file = detect(
+        &Workspace::new(&git.root).unwrap(),
+        Some(Path::new("PLAN.md")),
+    )
+    .ok()
+    .unwrap();
     assert_eq!(file.load().unwrap(), "");
     file.save("feat(a): b\n").unwrap();
     assert_eq!(

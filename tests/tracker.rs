@@ -18,13 +18,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier};
 use std::thread;
 
+use quire::fs::Workspace;
 use quire::tool_error::{ErrorCode, ToolError};
 use quire::tracker::{
-    Action, FileWriter, PLACEHOLDER_TOKENS, TrackerStatus, TrackerTools,
-    UpdateTrackerStatusRequest, UpdateTrackerStatusResponse, check_resume_written,
-    resume_link_target, transition_allowed,
+    Action, PLACEHOLDER_TOKENS, TrackerStatus, TrackerTools, UpdateTrackerStatusRequest,
+    UpdateTrackerStatusResponse, WriteHook, check_resume_written, resume_link_target,
+    transition_allowed,
 };
-use quire::workspace::Workspace;
 use serde_json::{Value, json};
 
 // ---------------------------------------------------------------------------
@@ -90,11 +90,11 @@ impl Ws {
         Ws::build(None)
     }
 
-    fn with_writer(writer: FileWriter) -> Ws {
+    fn with_writer(writer: WriteHook) -> Ws {
         Ws::build(Some(writer))
     }
 
-    fn build(writer: Option<FileWriter>) -> Ws {
+    fn build(writer: Option<WriteHook>) -> Ws {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("vault");
         let outside = dir.path().join("outside");
@@ -102,7 +102,7 @@ impl Ws {
         fs::create_dir_all(&outside).unwrap();
         let workspace = Workspace::new(&root).unwrap();
         let tools = match writer {
-            Some(writer) => TrackerTools::with_writer(workspace, writer),
+            Some(writer) => TrackerTools::new(workspace).with_write_hook(writer),
             None => TrackerTools::new(workspace),
         };
         Ws {
@@ -177,18 +177,19 @@ impl Ws {
     }
 
     /// The error of a call that must fail with `code`, checked for leaked
-    /// paths and for the `retryable` flag the code implies.
+    /// paths and for the `retryable` flag: only an internal error may be
+    /// retryable (and a permission error, though internal, is not).
     fn err(&self, outcome: Outcome, code: ErrorCode) -> ToolError {
         let error = match outcome {
             Ok(response) => panic!("expected {code:?}, got the response {response:?}"),
             Err(error) => error,
         };
         assert_eq!(error.code, code, "{error}");
-        assert_eq!(
-            error.retryable,
-            code == ErrorCode::InternalError,
-            "retryable of {error}"
-        );
+        if code != ErrorCode::InternalError || error.message.contains("permission denied") {
+            assert!(!error.retryable, "retryable of {error}");
+        } else {
+            assert!(error.retryable, "retryable of {error}");
+        }
         self.assert_sanitized(&error.message);
         error
     }
@@ -298,14 +299,14 @@ fn policy_allows(from: &str, to: &str) -> bool {
         || to == "Ghosted"
 }
 
-fn fail_disk_full(_path: &Path, _contents: &[u8]) -> io::Result<()> {
+fn fail_disk_full(_path: &str, _contents: &[u8]) -> io::Result<()> {
     Err(io::Error::other("disk full"))
 }
 
-fn fail_naming_the_path(path: &Path, _contents: &[u8]) -> io::Result<()> {
+fn fail_naming_the_path(path: &str, _contents: &[u8]) -> io::Result<()> {
     Err(io::Error::new(
         io::ErrorKind::PermissionDenied,
-        format!("cannot write {}", path.display()),
+        format!("cannot write {path}"),
     ))
 }
 
@@ -423,9 +424,9 @@ fn req01_positional_array_arguments_are_validation_errors() {
 
 static R1_WRITES: AtomicUsize = AtomicUsize::new(0);
 
-fn counting_writer(path: &Path, contents: &[u8]) -> io::Result<()> {
+fn counting_writer(_path: &str, _contents: &[u8]) -> io::Result<()> {
     R1_WRITES.fetch_add(1, Ordering::SeqCst);
-    fs::write(path, contents)
+    Ok(())
 }
 
 #[test]
@@ -1585,7 +1586,11 @@ fn req07_file_permissions_are_kept() {
 
 #[test]
 fn req07_failed_write_is_internal_error_and_keeps_the_original() {
-    for writer in [fail_disk_full as FileWriter, fail_naming_the_path] {
+    // A full disk may clear up; a permission error will not.
+    for (writer, retryable) in [
+        (fail_disk_full as WriteHook, true),
+        (fail_naming_the_path, false),
+    ] {
         let ws = Ws::with_writer(writer);
         ws.write(TRACKER, note("Reviewed"));
         ws.good_resume();
@@ -1594,14 +1599,14 @@ fn req07_failed_write_is_internal_error_and_keeps_the_original() {
             ws.call("Resume Written", false, false),
             ErrorCode::InternalError,
         );
-        assert!(error.retryable);
+        assert_eq!(error.retryable, retryable, "{error}");
         assert!(error.message.contains(TRACKER), "{error}");
         assert_eq!(ws.tracker(), note("Reviewed"));
         assert_eq!(ws.names_in("trackers"), ["acme.md"]);
         assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
         let json = error.to_json();
         assert_eq!(json["error"]["code"], "INTERNAL_ERROR");
-        assert_eq!(json["error"]["retryable"], true);
+        assert_eq!(json["error"]["retryable"], retryable);
         // A dry run never reaches the writer.
         let response = ws.ok(ws.call("Resume Written", true, false));
         assert_eq!(response.action, Action::WouldUpdate);
@@ -2166,7 +2171,7 @@ fn req10_dot_dot_and_absolute_escapes_are_validation_errors() {
 // ---------------------------------------------------------------------------
 
 /// A workspace with a database, other trackers, the resume, and other notes.
-fn busy_workspace(writer: Option<FileWriter>) -> Ws {
+fn busy_workspace(writer: Option<WriteHook>) -> Ws {
     let ws = Ws::build(writer);
     ws.write(TRACKER, note("Reviewed"));
     ws.good_resume();

@@ -1,6 +1,6 @@
 //! `quire fmt`: canonical form, printed, checked or written in place.
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use quire::plan::{format, parse};
 
 use super::{Outcome, SourceArgs, input, render};
@@ -50,8 +50,11 @@ pub fn run(args: &SourceArgs, check: bool, write: bool) -> anyhow::Result<Outcom
     match &source.path {
         Some(path) if write => {
             if formatted != *source.text {
-                quire::atomic_file::replace(path, formatted.as_bytes())
-                    .with_context(|| format!("cannot write {}", path.display()))?;
+                super::files::CliFile::locate(path)?.replace(
+                    source.text.as_bytes(),
+                    formatted.as_bytes(),
+                    super::input::MAX_FILE_BYTES,
+                )?;
             }
         }
         _ => print!("{formatted}"),

@@ -5,19 +5,25 @@
 use std::path::Path;
 
 use anyhow::Context;
-use quire::planner::store::{GitStore, PLAN_FILE_NAME, PlanStore};
+use quire::planner::LOCK_TIMEOUT;
+use quire::planner::store::{GitStore, PlanStore};
 
 use super::Outcome;
+use super::files::CliFile;
 use super::git_message::cleanup;
+
+/// The largest commit message file read: it may hold the whole diff
+/// (`git commit -v`).
+const MAX_MESSAGE_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// The git store of the current folder and the plan it holds; `None` outside
 /// a git repository or when no plan is stored.
 fn stored_plan() -> anyhow::Result<Option<(GitStore, String)>> {
     let here = std::env::current_dir().context("cannot read the current folder")?;
-    let Some(store) = GitStore::discover(&here).map_err(|error| anyhow::anyhow!("{error}"))? else {
+    let Some(store) = GitStore::discover(&here)? else {
         return Ok(None);
     };
-    let plan = store.load().map_err(|error| anyhow::anyhow!("{error}"))?;
+    let plan = store.load()?;
     Ok((!plan.trim().is_empty()).then_some((store, plan)))
 }
 
@@ -31,28 +37,22 @@ pub fn prepare_commit_msg(file: &Path, source: Option<&str>) -> anyhow::Result<O
     let Some((_, plan)) = stored_plan()? else {
         return Ok(Outcome::Success);
     };
-    let existing =
-        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-    let message = format!("{}\n{existing}", plan.trim_end());
-    quire::atomic_file::replace(file, message.as_bytes())
-        .with_context(|| format!("cannot write {}", file.display()))?;
+    let message_file = CliFile::locate(file)?;
+    let existing = message_file.open()?.read(MAX_MESSAGE_FILE_BYTES)?;
+    let mut message = format!("{}\n", plan.trim_end()).into_bytes();
+    message.extend_from_slice(&existing);
+    message_file.replace(&existing, &message, MAX_MESSAGE_FILE_BYTES)?;
     Ok(Outcome::Success)
 }
 
 /// After a commit: when the commit's message is the stored plan (after git's
 /// cleanup), the plan is done with; remove it so the next commit starts fresh.
 pub fn post_commit() -> anyhow::Result<Outcome> {
-    let Some((store, plan)) = stored_plan()? else {
+    let Some((store, _)) = stored_plan()? else {
         return Ok(Outcome::Success);
     };
-    let output = std::process::Command::new("git")
-        .args(["log", "-1", "--format=%B"])
-        .output()
-        .context("cannot run git log")?;
-    let message = String::from_utf8_lossy(&output.stdout);
-    if output.status.success() && cleanup(&message) == cleanup(&plan) {
-        std::fs::remove_file(store.plan_path())
-            .with_context(|| format!("cannot remove {PLAN_FILE_NAME}"))?;
-    }
+    let message = store.last_commit_message()?;
+    let committed = cleanup(&message);
+    store.remove_plan_if(LOCK_TIMEOUT, |plan| cleanup(plan) == committed)?;
     Ok(Outcome::Success)
 }

@@ -6,6 +6,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 
+/// The largest file read.
+pub const MAX_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
 /// A document's text and the name to show for it in reports.
 pub struct Source {
     pub name: String,
@@ -19,8 +22,9 @@ pub fn read(file: Option<&Path>) -> anyhow::Result<Source> {
         None => ("<stdin>".to_owned(), None, read_stdin()?),
         Some(path) if path.as_os_str() == "-" => ("<stdin>".to_owned(), None, read_stdin()?),
         Some(path) => {
-            let bytes =
-                std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let bytes = super::files::CliFile::locate(path)?
+                .open()?
+                .read(MAX_FILE_BYTES)?;
             (path.display().to_string(), Some(path.to_owned()), bytes)
         }
     };

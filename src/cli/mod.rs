@@ -2,6 +2,7 @@
 //! they share input reading and diagnostic rendering.
 
 mod check;
+mod files;
 mod fmt;
 mod git_message;
 mod hook;

@@ -6,8 +6,8 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use quire::fs::Workspace;
 use quire::mcp::{self, QuireServer, Toolset};
-use quire::workspace::Workspace;
 
 use super::Outcome;
 
@@ -36,6 +36,12 @@ fn server(
 ) -> anyhow::Result<QuireServer> {
     let workspace = Workspace::new(root)
         .with_context(|| format!("cannot open the workspace root {}", root.display()))?;
+    if let Some(plan_file) = &plan_file {
+        // The plan file obeys the rules of every tool path; say so now
+        // rather than on the first planner call.
+        quire::planner::store::FileStore::new(workspace.clone(), plan_file)
+            .map_err(|error| anyhow::anyhow!("--plan-file: {error}"))?;
+    }
     Ok(QuireServer::new(workspace, &toolsets(tools)?).with_plan_file(plan_file))
 }
 

@@ -10,9 +10,9 @@ use rmcp::{ServerHandler, tool_handler};
 
 use std::path::PathBuf;
 
+use crate::fs::Workspace;
 use crate::planner::PlannerTools;
 use crate::tracker::TrackerTools;
-use crate::workspace::Workspace;
 
 /// A group of tools that can be switched on with `--tools`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -77,7 +77,7 @@ impl QuireServer {
         }
         QuireServer {
             tool_router,
-            planner: Arc::new(PlannerTools::new(workspace.root(), None)),
+            planner: Arc::new(PlannerTools::new(workspace.clone(), None)),
             tracker: Arc::new(TrackerTools::new(workspace)),
         }
     }
@@ -86,7 +86,7 @@ impl QuireServer {
     /// absolute) instead of the repository.
     pub fn with_plan_file(mut self, plan_file: Option<PathBuf>) -> Self {
         self.planner = Arc::new(PlannerTools::new(
-            self.tracker.workspace().root(),
+            self.tracker.workspace().clone(),
             plan_file,
         ));
         self

@@ -7,7 +7,8 @@
 //! use serde_json::json;
 //!
 //! let folder = tempfile::tempdir()?;
-//! let tools = PlannerTools::new(folder.path(), Some("PLAN.md".into()));
+//! let workspace = quire::fs::Workspace::new(folder.path())?;
+//! let tools = PlannerTools::new(workspace, Some("PLAN.md".into()));
 //! tools.call("set_overarching_goal", json!({"goal": {"type": "feat", "scope": "cli", "breaking": false, "title": "Add a hook"}})).unwrap();
 //! tools.call("set_detailed_goal", json!({"description": "Commits should carry their plan.\n- Never: rewrite a message the user typed"})).unwrap();
 //! tools.call("set_plan", json!({"plan": [[false, "Write the hook", []]]})).unwrap();
@@ -26,6 +27,6 @@ mod tools;
 pub use edit::Goal;
 pub use stage::{COMPLETE, Stage, guidance};
 pub use tools::{
-    MarkTaskRequest, NoParameters, PlannerResponse, PlannerTools, SetDetailedGoalRequest,
-    SetOverarchingGoalRequest, SetPlanRequest,
+    LOCK_TIMEOUT, MarkTaskRequest, NoParameters, PlannerResponse, PlannerTools,
+    SetDetailedGoalRequest, SetOverarchingGoalRequest, SetPlanRequest,
 };

@@ -1,14 +1,15 @@
 //! The six workflow tools over a plan store: load, parse, edit, format,
 //! re-parse and validate, and only then store.
 
-use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::path::PathBuf;
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use super::edit::{self, Goal};
 use super::stage::{Stage, guidance};
 use super::store::{self, PlanStore, StoreError};
+use crate::fs::Workspace;
 use crate::plan::{ParserConfig, PlanDocument, Task, format, parse, validate};
 use crate::tool_error::ToolError;
 
@@ -107,34 +108,48 @@ pub struct PlannerResponse {
     pub warnings: Vec<String>,
 }
 
+/// How long a call waits for another writer of the plan.
+pub const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// The planner toolset over one workspace. Read-modify-write of the plan is
-/// serialized, so concurrent calls never lose an update.
+/// serialized across threads and processes, so concurrent calls never lose
+/// an update.
 pub struct PlannerTools {
-    root: PathBuf,
+    workspace: Workspace,
     plan_file: Option<PathBuf>,
     config: ParserConfig,
-    lock: Mutex<()>,
+    lock_timeout: Duration,
 }
 
 impl From<StoreError> for ToolError {
     fn from(error: StoreError) -> Self {
-        ToolError::store(error.to_string())
+        let mut tool_error = ToolError::store(error.to_string());
+        tool_error.retryable = error.retryable();
+        tool_error
     }
 }
 
 impl PlannerTools {
-    /// Tools for the repository (or plan file) at `root`.
-    pub fn new(root: &Path, plan_file: Option<PathBuf>) -> Self {
+    /// Tools for the repository the workspace is in, or for the plan file
+    /// `plan_file` (relative to the workspace root) when one is given.
+    pub fn new(workspace: Workspace, plan_file: Option<PathBuf>) -> Self {
         PlannerTools {
-            root: root.to_owned(),
+            workspace,
             plan_file,
             config: ParserConfig::COMMIT_MESSAGE,
-            lock: Mutex::new(()),
+            lock_timeout: LOCK_TIMEOUT,
         }
     }
 
+    /// Waits at most `timeout` for another writer of the plan (default
+    /// [`LOCK_TIMEOUT`]).
+    pub fn with_lock_timeout(mut self, timeout: Duration) -> Self {
+        self.lock_timeout = timeout;
+        self
+    }
+
     fn store(&self) -> Result<Box<dyn PlanStore>, ToolError> {
-        Ok(store::detect(&self.root, self.plan_file.as_deref())?)
+        Ok(store::detect(&self.workspace, self.plan_file.as_deref())?)
     }
 
     /// Runs one tool by name with JSON arguments.
@@ -220,31 +235,14 @@ impl PlannerTools {
         })
     }
 
-    /// Runs `work` holding this process's lock and the store's lock file, so
-    /// that neither threads nor other processes interleave a read-modify-write.
+    /// Runs `work` holding the store's lock, so that neither threads nor
+    /// other processes interleave a read-modify-write.
     fn locked<T>(
         &self,
         store: &dyn PlanStore,
         work: impl FnOnce() -> Result<T, ToolError>,
     ) -> Result<T, ToolError> {
-        let _guard = self
-            .lock
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let lock_failed = |error: std::io::Error| {
-            ToolError::store(format!(
-                "cannot lock the plan for editing ({})",
-                crate::workspace::describe(&error)
-            ))
-        };
-        let lock_file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(store.lock_path())
-            .map_err(lock_failed)?;
-        lock_file.lock().map_err(lock_failed)?;
-        // Closing the file releases the lock.
+        let _lock = store.lock(self.lock_timeout)?;
         work()
     }
 
@@ -287,6 +285,14 @@ impl PlannerTools {
             )));
         }
         let formatted = format(&document, &self.config);
+        let length = formatted.chars().count();
+        if length > self.config.max_input_length {
+            return Err(ToolError::validation(format!(
+                "the plan would be {length} characters long, over the limit of {} characters; nothing was stored. \
+                 Shorten the description or the task texts, or split the work into several plans",
+                self.config.max_input_length
+            )));
+        }
         let reread = parse(&formatted, &self.config);
         let intended = serde_json::to_value(&document).unwrap_or_default();
         if !reread.is_parsed()
@@ -297,8 +303,11 @@ impl PlannerTools {
                  or a direction without tasks?); nothing was stored. Rephrase the text and try again",
             ));
         }
+        // Everything that can fail happens before the plan is stored: a
+        // failed call changes nothing.
+        let changes = store.changes()?;
         store.save(&formatted)?;
-        self.respond(store, &reread.document, summary)
+        Ok(self.response(store, &reread.document, summary, changes))
     }
 
     fn respond(
@@ -307,13 +316,24 @@ impl PlannerTools {
         document: &PlanDocument,
         summary: String,
     ) -> Result<PlannerResponse, ToolError> {
+        let changes = store.changes()?;
+        Ok(self.response(store, document, summary, changes))
+    }
+
+    fn response(
+        &self,
+        store: &dyn PlanStore,
+        document: &PlanDocument,
+        summary: String,
+        changes: Option<String>,
+    ) -> PlannerResponse {
         let stage = Stage::of(document);
         let warnings = validate(document)
             .into_iter()
             .filter(|f| !f.is_error())
             .map(|f| f.message)
             .collect();
-        Ok(PlannerResponse {
+        PlannerResponse {
             stage: stage.number(),
             stage_name: stage,
             store: store.kind().to_owned(),
@@ -321,8 +341,8 @@ impl PlannerTools {
             rendered: format(document, &self.config),
             summary,
             guidance: guidance(stage, document, store.kind()),
-            changes: store.changes()?,
+            changes,
             warnings,
-        })
+        }
     }
 }

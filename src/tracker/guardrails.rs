@@ -2,11 +2,13 @@
 //! resume it links to exists, is not empty, has its LaTeX source beside it,
 //! and that source has no template placeholders left.
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
+use crate::fs::{FileKind, FsError, Located, Workspace};
 use crate::tool_error::ToolError;
-use crate::workspace::{PathError, Workspace, describe};
+
+/// The largest `resume.tex` read, in bytes; a larger one fails the check.
+pub const MAX_RESUME_SOURCE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Template tokens a finished resume must not contain.
 pub const PLACEHOLDER_TOKENS: [&str; 3] = ["PROJECT-AI-", "PROJECT-BE-", "WORK-BULLET-POINT-"];
@@ -75,17 +77,17 @@ pub fn check_resume_written(
     let mut failures = Vec::new();
     match locate(workspace, &pdf)? {
         None => failures.push(format!("resume.pdf is missing ({pdf})")),
-        Some(path) => match fs::metadata(&path) {
-            Ok(metadata) if !metadata.is_file() => {
-                failures.push(format!("resume.pdf ({pdf}) is not a file"))
-            }
-            Ok(metadata) if metadata.len() == 0 => {
-                failures.push(format!("resume.pdf ({pdf}) is empty (0 bytes)"))
-            }
-            Ok(_) => {}
-            Err(error) => failures.push(format!(
-                "resume.pdf ({pdf}) cannot be read: {}",
-                describe(&error)
+        Some(located) => match located.kind() {
+            Some(FileKind::Regular) => match located.stat() {
+                Ok(stat) if stat.size == 0 => {
+                    failures.push(format!("resume.pdf ({pdf}) is empty (0 bytes)"))
+                }
+                Ok(_) => {}
+                Err(error) => failures.push(format!("resume.pdf ({pdf}): {error}")),
+            },
+            kind => failures.push(format!(
+                "resume.pdf ({pdf}) is {}, not a regular file",
+                kind.unwrap_or(FileKind::Unknown).described()
             )),
         },
     }
@@ -93,12 +95,20 @@ pub fn check_resume_written(
         None => failures.push(format!(
             "resume.tex is missing ({tex}); it must sit beside resume.pdf"
         )),
-        Some(path) => match fs::read(&path) {
+        Some(located) => match located.open().and_then(|file| file.read(MAX_RESUME_SOURCE_BYTES)) {
             Ok(source) => failures.extend(placeholder_failures(&source, &tex)),
-            Err(error) => failures.push(format!(
-                "resume.tex ({tex}) cannot be read: {}",
-                describe(&error)
+            Err(FsError::NotFound { .. }) => failures.push(format!(
+                "resume.tex is missing ({tex}); it must sit beside resume.pdf"
             )),
+            Err(FsError::NotAFile { kind, .. }) => failures.push(format!(
+                "resume.tex ({tex}) is {}, not a regular file",
+                kind.described()
+            )),
+            Err(FsError::TooLarge { limit, .. }) => failures.push(format!(
+                "resume.tex ({tex}) is larger than {} MiB, far beyond any resume's source; check that resume_path names the right folder",
+                limit / (1024 * 1024)
+            )),
+            Err(error) => failures.push(format!("resume.tex ({tex}) cannot be read: {error}")),
         },
     }
     Ok(GuardrailReport { failures })
@@ -131,12 +141,12 @@ fn slash_path(path: &Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
 
-/// The file at `path` inside the workspace, `None` when it does not exist.
-fn locate(workspace: &Workspace, path: &str) -> Result<Option<PathBuf>, ToolError> {
-    match workspace.resolve(path) {
-        Ok(resolved) => Ok(Some(resolved)),
-        Err(PathError::NotFound { .. }) => Ok(None),
-        Err(PathError::Outside { path }) => Err(ToolError::validation(format!(
+/// The entry at `path` inside the workspace, `None` when it does not exist.
+fn locate(workspace: &Workspace, path: &str) -> Result<Option<Located>, ToolError> {
+    match workspace.locate(path) {
+        Ok(located) if located.exists() => Ok(Some(located)),
+        Ok(_) | Err(FsError::NotFound { .. }) => Ok(None),
+        Err(FsError::Outside { path, .. }) => Err(ToolError::validation(format!(
             "the tracker's `resume_path` points outside the workspace (`{path}`); link a resume inside it"
         ))),
         Err(error) => Err(ToolError::validation(format!(

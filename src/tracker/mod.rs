@@ -8,7 +8,7 @@
 //!
 //! ```
 //! use quire::tracker::{Action, TrackerTools, UpdateTrackerStatusRequest};
-//! use quire::workspace::Workspace;
+//! use quire::fs::Workspace;
 //!
 //! let folder = tempfile::tempdir()?;
 //! std::fs::create_dir(folder.path().join("trackers"))?;
@@ -34,9 +34,11 @@ mod status;
 mod update;
 
 pub use guardrails::{
-    GuardrailReport, PLACEHOLDER_TOKENS, check_resume_written, resume_link_target,
+    GuardrailReport, MAX_RESUME_SOURCE_BYTES, PLACEHOLDER_TOKENS, check_resume_written,
+    resume_link_target,
 };
 pub use status::{TrackerStatus, transition_allowed};
 pub use update::{
-    Action, FileWriter, TrackerTools, UpdateTrackerStatusRequest, UpdateTrackerStatusResponse,
+    Action, LOCK_TIMEOUT, MAX_NOTE_BYTES, TrackerTools, UpdateTrackerStatusRequest,
+    UpdateTrackerStatusResponse, WriteHook,
 };

@@ -1,18 +1,16 @@
 //! `update_tracker_status`: one guarded, atomic, byte-preserving change of a
 //! tracker note's `status`.
 
-use std::fs;
 use std::io;
-use std::path::Path;
-use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
 use super::guardrails::check_resume_written;
 use super::status::{TrackerStatus, transition_allowed};
 use crate::frontmatter;
+use crate::fs::{FsError, Workspace};
 use crate::tool_error::ToolError;
-use crate::workspace::{Workspace, describe};
 
 /// The tool's parameters (unknown properties are rejected).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -77,31 +75,74 @@ pub struct UpdateTrackerStatusResponse {
     pub error: Option<String>,
 }
 
-/// Replaces a file's contents; [`crate::atomic_file::replace`] unless a test
-/// injects a failure.
-pub type FileWriter = fn(&Path, &[u8]) -> io::Result<()>;
+/// Called with the tracker's path (as shown to the caller) and its new bytes
+/// right before they replace the old ones; an error abandons the write. A
+/// test seam for failures at the last moment.
+pub type WriteHook = fn(&str, &[u8]) -> io::Result<()>;
 
-/// The tracker toolset over one workspace. Status changes of the same
-/// workspace are serialized so that concurrent calls never lose an update.
+/// The largest tracker note read, in bytes (larger ones are refused).
+pub const MAX_NOTE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// How long a call waits for another writer of the same tracker.
+pub const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How many times a change is recomputed when the file changes under it.
+const ATTEMPTS: usize = 5;
+
+/// The tracker toolset over one workspace. Changes of one tracker are
+/// serialized across threads and processes by a lock on the file itself;
+/// changes of different trackers run in parallel.
 pub struct TrackerTools {
     workspace: Workspace,
-    writes: Mutex<()>,
-    write_file: FileWriter,
+    write_hook: Option<WriteHook>,
+    lock_timeout: Duration,
+}
+
+/// Why one attempt at a change did not finish.
+enum Interrupted {
+    /// Another writer replaced the file while this call waited for its lock.
+    Replaced,
+    /// The file changed between reading and writing it.
+    Retry,
+    Failed(ToolError),
+}
+
+impl From<ToolError> for Interrupted {
+    fn from(error: ToolError) -> Self {
+        Interrupted::Failed(error)
+    }
+}
+
+impl From<FsError> for Interrupted {
+    fn from(error: FsError) -> Self {
+        match error {
+            FsError::Changed { .. } => Interrupted::Retry,
+            error => Interrupted::Failed(error.into()),
+        }
+    }
 }
 
 impl TrackerTools {
     pub fn new(workspace: Workspace) -> Self {
-        TrackerTools::with_writer(workspace, crate::atomic_file::replace)
-    }
-
-    /// Writes through `write_file` instead of the atomic writer (to test
-    /// what a failed write leaves behind).
-    pub fn with_writer(workspace: Workspace, write_file: FileWriter) -> Self {
         TrackerTools {
             workspace,
-            writes: Mutex::new(()),
-            write_file,
+            write_hook: None,
+            lock_timeout: LOCK_TIMEOUT,
         }
+    }
+
+    /// Runs `hook` right before every write (to test what a failed write
+    /// leaves behind).
+    pub fn with_write_hook(mut self, hook: WriteHook) -> Self {
+        self.write_hook = Some(hook);
+        self
+    }
+
+    /// Waits at most `timeout` for another writer of the same tracker
+    /// (default [`LOCK_TIMEOUT`]).
+    pub fn with_lock_timeout(mut self, timeout: Duration) -> Self {
+        self.lock_timeout = timeout;
+        self
     }
 
     pub fn workspace(&self) -> &Workspace {
@@ -134,19 +175,47 @@ impl TrackerTools {
         request: &UpdateTrackerStatusRequest,
     ) -> Result<UpdateTrackerStatusResponse, ToolError> {
         let target = parse_target_status(&request.target_status)?;
-        let path = self.workspace.resolve(&request.tracker_path)?;
-        let shown = self.workspace.display(&path);
-        if !path.is_file() {
-            return Err(ToolError::validation(format!(
-                "`{shown}` is not a file; give the path of a tracker note"
-            )));
+        let deadline = Instant::now() + self.lock_timeout;
+        let mut foreign_changes = 0;
+        loop {
+            match self.attempt(request, target, deadline) {
+                Ok(response) => return Ok(response),
+                Err(Interrupted::Failed(error)) => return Err(error),
+                // Another quire call replaced the tracker while this one
+                // waited for it: read the new version (bounded by the
+                // deadline, which the lock wait enforces).
+                Err(Interrupted::Replaced) => {}
+                // Something that does not take the lock changed the file
+                // between reading and writing it.
+                Err(Interrupted::Retry) => {
+                    foreign_changes += 1;
+                    if foreign_changes == ATTEMPTS {
+                        return Err(ToolError::internal(format!(
+                            "`{}` kept changing while it was being updated ({ATTEMPTS} attempts); nothing was changed. Try again once nothing else writes it",
+                            request.tracker_path
+                        )));
+                    }
+                }
+            }
         }
-        // Hold the lock from reading to writing: read-modify-write is one step.
-        let _guard = self
-            .writes
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let text = read_tracker(&path, &shown)?;
+    }
+
+    /// One read-check-write of the tracker, holding its lock throughout.
+    fn attempt(
+        &self,
+        request: &UpdateTrackerStatusRequest,
+        target: TrackerStatus,
+        deadline: Instant,
+    ) -> Result<UpdateTrackerStatusResponse, Interrupted> {
+        let located = self.workspace.locate(&request.tracker_path)?;
+        let file = located.open()?;
+        file.lock(deadline.saturating_duration_since(Instant::now()))?;
+        // Replaced while this call waited for the lock: start again.
+        if !located.is_current(&file)? {
+            return Err(Interrupted::Replaced);
+        }
+        let shown = located.real_path().to_owned();
+        let text = file.read_to_string(MAX_NOTE_BYTES)?;
         let document = frontmatter::parse(&text).map_err(|error| {
             ToolError::validation(format!("`{shown}` has malformed frontmatter: {error}"))
         })?;
@@ -177,18 +246,18 @@ impl TrackerTools {
                 TrackerStatus::vocabulary()
             ));
         }
-        if !transition_allowed(&previous, target) {
-            let rule = "the policy allows Reviewed -> Resume Written -> Applied, and Rejected or Ghosted from any status";
+        let forced = !transition_allowed(&previous, target);
+        if forced {
             if !request.force {
                 return Ok(blocked(
                     response,
                     format!(
-                        "transition `{previous}` -> `{target}` is not allowed: {rule}; pass force=true to override"
+                        "transition `{previous}` -> `{target}` is not allowed: the policy {POLICY}; pass force=true to override"
                     ),
                 ));
             }
             response.warnings.push(format!(
-                "forced transition `{previous}` -> `{target}`, which {rule}"
+                "The transition `{previous}` -> `{target}` was made with force=true although the policy does not allow it (the policy {POLICY})."
             ));
         }
         if target == TrackerStatus::ResumeWritten {
@@ -196,7 +265,13 @@ impl TrackerTools {
             let report = check_resume_written(&self.workspace, &resume_path)?;
             response.guardrail_check_passed = Some(report.passed());
             if !report.passed() {
-                return Ok(blocked(response, report.failures.join("; ")));
+                let mut reason = report.failures.join("; ");
+                if request.force {
+                    reason.push_str(
+                        "; force=true overrides only the transition policy, never these resume checks",
+                    );
+                }
+                return Ok(blocked(response, reason));
             }
         }
 
@@ -206,19 +281,52 @@ impl TrackerTools {
                     "the status of `{shown}` cannot be rewritten in place: {error}"
                 ))
             })?;
+        if let Err(error) = located.check_replaceable(&file) {
+            return refused_write(response, error);
+        }
         if request.dry_run {
             response.action = Action::WouldUpdate;
             return Ok(response);
         }
-        (self.write_file)(&path, updated.as_bytes()).map_err(|error| {
-            ToolError::internal(format!(
-                "could not write `{shown}` ({}); the file is unchanged",
-                describe(&error)
-            ))
-        })?;
-        response.action = Action::Updated;
-        Ok(response)
+        let hook = self.write_hook;
+        let written = located.replace_checked(&file, updated.as_bytes(), || match hook {
+            Some(hook) => hook(&shown, updated.as_bytes()),
+            None => Ok(()),
+        });
+        match written {
+            Ok(()) => {
+                response.action = Action::Updated;
+                Ok(response)
+            }
+            Err(error) if error.is_write_precondition() => refused_write(response, error),
+            Err(FsError::Changed { .. }) => Err(Interrupted::Retry),
+            Err(error) => {
+                let retryable = error.retryable();
+                let mut failure = ToolError::internal(format!(
+                    "could not write `{shown}` ({}); the file is unchanged",
+                    match &error {
+                        FsError::Io { reason, .. } => reason.clone(),
+                        other => other.to_string(),
+                    }
+                ));
+                failure.retryable = retryable;
+                Err(failure.into())
+            }
+        }
     }
+}
+
+/// The transition policy, as messages state it.
+const POLICY: &str =
+    "allows Reviewed -> Resume Written -> Applied, and Rejected or Ghosted from any status";
+
+/// A write precondition that failed (read-only, hard links, ...) is a
+/// refused change, reported like a blocked transition.
+fn refused_write(
+    response: UpdateTrackerStatusResponse,
+    error: FsError,
+) -> Result<UpdateTrackerStatusResponse, Interrupted> {
+    Ok(blocked(response, error.to_string()))
 }
 
 fn blocked(
@@ -244,17 +352,6 @@ fn parse_target_status(target: &str) -> Result<TrackerStatus, ToolError> {
             TrackerStatus::vocabulary()
         ))
     })
-}
-
-fn read_tracker(path: &Path, shown: &str) -> Result<String, ToolError> {
-    let bytes = fs::read(path).map_err(|error| match error.kind() {
-        io::ErrorKind::NotFound => {
-            ToolError::not_found(format!("`{shown}` does not exist in the workspace"))
-        }
-        _ => ToolError::validation(format!("`{shown}` cannot be read: {}", describe(&error))),
-    })?;
-    String::from_utf8(bytes)
-        .map_err(|_| ToolError::validation(format!("`{shown}` is not UTF-8 text")))
 }
 
 fn string_field(

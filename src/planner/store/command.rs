@@ -1,69 +1,216 @@
-//! Running a version-control command in the workspace and turning its
-//! failure into a message a model can act on.
+//! Running a version-control command in the workspace: with a deadline, a
+//! cap on what it may print, and its failure turned into a message a model
+//! can act on.
+//!
+//! A command that does not finish within [`COMMAND_TIMEOUT`] is killed with
+//! its whole process group, so a stuck `git` or `jj` (a lock held by another
+//! program, a hook waiting for input) cannot hold a tool call for ever.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
 
 use super::StoreError;
 
-/// Runs `program args` in `root` (with `stdin` fed to it, if given) and
-/// returns its stdout. A non-zero exit becomes `CommandFailed` with the
-/// command's own error text, the workspace's absolute path replaced by `.`.
-pub fn run(
-    program: &'static str,
-    args: &[&str],
-    root: &Path,
-    stdin: Option<&str>,
-    install_hint: &'static str,
-) -> Result<String, StoreError> {
-    let shown = format!("{program} {}", args.join(" "));
-    let mut child = Command::new(program)
-        .args(args)
-        .current_dir(root)
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|error| match error.kind() {
-            std::io::ErrorKind::NotFound => StoreError::ProgramMissing {
-                program,
-                hint: install_hint,
-            },
-            _ => StoreError::CommandFailed {
-                command: shown.clone(),
-                detail: error.kind().to_string(),
-            },
-        })?;
-    if let (Some(text), Some(mut input)) = (stdin, child.stdin.take()) {
-        input
-            .write_all(text.as_bytes())
-            .map_err(|error| StoreError::CommandFailed {
-                command: shown.clone(),
-                detail: format!("could not write its input: {}", error.kind()),
-            })?;
+/// How long a version-control command may run.
+pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The most a command may print on stdout (a plan, a change summary).
+const MAX_STDOUT: usize = 4 * 1024 * 1024;
+/// The most of a command's error text kept.
+const MAX_STDERR: usize = 64 * 1024;
+
+/// One command to run: program, arguments, environment additions.
+pub struct Invocation<'a> {
+    pub program: &'static str,
+    pub args: Vec<String>,
+    pub env: Vec<(String, String)>,
+    pub stdin: Option<&'a str>,
+    pub install_hint: &'static str,
+}
+
+impl<'a> Invocation<'a> {
+    pub fn new(program: &'static str, install_hint: &'static str) -> Self {
+        Invocation {
+            program,
+            args: Vec::new(),
+            env: Vec::new(),
+            stdin: None,
+            install_hint,
+        }
     }
-    let output = child
-        .wait_with_output()
-        .map_err(|error| StoreError::CommandFailed {
+
+    pub fn args<I, S>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    pub fn stdin(mut self, text: &'a str) -> Self {
+        self.stdin = Some(text);
+        self
+    }
+
+    /// The command as messages show it (the program's own arguments only,
+    /// without the safety options quire adds).
+    fn shown(&self, shown_args: &[&str]) -> String {
+        format!("{} {}", self.program, shown_args.join(" "))
+    }
+
+    /// Runs it in `root` and returns its stdout. A non-zero exit becomes
+    /// `CommandFailed` with the command's own error text, the workspace's
+    /// absolute path replaced by `.`. `shown_args` is how the command is
+    /// named in messages.
+    pub fn run(self, root: &Path, shown_args: &[&str]) -> Result<String, StoreError> {
+        self.run_with_timeout(root, shown_args, COMMAND_TIMEOUT)
+    }
+
+    pub fn run_with_timeout(
+        self,
+        root: &Path,
+        shown_args: &[&str],
+        timeout: Duration,
+    ) -> Result<String, StoreError> {
+        let shown = self.shown(shown_args);
+        let failed = |detail: String| StoreError::CommandFailed {
             command: shown.clone(),
-            detail: error.kind().to_string(),
+            detail,
+        };
+        let mut command = Command::new(self.program);
+        command
+            .args(&self.args)
+            .envs(self.env.iter().map(|(key, value)| (key, value)))
+            .current_dir(root)
+            .stdin(if self.stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // Its own process group, so a timeout can end its children too.
+            command.process_group(0);
+        }
+        let mut child = command.spawn().map_err(|error| match error.kind() {
+            std::io::ErrorKind::NotFound => StoreError::ProgramMissing {
+                program: self.program,
+                hint: self.install_hint,
+            },
+            _ => failed(crate::fs::describe(&error)),
         })?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        return Err(StoreError::CommandFailed {
-            command: shown,
-            detail: sanitize(&stderr, root),
-        });
+        // Input and output move on their own threads: a command that does
+        // not read its input, or fills a pipe, cannot block this one.
+        if let (Some(text), Some(mut input)) = (self.stdin, child.stdin.take()) {
+            let text = text.to_owned();
+            thread::spawn(move || {
+                let _ = input.write_all(text.as_bytes());
+            });
+        }
+        let stdout = collect(child.stdout.take(), MAX_STDOUT);
+        let stderr = collect(child.stderr.take(), MAX_STDERR);
+        let status = match wait(&mut child, timeout) {
+            Some(status) => status,
+            None => {
+                kill(&mut child);
+                return Err(failed(format!(
+                    "it did not finish within {} s and was stopped; check that no other program holds the repository (a lock, an editor, a hook waiting for input) and try again",
+                    timeout.as_secs()
+                )));
+            }
+        };
+        // A child the command left running may hold the pipes open; what was
+        // printed until shortly after the exit is what counts.
+        let grace = Duration::from_secs(2);
+        let stdout = stdout.recv_timeout(grace).unwrap_or_default();
+        let stderr = stderr.recv_timeout(grace).unwrap_or_default();
+        if !status.success() {
+            let stderr = String::from_utf8_lossy(&stderr.bytes);
+            return Err(failed(sanitize(&stderr, root)));
+        }
+        if stdout.overflowed {
+            return Err(failed(format!(
+                "it printed more than {} MiB, more than any plan or change summary",
+                MAX_STDOUT / (1024 * 1024)
+            )));
+        }
+        String::from_utf8(stdout.bytes).map_err(|_| failed("its output is not UTF-8 text".into()))
     }
-    String::from_utf8(output.stdout).map_err(|_| StoreError::CommandFailed {
-        command: shown,
-        detail: "its output is not UTF-8 text".to_owned(),
-    })
+}
+
+/// What a pipe delivered, up to a cap.
+#[derive(Default)]
+struct Collected {
+    bytes: Vec<u8>,
+    overflowed: bool,
+}
+
+/// Reads `pipe` to its end on a thread, keeping at most `cap` bytes (and
+/// draining the rest, so the writer never blocks on a full pipe).
+fn collect(pipe: Option<impl Read + Send + 'static>, cap: usize) -> mpsc::Receiver<Collected> {
+    let (sender, receiver) = mpsc::channel();
+    thread::spawn(move || {
+        let mut collected = Collected::default();
+        if let Some(mut pipe) = pipe {
+            let mut chunk = [0u8; 8192];
+            loop {
+                match pipe.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(read) => {
+                        let room = cap.saturating_sub(collected.bytes.len());
+                        collected.bytes.extend_from_slice(&chunk[..read.min(room)]);
+                        collected.overflowed |= read > room;
+                    }
+                    Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+        }
+        let _ = sender.send(collected);
+    });
+    receiver
+}
+
+/// The child's exit status, or `None` when it is still running at the deadline.
+fn wait(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
+    let deadline = Instant::now() + timeout;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => return Some(status),
+            Ok(None) => {}
+            Err(_) => return child.wait().ok(),
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return None;
+        }
+        thread::sleep(pause.min(deadline - now));
+        pause = (pause * 2).min(Duration::from_millis(20));
+    }
+}
+
+/// Ends the child and every process in its group.
+fn kill(child: &mut Child) {
+    #[cfg(unix)]
+    if let Some(group) = rustix::process::Pid::from_raw(child.id() as i32) {
+        let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// A command's error text, trimmed and shortened, without the workspace's
@@ -105,17 +252,50 @@ mod tests {
 
     #[test]
     fn a_missing_program_says_how_to_install_it() {
-        let error = run(
-            "quire-no-such-program",
-            &[],
-            Path::new("."),
-            None,
-            "install it",
-        )
-        .unwrap_err();
+        let error = Invocation::new("quire-no-such-program", "install it")
+            .run(Path::new("."), &[])
+            .unwrap_err();
         assert_eq!(
             error.to_string(),
             "`quire-no-such-program` is not installed or not on PATH; install it"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_command_that_hangs_is_stopped_at_its_deadline() {
+        let started = Instant::now();
+        let error = Invocation::new("sh", "")
+            .args(["-c", "sleep 30 & sleep 30"])
+            .run_with_timeout(Path::new("."), &["-c", "..."], Duration::from_millis(200))
+            .unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert!(
+            error.to_string().contains("did not finish within"),
+            "{error}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn input_a_command_does_not_read_cannot_block() {
+        // 1 MiB of input to a command that never reads it, then exits.
+        let input = "x".repeat(1024 * 1024);
+        let output = Invocation::new("sh", "")
+            .args(["-c", "echo done"])
+            .stdin(&input)
+            .run(Path::new("."), &[])
+            .unwrap();
+        assert_eq!(output, "done\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn endless_output_is_capped() {
+        let error = Invocation::new("sh", "")
+            .args(["-c", "head -c 6000000 /dev/zero"])
+            .run(Path::new("."), &[])
+            .unwrap_err();
+        assert!(error.to_string().contains("more than 4 MiB"), "{error}");
     }
 }

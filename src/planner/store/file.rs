@@ -1,24 +1,34 @@
-//! The plan in a plain file (`--plan-file PATH`).
+//! The plan in a plain file beneath the workspace root (`--plan-file PATH`).
 
-use std::fs;
-use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::time::Duration;
 
+use super::plan_file::PlanFile;
 use super::{PlanStore, StoreError};
-use crate::workspace::describe;
+use crate::fs::{FolderLock, FsError, Workspace};
 
 pub struct FileStore {
-    path: PathBuf,
-    root: PathBuf,
+    file: PlanFile,
+    shown: String,
 }
 
 impl FileStore {
-    /// A store at `path`; `root` is only used to show the path relative to it.
-    pub fn new(path: PathBuf, root: &Path) -> Self {
-        FileStore {
-            path,
-            root: root.to_owned(),
-        }
+    /// A store at `path`, relative to the workspace root (or absolute inside
+    /// it). The file need not exist yet; its folder must.
+    pub fn new(workspace: Workspace, path: &Path) -> Result<Self, StoreError> {
+        let Some(text) = path.to_str() else {
+            return Err(StoreError::File(FsError::Invalid {
+                path: path.to_string_lossy().into_owned(),
+                reason: "is not valid UTF-8",
+            }));
+        };
+        // Fail early on a path that can never be used (outside, a folder).
+        let located = workspace.locate(text).map_err(StoreError::File)?;
+        let shown = located.shown().to_owned();
+        Ok(FileStore {
+            file: PlanFile::new(workspace, text.to_owned()),
+            shown,
+        })
     }
 }
 
@@ -28,72 +38,26 @@ impl PlanStore for FileStore {
     }
 
     fn load(&self) -> Result<String, StoreError> {
-        read_or_empty(&self.path, &self.root)
+        self.file.load()
     }
 
     fn save(&self, text: &str) -> Result<(), StoreError> {
-        write_atomically(&self.path, text, &self.root)
+        self.file.save(text)
     }
 
     fn changes(&self) -> Result<Option<String>, StoreError> {
         Ok(None)
     }
 
-    fn lock_path(&self) -> PathBuf {
-        let name = self
-            .path
-            .file_name()
-            .map_or_else(|| "plan".into(), |name| name.to_string_lossy().into_owned());
-        self.path.with_file_name(format!(".{name}.lock"))
+    fn lock(&self, timeout: Duration) -> Result<FolderLock, StoreError> {
+        self.file.lock(timeout)
     }
 
     fn clear_hint(&self) -> String {
-        let shown = self.path.strip_prefix(&self.root).unwrap_or(&self.path);
-        let shown = if shown.is_absolute() {
-            Path::new(self.path.file_name().unwrap_or_default())
-        } else {
-            shown
-        };
         format!(
             "edit `{}` into a plan, or delete it to start a new one",
-            shown.display()
+            self.shown
         )
-    }
-}
-
-/// The file's text; empty when it does not exist yet.
-pub(super) fn read_or_empty(path: &Path, root: &Path) -> Result<String, StoreError> {
-    match fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes)
-            .map_err(|_| file_error("read", path, root, "it is not UTF-8 text".into())),
-        Err(error) if error.kind() == io::ErrorKind::NotFound => Ok(String::new()),
-        Err(error) => Err(file_error("read", path, root, describe(&error))),
-    }
-}
-
-pub(super) fn write_atomically(path: &Path, text: &str, root: &Path) -> Result<(), StoreError> {
-    crate::atomic_file::write(path, text.as_bytes())
-        .map_err(|error| file_error("write", path, root, describe(&error)))
-}
-
-fn file_error(action: &'static str, path: &Path, root: &Path, reason: String) -> StoreError {
-    let shown = path
-        .strip_prefix(root)
-        .unwrap_or(path)
-        .to_string_lossy()
-        .into_owned();
-    let shown = if Path::new(&shown).is_absolute() {
-        path.file_name().map_or_else(
-            || "plan".to_owned(),
-            |name| name.to_string_lossy().into_owned(),
-        )
-    } else {
-        shown
-    };
-    StoreError::File {
-        action,
-        path: shown,
-        reason,
     }
 }
 
@@ -101,23 +65,36 @@ fn file_error(action: &'static str, path: &Path, root: &Path, reason: String) ->
 mod tests {
     use super::*;
 
+    fn store(folder: &Path, path: &str) -> Result<FileStore, StoreError> {
+        FileStore::new(Workspace::new(folder).unwrap(), Path::new(path))
+    }
+
     #[test]
     fn a_missing_file_is_an_empty_plan_and_saving_creates_it() {
         let folder = tempfile::tempdir().unwrap();
-        let store = FileStore::new(folder.path().join("PLAN.md"), folder.path());
+        let store = store(folder.path(), "PLAN.md").unwrap();
         assert_eq!(store.load().unwrap(), "");
         store.save("feat(a): b\n").unwrap();
         assert_eq!(store.load().unwrap(), "feat(a): b\n");
+        store.save("feat(a): c\n").unwrap();
+        assert_eq!(store.load().unwrap(), "feat(a): c\n");
     }
 
     #[test]
     fn errors_show_the_path_relative_to_the_workspace() {
         let folder = tempfile::tempdir().unwrap();
-        let store = FileStore::new(folder.path().join("missing/PLAN.md"), folder.path());
-        let error = store.save("x").unwrap_err().to_string();
+        let error = store(folder.path(), "missing/PLAN.md")
+            .err()
+            .unwrap()
+            .to_string();
         assert_eq!(
             error,
-            "cannot write the plan file `missing/PLAN.md`: not found"
+            "the plan file cannot be used: `missing/PLAN.md` does not exist in the workspace"
         );
+        let error = store(folder.path(), "../PLAN.md")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("outside the workspace"), "{error}");
     }
 }

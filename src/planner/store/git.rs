@@ -1,11 +1,17 @@
 //! The plan in the git directory (`.git/QUIRE_PLAN`), outside the work tree,
 //! offered as the next commit message by `quire hook prepare-commit-msg`.
+//!
+//! git runs programs a repository's configuration names (`core.fsmonitor`,
+//! filter drivers, hooks, signature checks). Every git command here switches
+//! them off, so calling a tool never executes code from the repository.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use super::command::run;
-use super::file::{read_or_empty, write_atomically};
+use super::command::Invocation;
+use super::plan_file::PlanFile;
 use super::{PlanStore, StoreError};
+use crate::fs::{FolderLock, Workspace};
 
 const INSTALL: &str = "install git, or start the server with `--plan-file PATH`";
 
@@ -14,31 +20,122 @@ pub const PLAN_FILE_NAME: &str = "QUIRE_PLAN";
 
 pub struct GitStore {
     root: PathBuf,
-    plan: PathBuf,
+    file: PlanFile,
+    git_dir: Workspace,
+}
+
+/// A git command that runs no program named by the repository's
+/// configuration: no fsmonitor, no hooks, no signature checks, no pager, no
+/// optional index writes, and the named filter drivers switched off (passed
+/// through `GIT_CONFIG_*`, which takes any driver name verbatim).
+pub(crate) fn safe_git<'a>(filter_drivers: &[String]) -> Invocation<'a> {
+    let mut overrides: Vec<(String, String)> = vec![
+        ("core.fsmonitor".into(), "false".into()),
+        ("core.hooksPath".into(), "/dev/null".into()),
+        ("log.showSignature".into(), "false".into()),
+        ("core.pager".into(), "cat".into()),
+    ];
+    for driver in filter_drivers {
+        for key in ["clean", "smudge", "process"] {
+            overrides.push((format!("filter.{driver}.{key}"), String::new()));
+        }
+        overrides.push((format!("filter.{driver}.required"), "false".into()));
+    }
+    let mut invocation = Invocation::new("git", INSTALL)
+        .args(["--no-pager", "--no-optional-locks"])
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("GIT_CONFIG_COUNT", overrides.len().to_string());
+    for (index, (key, value)) in overrides.into_iter().enumerate() {
+        invocation = invocation
+            .env(format!("GIT_CONFIG_KEY_{index}"), key)
+            .env(format!("GIT_CONFIG_VALUE_{index}"), value);
+    }
+    invocation
+}
+
+/// The filter drivers the repository's configuration defines (reading the
+/// configuration runs nothing).
+fn filter_drivers(root: &Path) -> Result<Vec<String>, StoreError> {
+    let listed = safe_git(&[])
+        .args([
+            "config",
+            "-z",
+            "--name-only",
+            "--get-regexp",
+            r"^filter\..*\.(clean|smudge|process)$",
+        ])
+        .run(root, &["config", "--get-regexp", "filter"]);
+    let names = match listed {
+        Ok(names) => names,
+        // `git config --get-regexp` exits 1 when nothing matches.
+        Err(StoreError::CommandFailed { .. }) => return Ok(Vec::new()),
+        Err(error) => return Err(error),
+    };
+    let mut drivers: Vec<String> = names
+        .split('\0')
+        .filter_map(|key| {
+            let key = key.strip_prefix("filter.")?;
+            let (driver, _) = key.rsplit_once('.')?;
+            Some(driver.to_owned())
+        })
+        .collect();
+    drivers.sort();
+    drivers.dedup();
+    Ok(drivers)
 }
 
 impl GitStore {
     /// The store of the git repository `root` is in; `None` when it is in none.
     pub fn discover(root: &Path) -> Result<Option<GitStore>, StoreError> {
-        match run(
-            "git",
-            &["rev-parse", "--absolute-git-dir"],
-            root,
-            None,
-            INSTALL,
-        ) {
-            Ok(git_dir) => Ok(Some(GitStore {
-                root: root.to_owned(),
-                plan: PathBuf::from(git_dir.trim_end()).join(PLAN_FILE_NAME),
-            })),
-            Err(StoreError::CommandFailed { .. }) => Ok(None),
-            Err(error) => Err(error),
+        let shown = ["rev-parse", "--absolute-git-dir", "--is-bare-repository"];
+        let output = match safe_git(&[]).args(shown).run(root, &shown) {
+            Ok(output) => output,
+            Err(StoreError::CommandFailed { .. }) => return Ok(None),
+            Err(error) => return Err(error),
+        };
+        let mut lines = output.lines();
+        let (Some(git_dir), Some(bare)) = (lines.next(), lines.next()) else {
+            return Ok(None);
+        };
+        if bare.trim() == "true" {
+            return Err(StoreError::BareRepository);
         }
+        let git_dir =
+            Workspace::new(Path::new(git_dir)).map_err(|error| StoreError::CommandFailed {
+                command: "git rev-parse --absolute-git-dir".into(),
+                detail: format!(
+                    "the git directory it names cannot be opened ({})",
+                    crate::fs::describe(&error)
+                ),
+            })?;
+        Ok(Some(GitStore {
+            root: root.to_owned(),
+            file: PlanFile::new(git_dir.clone(), PLAN_FILE_NAME.to_owned()),
+            git_dir,
+        }))
     }
 
-    /// Where the plan is kept.
-    pub fn plan_path(&self) -> &Path {
-        &self.plan
+    /// Where the plan is kept (for information; every access goes through
+    /// the confined git directory).
+    pub fn plan_path(&self) -> PathBuf {
+        self.git_dir.root().join(PLAN_FILE_NAME)
+    }
+
+    /// Removes the stored plan if `is_done` says its text is finished with
+    /// (holding the store's lock); says whether it did.
+    pub fn remove_plan_if(
+        &self,
+        timeout: Duration,
+        is_done: impl Fn(&str) -> bool,
+    ) -> Result<bool, StoreError> {
+        let _lock = self.lock(timeout)?;
+        self.file.remove_if(is_done)
+    }
+
+    /// The message of the last commit (`git log -1 --format=%B`).
+    pub fn last_commit_message(&self) -> Result<String, StoreError> {
+        let shown = ["log", "-1", "--format=%B"];
+        safe_git(&[]).args(shown).run(&self.root, &shown)
     }
 }
 
@@ -48,20 +145,26 @@ impl PlanStore for GitStore {
     }
 
     fn load(&self) -> Result<String, StoreError> {
-        read_or_empty(&self.plan, &self.root)
+        self.file.load()
     }
 
     fn save(&self, text: &str) -> Result<(), StoreError> {
-        write_atomically(&self.plan, text, &self.root)
+        self.file.save(text)
     }
 
     fn changes(&self) -> Result<Option<String>, StoreError> {
-        let status = run("git", &["status", "--short"], &self.root, None, INSTALL)?;
+        let drivers = filter_drivers(&self.root)?;
+        // `-- .`: only what lies beneath the workspace root, shown relative to it.
+        let shown = ["status", "--short", "--ignore-submodules=all", "--", "."];
+        let status = safe_git(&drivers).args(shown).run(&self.root, &shown)?;
         Ok(Some(status.trim_end().to_owned()).filter(|status| !status.is_empty()))
     }
 
-    fn lock_path(&self) -> PathBuf {
-        self.plan.with_file_name(format!("{PLAN_FILE_NAME}.lock"))
+    fn lock(&self, timeout: Duration) -> Result<FolderLock, StoreError> {
+        self.git_dir
+            .locate(".")
+            .and_then(|folder| folder.lock_folder(timeout))
+            .map_err(StoreError::File)
     }
 
     fn clear_hint(&self) -> String {

@@ -1,9 +1,11 @@
 //! The plan as the description of the Jujutsu working-copy change (`@`).
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-use super::command::run;
+use super::command::Invocation;
 use super::{PlanStore, StoreError};
+use crate::fs::{FolderLock, Workspace};
 
 const INSTALL: &str = "install Jujutsu (`cargo install --locked jj-cli`), or start the server with `--plan-file PATH`";
 
@@ -23,9 +25,16 @@ impl JjStore {
     }
 
     fn jj(&self, args: &[&str], stdin: Option<&str>) -> Result<String, StoreError> {
-        let mut full = vec!["--no-pager", "--color", "never"];
-        full.extend_from_slice(args);
-        run("jj", &full, &self.root, stdin, INSTALL)
+        // No pager, no colour, and no file-system monitor the repository's
+        // configuration may name.
+        let mut invocation = Invocation::new("jj", INSTALL)
+            .args(["--no-pager", "--color", "never"])
+            .args(["--config", "fsmonitor.backend=none"])
+            .args(args.iter().copied());
+        if let Some(stdin) = stdin {
+            invocation = invocation.stdin(stdin);
+        }
+        invocation.run(&self.root, args)
     }
 }
 
@@ -43,12 +52,23 @@ impl PlanStore for JjStore {
     }
 
     fn changes(&self) -> Result<Option<String>, StoreError> {
-        let summary = self.jj(&["diff", "--summary"], None)?;
+        // `.`: only what lies beneath the workspace root, shown relative to it.
+        let summary = self.jj(&["diff", "--summary", "."], None)?;
         Ok(Some(summary.trim_end().to_owned()).filter(|summary| !summary.is_empty()))
     }
 
-    fn lock_path(&self) -> PathBuf {
-        self.repository.join(".jj").join("quire-plan.lock")
+    fn lock(&self, timeout: Duration) -> Result<FolderLock, StoreError> {
+        Workspace::new(&self.repository.join(".jj"))
+            .map_err(|error| StoreError::CommandFailed {
+                command: "jj".into(),
+                detail: format!(
+                    "the repository's `.jj` folder cannot be opened ({})",
+                    crate::fs::describe(&error)
+                ),
+            })?
+            .locate(".")
+            .and_then(|folder| folder.lock_folder(timeout))
+            .map_err(StoreError::File)
     }
 
     fn clear_hint(&self) -> String {

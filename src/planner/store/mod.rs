@@ -1,17 +1,26 @@
 //! Where a plan lives between tool calls: the description of the Jujutsu
 //! working-copy change, a file in the git directory (offered as the next
-//! commit message), or a plain file.
+//! commit message), or a plain file beneath the workspace root.
 
 mod command;
 mod file;
 mod git;
 mod jj;
+mod plan_file;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+use std::time::Duration;
 
+pub use command::COMMAND_TIMEOUT;
 pub use file::FileStore;
 pub use git::{GitStore, PLAN_FILE_NAME};
 pub use jj::JjStore;
+
+use crate::fs::{FolderLock, FsError, Workspace};
+
+/// The largest stored plan read, in bytes. A plan is at most 100,000
+/// characters (the grammar's limit); anything much larger is not one.
+pub const MAX_PLAN_BYTES: u64 = 1024 * 1024;
 
 /// A place that holds one plan document's text.
 pub trait PlanStore: Send + Sync {
@@ -21,12 +30,14 @@ pub trait PlanStore: Send + Sync {
     fn load(&self) -> Result<String, StoreError>;
     /// Replaces the stored text.
     fn save(&self, text: &str) -> Result<(), StoreError>;
-    /// A summary of the working copy's file changes, `None` when it has none
-    /// (or the store has no working copy).
+    /// A summary of the working copy's file changes beneath the workspace
+    /// root, `None` when it has none (or the store has no working copy).
     fn changes(&self) -> Result<Option<String>, StoreError>;
-    /// The file whose lock serializes read-modify-write of the plan across
-    /// processes (kept out of the work tree where the store allows).
-    fn lock_path(&self) -> PathBuf;
+    /// Serializes read-modify-write of the plan across threads and
+    /// processes until the guard is dropped. The lock is taken on a folder
+    /// (the repository's metadata folder, or the plan file's folder), so no
+    /// lock file is left anywhere.
+    fn lock(&self, timeout: Duration) -> Result<FolderLock, StoreError>;
     /// How a user clears stored text that is not a plan.
     fn clear_hint(&self) -> String;
 }
@@ -47,26 +58,34 @@ pub enum StoreError {
          run `jj git init` or `git init` in it, or start the server with `--plan-file PATH`"
     )]
     NoRepository,
-    #[error("cannot {action} the plan file `{path}`: {reason}")]
-    File {
-        action: &'static str,
-        path: String,
-        reason: String,
-    },
+    #[error(
+        "the workspace is a bare git repository, which has no working tree to plan changes in; \
+         start the server in a clone with a working tree, or with `--plan-file PATH`"
+    )]
+    BareRepository,
+    #[error("the plan file cannot be used: {0}")]
+    File(FsError),
 }
 
-/// Chooses the store for `root`: the plan file when one is given (relative
-/// to `root` unless absolute), else Jujutsu when `root` has `.jj/`, else git
-/// when `root` is inside a git repository.
-pub fn detect(root: &Path, plan_file: Option<&Path>) -> Result<Box<dyn PlanStore>, StoreError> {
-    if let Some(plan_file) = plan_file {
-        let path: PathBuf = if plan_file.is_absolute() {
-            plan_file.to_owned()
-        } else {
-            root.join(plan_file)
-        };
-        return Ok(Box::new(FileStore::new(path, root)));
+impl StoreError {
+    /// Whether the same call may succeed if made again (a lock held by
+    /// another process, a file changed meanwhile).
+    pub fn retryable(&self) -> bool {
+        matches!(self, StoreError::File(error) if error.retryable())
     }
+}
+
+/// Chooses the store for `workspace`: the plan file when one is given
+/// (relative to the root, or absolute inside it), else Jujutsu when the
+/// root is in a Jujutsu repository, else git when it is in a git repository.
+pub fn detect(
+    workspace: &Workspace,
+    plan_file: Option<&Path>,
+) -> Result<Box<dyn PlanStore>, StoreError> {
+    if let Some(plan_file) = plan_file {
+        return Ok(Box::new(FileStore::new(workspace.clone(), plan_file)?));
+    }
+    let root = workspace.root();
     // Like jj itself, a folder inside a Jujutsu repository belongs to it.
     if let Some(repository) = root.ancestors().find(|folder| folder.join(".jj").is_dir()) {
         return Ok(Box::new(JjStore::new(root, repository)));

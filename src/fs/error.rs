@@ -1,0 +1,300 @@
+//! Why a file beneath a root could not be used: one error type for the
+//! confined file layer, with messages a person or a model can act on. No
+//! message holds an absolute path of the machine or an OS error number.
+
+use std::fmt;
+use std::io;
+use std::time::Duration;
+
+/// What kind of thing a path names, in words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileKind {
+    Regular,
+    Folder,
+    Symlink,
+    Fifo,
+    Socket,
+    CharDevice,
+    BlockDevice,
+    Unknown,
+}
+
+impl FileKind {
+    pub(crate) fn from_mode(mode: u32) -> FileKind {
+        match mode & 0o170000 {
+            0o100000 => FileKind::Regular,
+            0o040000 => FileKind::Folder,
+            0o120000 => FileKind::Symlink,
+            0o010000 => FileKind::Fifo,
+            0o140000 => FileKind::Socket,
+            0o020000 => FileKind::CharDevice,
+            0o060000 => FileKind::BlockDevice,
+            _ => FileKind::Unknown,
+        }
+    }
+
+    /// "a folder", "a FIFO (named pipe)", ...
+    pub fn described(self) -> &'static str {
+        match self {
+            FileKind::Regular => "a regular file",
+            FileKind::Folder => "a folder",
+            FileKind::Symlink => "a symbolic link",
+            FileKind::Fifo => "a FIFO (named pipe)",
+            FileKind::Socket => "a socket",
+            FileKind::CharDevice => "a character device",
+            FileKind::BlockDevice => "a block device",
+            FileKind::Unknown => "not a regular file",
+        }
+    }
+}
+
+/// Why a path given to a tool (or the CLI) cannot be used. `path` is always
+/// the path as the caller gave it (relative to the root), never an absolute
+/// path of the machine.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FsError {
+    #[error("the path is empty; give a path relative to the workspace root")]
+    Empty,
+    #[error("`{path}` {reason}; give a path relative to the workspace root")]
+    Invalid { path: String, reason: &'static str },
+    #[error(
+        "`{path}` is outside the workspace{how}; give a path inside it, relative to the workspace root"
+    )]
+    Outside { path: String, how: &'static str },
+    #[error("`{path}` does not exist in the workspace")]
+    NotFound { path: String },
+    #[error(
+        "`{path}` ends with `/`, so it names a folder; give the file's path without the trailing slash"
+    )]
+    TrailingSlash { path: String },
+    #[error("`{path}` is {}, not a regular file; give the path of a file", .kind.described())]
+    NotAFile { path: String, kind: FileKind },
+    #[error("`{path}` goes through more than 40 symbolic links; it probably loops")]
+    TooManyLinks { path: String },
+    #[error(
+        "`{path}` is larger than the limit of {} for this kind of file; nothing was read",
+        human_size(*.limit)
+    )]
+    TooLarge { path: String, limit: u64 },
+    #[error("`{path}` is not UTF-8 text (invalid byte at offset {offset})")]
+    NotUtf8 { path: String, offset: usize },
+    #[error(
+        "`{path}` is read-only (mode {mode:04o}); nothing was changed. Make it writable (chmod u+w) if it should change"
+    )]
+    ReadOnly { path: String, mode: u32 },
+    #[error(
+        "`{path}` is not writable by this process (user {uid}); nothing was changed. Give this user write permission on the file, or run as its owner"
+    )]
+    NotWritable { path: String, uid: u32 },
+    #[error(
+        "the folder holding `{path}` is not writable by this process, so the file cannot be replaced safely; nothing was changed"
+    )]
+    FolderNotWritable { path: String },
+    #[error(
+        "`{path}` has {links} hard links; replacing it would split them (the other names would keep the old text), so nothing was changed. Edit it in place, or remove the other links"
+    )]
+    HardLinked { path: String, links: u64 },
+    #[error(
+        "`{path}` belongs to another user or group, which this process cannot give to the replacement; nothing was changed. Run as the file's owner"
+    )]
+    ForeignOwner { path: String },
+    #[error(
+        "`{path}` is being changed by {holder}; it was still locked after {}. Try again in a moment",
+        seconds(*.waited)
+    )]
+    Busy {
+        path: String,
+        holder: String,
+        waited: Duration,
+    },
+    #[error(
+        "`{path}` changed while it was being updated (another program wrote or replaced it); nothing was changed. Try again"
+    )]
+    Changed { path: String },
+    #[error("`{path}` already exists; nothing was changed")]
+    AlreadyExists { path: String },
+    #[error("cannot {action} `{path}`: {reason}")]
+    Io {
+        path: String,
+        action: &'static str,
+        reason: String,
+        kind: IoKind,
+    },
+}
+
+/// The class of an I/O failure, for deciding whether a retry can help.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IoKind {
+    PermissionDenied,
+    NoSpace,
+    Other,
+}
+
+impl FsError {
+    pub(crate) fn io(path: &str, action: &'static str, error: &io::Error) -> FsError {
+        let kind = match error.kind() {
+            io::ErrorKind::PermissionDenied => IoKind::PermissionDenied,
+            io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => IoKind::NoSpace,
+            _ if error.raw_os_error() == Some(libc_eperm()) => IoKind::PermissionDenied,
+            _ => IoKind::Other,
+        };
+        FsError::Io {
+            path: path.to_owned(),
+            action,
+            reason: describe(error),
+            kind,
+        }
+    }
+
+    /// Whether the same call may succeed if made again unchanged.
+    pub fn retryable(&self) -> bool {
+        match self {
+            FsError::Busy { .. } | FsError::Changed { .. } => true,
+            FsError::Io { kind, .. } => *kind == IoKind::Other,
+            _ => false,
+        }
+    }
+
+    /// Whether the file is there but may not be replaced (a write
+    /// precondition): read-only, not writable, hard-linked, owned by another
+    /// user. Tools report these as a refused change, not as a failure.
+    pub fn is_write_precondition(&self) -> bool {
+        matches!(
+            self,
+            FsError::ReadOnly { .. }
+                | FsError::NotWritable { .. }
+                | FsError::FolderNotWritable { .. }
+                | FsError::HardLinked { .. }
+                | FsError::ForeignOwner { .. }
+        )
+    }
+
+    /// The path as the caller gave it, when the error is about one.
+    pub fn path(&self) -> Option<&str> {
+        match self {
+            FsError::Empty => None,
+            FsError::Invalid { path, .. }
+            | FsError::Outside { path, .. }
+            | FsError::NotFound { path }
+            | FsError::TrailingSlash { path }
+            | FsError::NotAFile { path, .. }
+            | FsError::TooManyLinks { path }
+            | FsError::TooLarge { path, .. }
+            | FsError::NotUtf8 { path, .. }
+            | FsError::ReadOnly { path, .. }
+            | FsError::NotWritable { path, .. }
+            | FsError::FolderNotWritable { path }
+            | FsError::HardLinked { path, .. }
+            | FsError::ForeignOwner { path }
+            | FsError::Busy { path, .. }
+            | FsError::Changed { path }
+            | FsError::AlreadyExists { path }
+            | FsError::Io { path, .. } => Some(path),
+        }
+    }
+}
+
+fn libc_eperm() -> i32 {
+    rustix::io::Errno::PERM.raw_os_error()
+}
+
+/// An I/O error in words, without the path or the error number the OS may
+/// put in it.
+pub fn describe(error: &io::Error) -> String {
+    use io::ErrorKind as K;
+    match error.kind() {
+        K::NotFound => "not found".to_owned(),
+        K::PermissionDenied => "permission denied".to_owned(),
+        K::IsADirectory => "it is a folder, not a file".to_owned(),
+        K::NotADirectory => "a folder on the way is a file".to_owned(),
+        K::InvalidData => "it is not UTF-8 text".to_owned(),
+        K::StorageFull => "the disk is full".to_owned(),
+        K::QuotaExceeded => "the disk quota is exceeded".to_owned(),
+        K::ReadOnlyFilesystem => "the file system is read-only".to_owned(),
+        K::FileTooLarge => "the file is too large for this file system or process limit".to_owned(),
+        K::AlreadyExists => "it already exists".to_owned(),
+        K::CrossesDevices => "it is on another file system".to_owned(),
+        K::TimedOut => "it timed out".to_owned(),
+        _ if error.raw_os_error() == Some(libc_eperm()) => "operation not permitted".to_owned(),
+        _ if error.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+            "too many symbolic links".to_owned()
+        }
+        kind => {
+            // `io::ErrorKind`'s Display is plain words ("broken pipe"); the
+            // error's own Display would add "(os error N)".
+            let words = kind.to_string();
+            if words.is_empty() {
+                "an I/O error".to_owned()
+            } else {
+                words
+            }
+        }
+    }
+}
+
+fn human_size(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else if bytes >= 1024 && bytes.is_multiple_of(1024) {
+        format!("{} KiB", bytes / 1024)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
+fn seconds(duration: Duration) -> String {
+    let millis = duration.as_millis();
+    if millis < 1000 {
+        format!("{millis} ms")
+    } else if millis.is_multiple_of(1000) {
+        format!("{} s", millis / 1000)
+    } else {
+        format!("{:.1} s", duration.as_secs_f64())
+    }
+}
+
+impl fmt::Display for IoKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            IoKind::PermissionDenied => "permission denied",
+            IoKind::NoSpace => "no space",
+            IoKind::Other => "other",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_carry_no_error_numbers() {
+        let error = io::Error::from_raw_os_error(21);
+        assert_eq!(describe(&error), "it is a folder, not a file");
+        let error = FsError::io("t/a.md", "read", &io::Error::from_raw_os_error(5));
+        let text = error.to_string();
+        assert!(!text.contains("os error"), "{text}");
+        assert!(error.retryable());
+        let denied = FsError::io("t/a.md", "write", &io::Error::from_raw_os_error(13));
+        assert!(!denied.retryable(), "permission errors are not retryable");
+        let eperm = FsError::io("t/a.md", "write", &io::Error::from_raw_os_error(1));
+        assert!(!eperm.retryable());
+    }
+
+    #[test]
+    fn sizes_and_waits_read_naturally() {
+        assert_eq!(human_size(4 * 1024 * 1024), "4 MiB");
+        assert_eq!(human_size(1536), "1536 bytes");
+        assert_eq!(seconds(Duration::from_millis(250)), "250 ms");
+        assert_eq!(seconds(Duration::from_secs(10)), "10 s");
+        let error = FsError::TooLarge {
+            path: "cv/resume.tex".into(),
+            limit: 4 * 1024 * 1024,
+        };
+        assert_eq!(
+            error.to_string(),
+            "`cv/resume.tex` is larger than the limit of 4 MiB for this kind of file; nothing was read"
+        );
+    }
+}

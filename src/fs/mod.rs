@@ -1,0 +1,32 @@
+//! The one confined file layer: every file a tool (or the CLI) reads or
+//! writes goes through here.
+//!
+//! - [`Workspace`] resolves a path beneath a root folder without a
+//!   check-then-use race: one folder at a time through handles held open,
+//!   links followed only while they stay inside, `..` never above the root.
+//! - [`Located::open`] opens without blocking and without following a final
+//!   link, and refuses anything but a regular file (checked with `fstat`
+//!   after opening); [`OpenFile::read`] stops at a size limit.
+//! - [`Located::replace`] replaces a file atomically through the folder's
+//!   handle, keeping owner, group and mode, writing through links to their
+//!   target, refusing read-only and hard-linked files, and checking right
+//!   before the rename that nobody changed the file meanwhile.
+//! - [`OpenFile::lock`] and [`Located::lock_folder`] serialize writers across
+//!   threads and processes, with a deadline that names who holds the lock.
+//!
+//! Unix only: it is built on `openat`, `O_NOFOLLOW`, `O_NONBLOCK` and
+//! `flock` (through rustix), and on Linux's `O_TMPFILE`.
+
+mod error;
+mod file;
+mod lock;
+mod stage;
+mod workspace;
+
+pub use error::{FileKind, FsError, IoKind, describe};
+pub use file::{FileStat, Located, OpenFile};
+pub use lock::FolderLock;
+pub use workspace::Workspace;
+
+#[cfg(test)]
+mod tests;
