@@ -209,7 +209,16 @@ impl TrackerTools {
     ) -> Result<UpdateTrackerStatusResponse, Interrupted> {
         let located = self.workspace.locate(&request.tracker_path)?;
         let file = located.open()?;
-        file.lock(deadline.saturating_duration_since(Instant::now()))?;
+        file.lock(deadline.saturating_duration_since(Instant::now()))
+            .map_err(|error| match error {
+                // The wait began with the call, not with this attempt.
+                FsError::Busy { path, holder, .. } => FsError::Busy {
+                    path,
+                    holder,
+                    waited: self.lock_timeout,
+                },
+                error => error,
+            })?;
         // Replaced while this call waited for the lock: start again.
         if !located.is_current(&file)? {
             return Err(Interrupted::Replaced);

@@ -155,7 +155,14 @@ impl PlanStore for GitStore {
     fn changes(&self) -> Result<Option<String>, StoreError> {
         let drivers = filter_drivers(&self.root)?;
         // `-- .`: only what lies beneath the workspace root, shown relative to it.
-        let shown = ["status", "--short", "--ignore-submodules=all", "--", "."];
+        let shown = [
+            "status",
+            "--short",
+            "--untracked-files=all",
+            "--ignore-submodules=all",
+            "--",
+            ".",
+        ];
         let status = safe_git(&drivers).args(shown).run(&self.root, &shown)?;
         Ok(Some(status.trim_end().to_owned()).filter(|status| !status.is_empty()))
     }
