@@ -110,7 +110,7 @@ impl Vault {
     fn mkfifo(&self, relative: &str) {
         rustix::fs::mknodat(
             rustix::fs::CWD,
-            &self.path(relative),
+            self.path(relative),
             rustix::fs::FileType::Fifo,
             rustix::fs::Mode::from_raw_mode(0o644),
             0,
@@ -516,7 +516,7 @@ fn swapping_the_tracker_folder_for_a_link_out_never_touches_outside() {
                 let started = Instant::now();
                 let mut calls = 0u32;
                 while started.elapsed() < Duration::from_millis(1500) {
-                    let target = if (calls + caller) % 2 == 0 {
+                    let target = if (calls + caller).is_multiple_of(2) {
                         "Rejected"
                     } else {
                         "Ghosted"
@@ -926,7 +926,7 @@ fn eight_processes_never_lose_an_update() {
                 barrier.wait();
                 let mut moves = Vec::new();
                 for call in 0..CALLS {
-                    let target = if (call + worker) % 2 == 0 {
+                    let target = if (call + worker).is_multiple_of(2) {
                         "Ghosted"
                     } else {
                         "Rejected"
