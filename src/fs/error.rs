@@ -133,7 +133,9 @@ pub enum IoKind {
 impl FsError {
     pub(crate) fn io(path: &str, action: &'static str, error: &io::Error) -> FsError {
         let kind = match error.kind() {
-            io::ErrorKind::PermissionDenied => IoKind::PermissionDenied,
+            io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem => {
+                IoKind::PermissionDenied
+            }
             io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => IoKind::NoSpace,
             _ if error.raw_os_error() == Some(libc_eperm()) => IoKind::PermissionDenied,
             _ => IoKind::Other,

@@ -210,7 +210,7 @@ impl Located {
         let uid = rustix::process::geteuid().as_raw();
         match rustix::fs::accessat(&self.folder, &self.name, Access::WRITE_OK, AtFlags::EACCESS) {
             Ok(()) => {}
-            Err(Errno::ACCESS | Errno::PERM | Errno::ROFS) => {
+            Err(Errno::ACCESS | Errno::PERM) => {
                 return Err(FsError::NotWritable {
                     path: self.shown.clone(),
                     uid,
@@ -231,7 +231,7 @@ impl Located {
             AtFlags::EACCESS,
         ) {
             Ok(()) => {}
-            Err(Errno::ACCESS | Errno::PERM | Errno::ROFS) => {
+            Err(Errno::ACCESS | Errno::PERM) => {
                 return Err(FsError::FolderNotWritable {
                     path: self.shown.clone(),
                 });
