@@ -54,7 +54,8 @@ enum Command {
     /// Serve the MCP tools (stdio by default).
     ///
     /// stdout carries only JSON-RPC; logs go to stderr (`RUST_LOG`). Exits
-    /// when stdin closes (or on Ctrl-C with --http).
+    /// when stdin closes or stdout goes away, even with a call still
+    /// running (or on Ctrl-C with --http).
     Serve {
         /// The workspace every tool path is relative to.
         #[arg(long, value_name = "DIR", default_value = ".")]

@@ -70,8 +70,11 @@ pub fn serve(
     let runtime = runtime()?;
     let served = match address {
         Some(address) => runtime.block_on(mcp::serve_http(server, address)),
-        None => runtime.block_on(mcp::serve_stdio(server)),
+        None => runtime.block_on(mcp::serve_stdio(server)).map(|_| ()),
     };
+    // A tool call may still be blocked in a thread (a `git` that hangs):
+    // the server has stopped, so do not wait for it.
+    runtime.shutdown_background();
     served.map_err(|error| anyhow::anyhow!("the MCP server stopped: {error}"))?;
     Ok(Outcome::Success)
 }

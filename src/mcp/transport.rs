@@ -1,5 +1,5 @@
-//! Where the server talks: stdio (the default), Streamable HTTP on a
-//! loopback address, or an in-process client for `quire call`.
+//! Where the server talks: Streamable HTTP on a loopback address, or an
+//! in-process client for `quire call`. (stdio is in [`super::stdio`].)
 
 use std::error::Error;
 use std::net::SocketAddr;
@@ -13,16 +13,6 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use super::server::QuireServer;
 
 type BoxError = Box<dyn Error + Send + Sync>;
-
-/// Serves MCP over stdin/stdout until stdin closes. stdout carries only
-/// JSON-RPC; logs go to stderr.
-pub async fn serve_stdio(server: QuireServer) -> Result<(), BoxError> {
-    let running = server.serve(rmcp::transport::stdio()).await?;
-    tracing::info!("serving MCP on stdio");
-    let reason = running.waiting().await?;
-    tracing::info!(?reason, "stdio session ended");
-    Ok(())
-}
 
 /// Serves MCP over Streamable HTTP at `http://ADDR/mcp` until Ctrl-C.
 ///
