@@ -55,7 +55,8 @@ enum Command {
     /// Serve the MCP tools (stdio by default).
     ///
     /// stdout carries only JSON-RPC; logs go to stderr (`RUST_LOG`). Exits
-    /// when stdin closes (or on Ctrl-C with --http).
+    /// when stdin closes or stdout goes away, even with a call still
+    /// running (or on Ctrl-C with --http).
     Serve {
         /// The workspace every tool path is relative to.
         #[arg(long, value_name = "DIR", default_value = ".")]
@@ -71,6 +72,8 @@ enum Command {
         /// of the Jujutsu change description or the git directory.
         #[arg(long, value_name = "PATH")]
         plan_file: Option<PathBuf>,
+        #[command(flatten)]
+        http_limits: HttpLimitArgs,
     },
     /// Run one MCP tool in-process and print its result JSON.
     ///
@@ -133,6 +136,27 @@ enum HookCommand {
     PostCommit,
 }
 
+/// Limits of `serve --http` (see the README's server section).
+#[derive(Debug, Args)]
+pub struct HttpLimitArgs {
+    /// With --http: close a connection whose request headers take longer
+    /// than this (e.g. 10s, 500ms; default 10s).
+    #[arg(long, value_name = "DURATION", requires = "http", value_parser = serve::parse_duration)]
+    http_header_timeout: Option<std::time::Duration>,
+    /// With --http: answer 408 to a request body that takes longer than
+    /// this to arrive (default 30s).
+    #[arg(long, value_name = "DURATION", requires = "http", value_parser = serve::parse_duration)]
+    http_body_timeout: Option<std::time::Duration>,
+    /// With --http: close an MCP session after this long without requests
+    /// (default 10m).
+    #[arg(long, value_name = "DURATION", requires = "http", value_parser = serve::parse_duration)]
+    http_session_idle_timeout: Option<std::time::Duration>,
+    /// With --http: open MCP sessions at most; a new one beyond gets 503
+    /// (default 64).
+    #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
+    http_max_sessions: Option<u32>,
+}
+
 #[derive(Debug, Args)]
 struct SourceArgs {
     /// The document to read; `-` or nothing reads standard input.
@@ -183,7 +207,14 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
             tools,
             http,
             plan_file,
-        } => serve::serve(&root, tools.as_deref(), http.as_deref(), plan_file),
+            http_limits,
+        } => serve::serve(
+            &root,
+            tools.as_deref(),
+            http.as_deref(),
+            plan_file,
+            &http_limits,
+        ),
         Command::Call {
             tool,
             arguments,

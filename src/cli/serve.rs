@@ -4,12 +4,13 @@
 use std::io::Read;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use quire::fs::Workspace;
-use quire::mcp::{self, QuireServer, Toolset};
+use quire::mcp::{self, HttpLimits, QuireServer, Toolset};
 
-use super::Outcome;
+use super::{HttpLimitArgs, Outcome};
 
 /// Parses `--tools tracker,planner` (all toolsets of this build when absent).
 pub fn toolsets(list: Option<&str>) -> anyhow::Result<Vec<Toolset>> {
@@ -69,17 +70,60 @@ pub fn serve(
     tools: Option<&str>,
     http: Option<&str>,
     plan_file: Option<PathBuf>,
+    http_limits: &HttpLimitArgs,
 ) -> anyhow::Result<Outcome> {
     let server = server(root, tools, plan_file)?;
     let address = http.map(parse_loopback).transpose()?;
     init_logging();
     let runtime = runtime()?;
     let served = match address {
-        Some(address) => runtime.block_on(mcp::serve_http(server, address)),
-        None => runtime.block_on(mcp::serve_stdio(server)),
+        Some(address) => runtime.block_on(mcp::serve_http(server, address, limits(http_limits))),
+        None => runtime.block_on(mcp::serve_stdio(server)).map(|_| ()),
     };
+    // A tool call may still be blocked in a thread (a `git` that hangs):
+    // the server has stopped, so do not wait for it.
+    runtime.shutdown_background();
     served.map_err(|error| anyhow::anyhow!("the MCP server stopped: {error}"))?;
     Ok(Outcome::Success)
+}
+
+fn limits(args: &HttpLimitArgs) -> HttpLimits {
+    let mut limits = HttpLimits::default();
+    if let Some(timeout) = args.http_header_timeout {
+        limits = limits.with_header_read_timeout(timeout);
+    }
+    if let Some(timeout) = args.http_body_timeout {
+        limits = limits.with_body_read_timeout(timeout);
+    }
+    if let Some(timeout) = args.http_session_idle_timeout {
+        limits = limits.with_session_idle_timeout(timeout);
+    }
+    if let Some(sessions) = args.http_max_sessions {
+        limits = limits.with_max_sessions(sessions as usize);
+    }
+    limits
+}
+
+/// `500ms`, `30s`, `10m`, `1h`, or a number of seconds.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let invalid = || format!("`{text}` is not a duration; write e.g. 500ms, 30s, 10m or 1h");
+    let number: u64 = number.parse().map_err(|_| invalid())?;
+    let duration = match unit.trim() {
+        "ms" => Duration::from_millis(number),
+        "" | "s" => Duration::from_secs(number),
+        "m" => Duration::from_secs(number.saturating_mul(60)),
+        "h" => Duration::from_secs(number.saturating_mul(3600)),
+        _ => return Err(invalid()),
+    };
+    if duration.is_zero() {
+        return Err(format!("`{text}` is zero; give a duration above zero"));
+    }
+    Ok(duration)
 }
 
 fn parse_loopback(address: &str) -> anyhow::Result<SocketAddr> {
@@ -147,6 +191,18 @@ mod tests {
             "unknown toolset `nope`; this build has: tracker, planner"
         );
         assert!(toolsets(Some(",")).is_err());
+    }
+
+    #[test]
+    fn durations_take_a_unit() {
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("30s"), Ok(Duration::from_secs(30)));
+        assert_eq!(parse_duration("12"), Ok(Duration::from_secs(12)));
+        assert_eq!(parse_duration("10m"), Ok(Duration::from_secs(600)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        for bad in ["", "s", "1.5s", "-1s", "10 years", "0s"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -1,15 +1,22 @@
 //! The MCP adapter layer: one rmcp tool router per toolset, the server that
 //! combines them, and the transports (stdio, Streamable HTTP, in-process).
+//! The stdio and HTTP transports check every incoming message themselves
+//! (`jsonrpc.rs`) before rmcp sees it, and carry the server's limits.
 //!
 //! Nothing here decides anything: a tool method converts the call's
 //! arguments, runs the domain operation off the async runtime, and converts
 //! the result ([`result`]).
 
+mod http;
+mod jsonrpc;
 mod planner;
 mod result;
 mod server;
+mod stdio;
 mod tracker;
 mod transport;
 
+pub use http::{HttpLimits, MCP_PATH, serve_http, serve_http_on};
 pub use server::{QuireServer, Toolset, UnknownToolset};
-pub use transport::{CallOutcome, call_in_process, serve_http, serve_stdio};
+pub use stdio::{EXIT_GRACE, MAX_LINE_BYTES, StdioEnd, serve_stdio};
+pub use transport::{CallOutcome, call_in_process};

@@ -1,61 +1,15 @@
-//! Where the server talks: stdio (the default), Streamable HTTP on a
-//! loopback address, or an in-process client for `quire call`.
+//! The in-process client behind `quire call`: a real MCP client and server
+//! connected in memory. (The stdio and HTTP transports are in [`super::stdio`]
+//! and [`super::http`].)
 
 use std::error::Error;
-use std::net::SocketAddr;
-use std::sync::Arc;
 
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, JsonObject};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::server::QuireServer;
 
 type BoxError = Box<dyn Error + Send + Sync>;
-
-/// Serves MCP over stdin/stdout until stdin closes. stdout carries only
-/// JSON-RPC; logs go to stderr.
-pub async fn serve_stdio(server: QuireServer) -> Result<(), BoxError> {
-    let running = server.serve(rmcp::transport::stdio()).await?;
-    tracing::info!("serving MCP on stdio");
-    let reason = running.waiting().await?;
-    tracing::info!(?reason, "stdio session ended");
-    Ok(())
-}
-
-/// Serves MCP over Streamable HTTP at `http://ADDR/mcp` until Ctrl-C.
-///
-/// Only loopback `Host` headers are accepted, and a browser `Origin` must be
-/// a loopback origin: a web page elsewhere cannot drive the server.
-pub async fn serve_http(server: QuireServer, address: SocketAddr) -> Result<(), BoxError> {
-    let port = address.port();
-    let config = StreamableHttpServerConfig::default()
-        .with_allowed_hosts([
-            "localhost".to_owned(),
-            "127.0.0.1".to_owned(),
-            "::1".to_owned(),
-            format!("localhost:{port}"),
-            format!("127.0.0.1:{port}"),
-            format!("[::1]:{port}"),
-        ])
-        .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
-        .enforce_origin_validation();
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    let listener = tokio::net::TcpListener::bind(address).await?;
-    tracing::info!(address = %listener.local_addr()?, "serving MCP on http://{}/mcp", listener.local_addr()?);
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
-    Ok(())
-}
 
 /// The result of one in-process tool call.
 #[derive(Debug)]

@@ -1,0 +1,495 @@
+//! `quire serve` over stdio, driven with raw bytes: JSON-RPC 2.0 error
+//! replies for what cannot be served (with the request's `id` whenever it
+//! can be read), the MCP lifecycle before `initialize`, and a prompt exit
+//! when stdin or stdout closes while a call is stuck.
+
+use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// How long a reply may take before a test gives up on it.
+const REPLY_TIMEOUT: Duration = Duration::from_secs(20);
+/// How long the server may take to exit once stdin or stdout is closed.
+const EXIT_DEADLINE: Duration = Duration::from_secs(3);
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw-test","version":"1"}}}"#;
+const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+
+/// A `quire serve` process with its stdout read line by line on a thread.
+struct Server {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    replies: Receiver<String>,
+    /// Set to make the reader thread close stdout after the next line.
+    close_stdout: Arc<AtomicBool>,
+    stderr: PathBuf,
+    _folder: tempfile::TempDir,
+}
+
+impl Server {
+    fn start(args: &[&str], root: &Path, path: Option<&Path>) -> Server {
+        let folder = tempfile::tempdir().unwrap();
+        let stderr = folder.path().join("stderr.log");
+        let mut command = Command::new(env!("CARGO_BIN_EXE_quire"));
+        command
+            .arg("serve")
+            .arg("--root")
+            .arg(root)
+            .args(args)
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(fs::File::create(&stderr).unwrap());
+        if let Some(path) = path {
+            command.env("PATH", path);
+        }
+        let mut child = command.spawn().expect("quire runs");
+        let stdout = child.stdout.take().unwrap();
+        let (sender, replies) = channel();
+        let close_stdout = Arc::new(AtomicBool::new(false));
+        let closing = close_stdout.clone();
+        thread::spawn(move || {
+            let mut lines = BufReader::new(stdout);
+            loop {
+                let mut line = String::new();
+                match lines.read_line(&mut line) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        // Read before the line is handed over: the test sets
+                        // it only after taking an earlier line.
+                        let close = closing.load(Ordering::SeqCst);
+                        if sender.send(line).is_err() || close {
+                            return; // drops (closes) stdout
+                        }
+                    }
+                }
+            }
+        });
+        Server {
+            stdin: child.stdin.take(),
+            child,
+            replies,
+            close_stdout,
+            stderr,
+            _folder: folder,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(line.as_bytes());
+        self.send_bytes(b"\n");
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line on stdout, which must be one JSON value.
+    fn reply(&self) -> Value {
+        let line = match self.replies.recv_timeout(REPLY_TIMEOUT) {
+            Ok(line) => line,
+            Err(error) => panic!("no reply ({error:?}); stderr:\n{}", self.stderr()),
+        };
+        assert!(line.ends_with('\n'), "a reply is a whole line: {line:?}");
+        serde_json::from_str(&line).unwrap_or_else(|error| panic!("{error}: {line:?}"))
+    }
+
+    /// Asserts that no line arrives within `wait`.
+    fn no_reply_within(&self, wait: Duration) {
+        match self.replies.recv_timeout(wait) {
+            Err(RecvTimeoutError::Timeout) => {}
+            other => panic!("unexpected output: {other:?}"),
+        }
+    }
+
+    fn initialize(&mut self) {
+        self.send(INITIALIZE);
+        let reply = self.reply();
+        assert_eq!(reply["id"], 1, "{reply}");
+        assert_eq!(reply["result"]["serverInfo"]["name"], "quire", "{reply}");
+        self.send(INITIALIZED);
+    }
+
+    /// Asserts that the server still answers: a ping with `id`.
+    fn still_serving(&mut self, id: i64) {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "ping"}).to_string());
+        assert_eq!(
+            self.reply(),
+            json!({"jsonrpc": "2.0", "id": id, "result": {}})
+        );
+        self.send(&json!({"jsonrpc": "2.0", "id": id + 1, "method": "tools/list"}).to_string());
+        let reply = self.reply();
+        assert_eq!(reply["id"], id + 1, "{reply}");
+        assert!(reply["result"]["tools"].is_array(), "{reply}");
+    }
+
+    /// The error reply to the last message: `(code, id)`.
+    fn error(&self) -> (i64, Value) {
+        let reply = self.reply();
+        assert_eq!(reply["jsonrpc"], "2.0", "{reply}");
+        assert!(reply.get("result").is_none(), "{reply}");
+        let message = reply["error"]["message"].as_str().unwrap_or_default();
+        assert!(!message.is_empty(), "an error says what was wrong: {reply}");
+        (
+            reply["error"]["code"].as_i64().unwrap(),
+            reply["id"].clone(),
+        )
+    }
+
+    fn stderr(&self) -> String {
+        fs::read_to_string(&self.stderr).unwrap_or_default()
+    }
+
+    fn close_stdin(&mut self) {
+        drop(self.stdin.take());
+    }
+
+    /// Waits up to `deadline` for the process to exit; its exit code.
+    fn exit_within(&mut self, deadline: Duration) -> Option<i32> {
+        let start = Instant::now();
+        while start.elapsed() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code();
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A workspace with one tracker note.
+fn workspace() -> tempfile::TempDir {
+    let folder = tempfile::tempdir().unwrap();
+    fs::create_dir(folder.path().join("trackers")).unwrap();
+    fs::write(
+        folder.path().join("trackers/acme.md"),
+        "---\ncompany: Acme\nstatus: Resume Written\n---\n# Acme\n",
+    )
+    .unwrap();
+    folder
+}
+
+fn tracker_server() -> (Server, tempfile::TempDir) {
+    let root = workspace();
+    let mut server = Server::start(&["--tools", "tracker"], root.path(), None);
+    server.initialize();
+    (server, root)
+}
+
+#[test]
+fn a_parse_error_is_answered_with_32700_and_a_null_id() {
+    let (mut server, _root) = tracker_server();
+    for bad in [
+        "{bad",
+        r#"{"jsonrpc":"2.0","id":4,"method":"ping""#,
+        r#"{"jsonrpc":"2.0","id":4,"method":"ping"} trailing"#,
+    ] {
+        server.send(bad);
+        assert_eq!(server.error(), (-32700, Value::Null), "{bad}");
+    }
+    server.send_bytes(b"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"\xff\"}\n");
+    assert_eq!(server.error(), (-32700, Value::Null), "not UTF-8");
+    server.still_serving(10);
+}
+
+#[test]
+fn nesting_over_128_levels_is_a_parse_error() {
+    let (mut server, _root) = tracker_server();
+    let deep = |levels: usize| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{{"name":"update_tracker_status","arguments":{{"x":{}{}}}}}}}"#,
+            "[".repeat(levels),
+            "]".repeat(levels)
+        )
+    };
+    server.send(&deep(200));
+    assert_eq!(server.error(), (-32700, Value::Null));
+    server.send(&"[".repeat(100_000));
+    assert_eq!(server.error(), (-32700, Value::Null));
+    // Nesting within the limit is read: the tool itself refuses the
+    // unknown argument, under the request's id.
+    server.send(&deep(100));
+    let reply = server.reply();
+    assert_eq!(reply["id"], 5, "{reply}");
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    server.still_serving(10);
+}
+
+#[test]
+fn a_line_over_16_mib_is_skipped_and_answered_with_32700() {
+    let (mut server, _root) = tracker_server();
+    let padding = "x".repeat(16 * 1024 * 1024);
+    server.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":6,"method":"ping","params":{{"_meta":{{"pad":"{padding}"}}}}}}"#
+    ));
+    let reply = server.reply();
+    assert_eq!(reply["error"]["code"], -32700, "{reply}");
+    assert_eq!(reply["id"], Value::Null, "{reply}");
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("16 MiB"),
+        "{reply}"
+    );
+    server.still_serving(10);
+}
+
+#[test]
+fn invalid_requests_are_answered_with_their_id() {
+    let (mut server, _root) = tracker_server();
+    let cases = [
+        // params of the wrong JSON type
+        (
+            json!({"jsonrpc": "2.0", "id": 7, "method": "tools/list", "params": [1]}),
+            -32600,
+            json!(7),
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": "s-8", "method": "tools/call", "params": "x"}),
+            -32600,
+            json!("s-8"),
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 9, "method": "ping", "params": 3}),
+            -32600,
+            json!(9),
+        ),
+        // params of a known method that do not fit it
+        (
+            json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call", "params": {"name": 5}}),
+            -32602,
+            json!(10),
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": {}}),
+            -32602,
+            json!(11),
+        ),
+        // not a JSON-RPC 2.0 request
+        (
+            json!({"jsonrpc": "1.0", "id": 12, "method": "ping"}),
+            -32600,
+            json!(12),
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 13, "method": 5}),
+            -32600,
+            json!(13),
+        ),
+        (json!({"jsonrpc": "2.0", "id": 14}), -32600, json!(14)),
+        // no id that could be echoed
+        (
+            json!({"jsonrpc": "2.0", "id": {"a": 1}, "method": "ping"}),
+            -32600,
+            Value::Null,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": null, "method": "ping"}),
+            -32600,
+            Value::Null,
+        ),
+        (json!([1, 2]), -32600, Value::Null),
+        (json!([]), -32600, Value::Null),
+        (json!("ping"), -32600, Value::Null),
+    ];
+    for (message, code, id) in cases {
+        server.send(&message.to_string());
+        assert_eq!(server.error(), (code, id), "{message}");
+    }
+    // A notification is never answered, even a bad one.
+    server.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":7}"#);
+    server.still_serving(20);
+}
+
+#[test]
+fn a_notification_before_initialize_is_logged_and_the_server_goes_on() {
+    let root = workspace();
+    let mut server = Server::start(&["--tools", "tracker"], root.path(), None);
+    server.send(INITIALIZED);
+    server.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#);
+    server.no_reply_within(Duration::from_millis(300));
+    assert!(
+        server.child.try_wait().unwrap().is_none(),
+        "{}",
+        server.stderr()
+    );
+    server.initialize();
+    server.still_serving(10);
+    assert!(
+        server.stderr().contains(
+            "ignored the notification `notifications/initialized` sent before `initialize`"
+        ),
+        "{}",
+        server.stderr()
+    );
+}
+
+#[test]
+fn a_request_before_initialize_is_refused_with_its_id() {
+    let root = workspace();
+    let mut server = Server::start(&["--tools", "tracker"], root.path(), None);
+    server.send(r#"{"jsonrpc":"2.0","id":"early","method":"tools/list"}"#);
+    let reply = server.reply();
+    assert_eq!(reply["id"], "early", "{reply}");
+    assert_eq!(reply["error"]["code"], -32600, "{reply}");
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("initialize"),
+        "{reply}"
+    );
+    // ping is allowed before initialize.
+    server.send(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#);
+    assert_eq!(
+        server.reply(),
+        json!({"jsonrpc": "2.0", "id": 2, "result": {}})
+    );
+    server.initialize();
+    server.still_serving(10);
+}
+
+#[test]
+fn stdin_closing_ends_the_server_without_a_reply_lost() {
+    let (mut server, _root) = tracker_server();
+    server.send(r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#);
+    server.close_stdin();
+    assert_eq!(
+        server.reply(),
+        json!({"jsonrpc": "2.0", "id": 3, "result": {}})
+    );
+    assert_eq!(
+        server.exit_within(EXIT_DEADLINE),
+        Some(0),
+        "{}",
+        server.stderr()
+    );
+}
+
+/// A `git` that never returns: it records its pid, then sleeps.
+struct StuckGit {
+    bin: tempfile::TempDir,
+    pids: PathBuf,
+}
+
+impl StuckGit {
+    fn new() -> StuckGit {
+        let bin = tempfile::tempdir().unwrap();
+        let pids = bin.path().join("pids");
+        let script = bin.path().join("git");
+        fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\necho $$ >> '{}'\nexec sleep 600\n",
+                pids.display()
+            ),
+        )
+        .unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        StuckGit { bin, pids }
+    }
+
+    /// PATH with this `git` first.
+    fn path(&self) -> PathBuf {
+        let mut paths = vec![self.bin.path().to_owned()];
+        paths.extend(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        ));
+        std::env::join_paths(paths).unwrap().into()
+    }
+
+    fn wait_until_running(&self) {
+        let start = Instant::now();
+        while !self.pids.exists() {
+            assert!(start.elapsed() < REPLY_TIMEOUT, "the fake git never ran");
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for StuckGit {
+    fn drop(&mut self) {
+        for pid in fs::read_to_string(&self.pids).unwrap_or_default().lines() {
+            let _ = Command::new("kill").arg(pid.trim()).status();
+        }
+    }
+}
+
+/// A server whose `gather_requirements` call (id 2) is stuck in `git`,
+/// after showing that another call (id 3) still completes meanwhile.
+fn server_with_a_stuck_call(git: &StuckGit, root: &Path) -> Server {
+    let mut server = Server::start(&["--tools", "tracker,planner"], root, Some(&git.path()));
+    server.initialize();
+    server.send(
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"gather_requirements","arguments":{}}}"#,
+    );
+    git.wait_until_running();
+    server.send(
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"update_tracker_status","arguments":{"tracker_path":"trackers/acme.md","target_status":"Applied","dry_run":true}}}"#,
+    );
+    let reply = server.reply();
+    assert_eq!(reply["id"], 3, "the stuck call must not answer: {reply}");
+    assert_eq!(
+        reply["result"]["structuredContent"]["action"], "would_update",
+        "{reply}"
+    );
+    server
+}
+
+#[cfg(unix)]
+#[test]
+fn the_server_exits_promptly_when_stdin_closes_with_a_call_stuck() {
+    let git = StuckGit::new();
+    let root = workspace();
+    let mut server = server_with_a_stuck_call(&git, root.path());
+    server.close_stdin();
+    let code = server.exit_within(EXIT_DEADLINE);
+    assert_eq!(
+        code,
+        Some(0),
+        "still running {EXIT_DEADLINE:?} after stdin closed; stderr:\n{}",
+        server.stderr()
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn the_server_exits_promptly_when_stdout_closes_with_a_call_stuck() {
+    let git = StuckGit::new();
+    let root = workspace();
+    let mut server = server_with_a_stuck_call(&git, root.path());
+    // The reader closes stdout after the reply to this ping; stdin stays
+    // open and nothing more is sent.
+    server.close_stdout.store(true, Ordering::SeqCst);
+    server.send(r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#);
+    assert_eq!(server.reply()["id"], 4);
+    let code = server.exit_within(EXIT_DEADLINE);
+    assert_eq!(
+        code,
+        Some(0),
+        "still running {EXIT_DEADLINE:?} after stdout closed; stderr:\n{}",
+        server.stderr()
+    );
+}
