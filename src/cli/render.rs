@@ -8,7 +8,7 @@ use quire::plan::PlanDiagnostic;
 /// Writes each diagnostic as a miette report to stderr.
 pub fn report(name: &str, text: &Arc<str>, diagnostics: &[PlanDiagnostic]) {
     for diagnostic in diagnostics {
-        let report = miette::Report::new(diagnostic.to_report(name, Arc::clone(text)));
+        let report = miette::Report::new(diagnostic.to_report(name, text));
         eprintln!("{report:?}");
     }
 }
