@@ -73,7 +73,7 @@ const CUSTOM_CONFIGS: &[(&str, &str, ParserConfig)] = &[
 /// list against `src/plan/codes.rs`, and `corpus_covers_every_code` checks
 /// that the corpus produces each one, so a new code fails until it has a
 /// corpus case.
-const ALL_CODES: [Code; 24] = [
+const ALL_CODES: [Code; 25] = [
     Code::InvalidConfig,
     Code::LeadingBlankLine,
     Code::InputTooLong,
@@ -98,6 +98,7 @@ const ALL_CODES: [Code; 24] = [
     Code::UnknownConstraintPrefix,
     Code::EmptyConstraintValue,
     Code::ConstraintValueCase,
+    Code::ControlCharacter,
 ];
 
 /// The configuration for a corpus file, and its name for the snapshot.
