@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use quire::mcp::{self, QuireServer, Toolset};
 use quire::workspace::Workspace;
 
-use super::Outcome;
+use super::{Outcome, output};
 
 /// Parses `--tools tracker,planner` (all toolsets of this build when absent).
 pub fn toolsets(list: Option<&str>) -> anyhow::Result<Vec<Toolset>> {
@@ -117,7 +117,7 @@ pub fn call(
     let outcome = runtime()?
         .block_on(mcp::call_in_process(server, tool, arguments))
         .map_err(|error| anyhow::anyhow!("the call to `{tool}` failed: {error}"))?;
-    println!("{}", serde_json::to_string_pretty(&outcome.value)?);
+    output::stdout_json(&outcome.value)?;
     Ok(if outcome.is_error {
         Outcome::Findings
     } else {
