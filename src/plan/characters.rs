@@ -227,6 +227,15 @@ fn span_in_value(value: &Spanned<String>, at: usize, c: char, line: usize) -> Sp
 /// [`MAX_LINES_REPORTED`] findings. Carriage returns that end a line are
 /// line endings, not content.
 pub(crate) fn in_text(text: &str, document: &PlanDocument) -> Vec<PlanDiagnostic> {
+    // Every parse of a valid text comes here: rule out most texts with a
+    // byte scan before decoding characters. A refused character is a byte
+    // below 0x20 (tab and line feed aside; a carriage return may end a
+    // line), DEL, or starts with 0xC2 (C1) or 0xE2 (the separators).
+    let suspect =
+        |&b: &u8| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f || b == 0xc2 || b == 0xe2;
+    if !text.as_bytes().iter().any(suspect) {
+        return Vec::new();
+    }
     // (line number, byte offset and character of the first refused character
     // on that line, how many more the line holds)
     let mut lines: Vec<(usize, usize, char, usize)> = Vec::new();
@@ -511,6 +520,18 @@ mod tests {
             in_text("a\r\nb\r\r\nc\r", &PlanDocument::default()).is_empty(),
             "line endings"
         );
+    }
+
+    #[test]
+    fn the_byte_scan_misses_no_refused_character() {
+        let refused = (0..=0x3000_u32)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_refused(c, false) && c != '\n' && c != '\0');
+        for c in refused {
+            let text = format!("fix(a): b{c}c");
+            let findings = in_text(&text, &PlanDocument::default());
+            assert_eq!(findings.len(), 1, "U+{:04X}", u32::from(c));
+        }
     }
 
     #[test]
