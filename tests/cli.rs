@@ -644,3 +644,14 @@ fn help_documents_the_exit_statuses() {
     assert!(help.contains("70 an internal error"), "{help}");
     assert!(help.contains("closed standard\noutput"), "{help}");
 }
+
+#[test]
+fn fmt_writes_the_document_byte_for_byte_into_a_pipe() {
+    // Escaping is for terminals: into a pipe or a file, fmt keeps every
+    // character (the document's words are the user's; `check` is what
+    // refuses control characters).
+    let document = "feat(cli): Keep \u{1b}[1mbytes\u{1b}[0m\n\nEvery \u{85} byte.\n";
+    let output = quire(&["fmt"], document);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(stdout(&output), document);
+}
