@@ -5,8 +5,8 @@
 //! [`DiagnosticCode`]), so callers can match on codes without comparing
 //! strings, while rendering stays in one place.
 
+use std::borrow::Cow;
 use std::fmt;
-use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -83,15 +83,32 @@ impl<C: DiagnosticCode> Diagnostic<C> {
 
     /// This finding as a miette diagnostic over `source` (named `name` in the
     /// rendered report).
-    pub fn to_report(&self, name: &str, source: Arc<str>) -> Report {
+    ///
+    /// The report carries an excerpt of `source`, not the whole text: the
+    /// lines around the span, each at most [`MAX_LINE_CHARS`] characters
+    /// (longer lines are clipped around the span and marked `…`), at most
+    /// [`MAX_SPAN_LINES`] lines of the span itself, and every character that
+    /// would steer a terminal escaped ([`escape_unprintable`]). Line and column
+    /// numbers in the report are still those of `source`. The name, message,
+    /// label and help are escaped the same way.
+    pub fn to_report(&self, name: &str, source: &str) -> Report {
+        let excerpt = Excerpt::new(name, source, self.span);
+        let mut label = escape_unprintable(&self.label, LineFeeds::Escape).into_owned();
+        for note in &excerpt.notes {
+            if label.is_empty() {
+                label = note.clone();
+            } else {
+                label = format!("{label} ({note})");
+            }
+        }
         Report {
             code: self.code.as_str(),
             severity: self.severity,
-            message: self.message.clone(),
-            label: self.label.clone(),
-            help: self.help.clone(),
-            span: self.span,
-            source_code: miette::NamedSource::new(name, source),
+            message: escape_unprintable(&self.message, LineFeeds::Escape).into_owned(),
+            label,
+            help: escape_unprintable(&self.help, LineFeeds::Escape).into_owned(),
+            span: excerpt.primary,
+            source_code: excerpt,
         }
     }
 }
@@ -117,8 +134,9 @@ pub struct Report {
     message: String,
     label: String,
     help: String,
-    span: Span,
-    source_code: miette::NamedSource<Arc<str>>,
+    /// The span in the excerpt's coordinates.
+    span: miette::SourceSpan,
+    source_code: Excerpt,
 }
 
 impl miette::Diagnostic for Report {
@@ -147,6 +165,442 @@ impl miette::Diagnostic for Report {
             self.span,
         );
         Some(Box::new(std::iter::once(label)))
+    }
+}
+
+// ------------------------------------------------------------ characters
+
+/// Whether `c` steers a terminal instead of showing a glyph: a C0 control
+/// other than tab and line feed (escape sequences, bell, backspace, carriage
+/// return, vertical tab, form feed...), DEL, a C1 control (including NEL and
+/// the 8-bit CSI and OSC), the Unicode line and paragraph separators, or a
+/// bidirectional embedding, override or isolate (which reorder how the text
+/// around them reads).
+///
+/// ```
+/// use quire::diagnostics::is_unprintable;
+///
+/// assert!(is_unprintable('\u{1b}') && is_unprintable('\u{85}') && is_unprintable('\u{202e}'));
+/// assert!(!is_unprintable('\t') && !is_unprintable('\n') && !is_unprintable('é'));
+/// ```
+pub fn is_unprintable(c: char) -> bool {
+    matches!(
+        c,
+        '\0'..='\u{8}'
+            | '\u{b}'..='\u{1f}'
+            | '\u{7f}'..='\u{9f}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// The C0 controls' names, U+0000 to U+001F.
+const C0_NAMES: [&str; 32] = [
+    "NULL",
+    "START OF HEADING",
+    "START OF TEXT",
+    "END OF TEXT",
+    "END OF TRANSMISSION",
+    "ENQUIRY",
+    "ACKNOWLEDGE",
+    "BELL",
+    "BACKSPACE",
+    "CHARACTER TABULATION",
+    "LINE FEED",
+    "LINE TABULATION",
+    "FORM FEED",
+    "CARRIAGE RETURN",
+    "SHIFT OUT",
+    "SHIFT IN",
+    "DATA LINK ESCAPE",
+    "DEVICE CONTROL ONE",
+    "DEVICE CONTROL TWO",
+    "DEVICE CONTROL THREE",
+    "DEVICE CONTROL FOUR",
+    "NEGATIVE ACKNOWLEDGE",
+    "SYNCHRONOUS IDLE",
+    "END OF TRANSMISSION BLOCK",
+    "CANCEL",
+    "END OF MEDIUM",
+    "SUBSTITUTE",
+    "ESCAPE",
+    "FILE SEPARATOR",
+    "GROUP SEPARATOR",
+    "RECORD SEPARATOR",
+    "UNIT SEPARATOR",
+];
+
+/// The C1 controls' names, U+0080 to U+009F.
+const C1_NAMES: [&str; 32] = [
+    "PADDING CHARACTER",
+    "HIGH OCTET PRESET",
+    "BREAK PERMITTED HERE",
+    "NO BREAK HERE",
+    "INDEX",
+    "NEXT LINE",
+    "START OF SELECTED AREA",
+    "END OF SELECTED AREA",
+    "CHARACTER TABULATION SET",
+    "CHARACTER TABULATION WITH JUSTIFICATION",
+    "LINE TABULATION SET",
+    "PARTIAL LINE FORWARD",
+    "PARTIAL LINE BACKWARD",
+    "REVERSE LINE FEED",
+    "SINGLE SHIFT TWO",
+    "SINGLE SHIFT THREE",
+    "DEVICE CONTROL STRING",
+    "PRIVATE USE ONE",
+    "PRIVATE USE TWO",
+    "SET TRANSMIT STATE",
+    "CANCEL CHARACTER",
+    "MESSAGE WAITING",
+    "START OF GUARDED AREA",
+    "END OF GUARDED AREA",
+    "START OF STRING",
+    "SINGLE GRAPHIC CHARACTER INTRODUCER",
+    "SINGLE CHARACTER INTRODUCER",
+    "CONTROL SEQUENCE INTRODUCER",
+    "STRING TERMINATOR",
+    "OPERATING SYSTEM COMMAND",
+    "PRIVACY MESSAGE",
+    "APPLICATION PROGRAM COMMAND",
+];
+
+/// The Unicode name (or, for controls, the name alias) of a character for
+/// which [`is_unprintable`] holds, and of tab and line feed.
+pub fn character_name(c: char) -> Option<&'static str> {
+    let code = u32::from(c);
+    let index = |base: u32| usize::try_from(code - base).ok();
+    match c {
+        '\0'..='\u{1f}' => index(0).and_then(|i| C0_NAMES.get(i)).copied(),
+        '\u{7f}' => Some("DELETE"),
+        '\u{80}'..='\u{9f}' => index(0x80).and_then(|i| C1_NAMES.get(i)).copied(),
+        '\u{2028}' => Some("LINE SEPARATOR"),
+        '\u{2029}' => Some("PARAGRAPH SEPARATOR"),
+        '\u{202a}' => Some("LEFT-TO-RIGHT EMBEDDING"),
+        '\u{202b}' => Some("RIGHT-TO-LEFT EMBEDDING"),
+        '\u{202c}' => Some("POP DIRECTIONAL FORMATTING"),
+        '\u{202d}' => Some("LEFT-TO-RIGHT OVERRIDE"),
+        '\u{202e}' => Some("RIGHT-TO-LEFT OVERRIDE"),
+        '\u{2066}' => Some("LEFT-TO-RIGHT ISOLATE"),
+        '\u{2067}' => Some("RIGHT-TO-LEFT ISOLATE"),
+        '\u{2068}' => Some("FIRST STRONG ISOLATE"),
+        '\u{2069}' => Some("POP DIRECTIONAL ISOLATE"),
+        _ => None,
+    }
+}
+
+/// A character as a person can read it in a message: `U+001B ESCAPE`, or
+/// `U+00E9` for a character without a name in [`character_name`].
+pub fn describe_character(c: char) -> String {
+    match character_name(c) {
+        Some(name) => format!("U+{:04X} {name}", u32::from(c)),
+        None => format!("U+{:04X}", u32::from(c)),
+    }
+}
+
+/// What [`escape_unprintable`] does with line feeds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineFeeds {
+    /// Keep them: the text is shown on several lines.
+    Keep,
+    /// Write them as `\n`: the text is shown on one line.
+    Escape,
+}
+
+/// `text` with every character for which [`is_unprintable`] holds written as
+/// an escape a terminal shows literally: `\r` for a carriage return, `\u{1b}`
+/// for ESC, `\u{2028}` for a line separator. Tabs stay; line feeds stay or
+/// become `\n` as `line_feeds` says. Borrowed when nothing needs escaping.
+///
+/// ```
+/// use quire::diagnostics::{escape_unprintable, LineFeeds};
+///
+/// assert_eq!(escape_unprintable("a\u{1b}[2Jb\rc", LineFeeds::Escape), "a\\u{1b}[2Jb\\rc");
+/// assert_eq!(escape_unprintable("one\ntwo", LineFeeds::Escape), "one\\ntwo");
+/// assert_eq!(escape_unprintable("one\ntwo\tthree", LineFeeds::Keep), "one\ntwo\tthree");
+/// ```
+pub fn escape_unprintable(text: &str, line_feeds: LineFeeds) -> Cow<'_, str> {
+    let needs_escape =
+        |c: char| is_unprintable(c) || (c == '\n' && line_feeds == LineFeeds::Escape);
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if !needs_escape(c) {
+            escaped.push(c);
+            continue;
+        }
+        match c {
+            '\n' => escaped.push_str("\\n"),
+            '\r' => escaped.push_str("\\r"),
+            _ => {
+                use fmt::Write as _;
+                let _ = write!(escaped, "\\u{{{:x}}}", u32::from(c));
+            }
+        }
+    }
+    Cow::Owned(escaped)
+}
+
+// -------------------------------------------------------------- excerpts
+
+/// The longest line a report shows, in characters; longer lines are clipped
+/// around the span.
+pub const MAX_LINE_CHARS: usize = 200;
+
+/// When a line is clipped: how many characters before the span stay.
+const CHARS_BEFORE_SPAN: usize = 80;
+
+/// The most lines of a span a report shows; the rest is left out.
+pub const MAX_SPAN_LINES: usize = 3;
+
+/// Lines shown before and after the span: miette's default.
+const CONTEXT_LINES: usize = 1;
+
+/// Where one shown line of the source went in the excerpt.
+struct ShownLine {
+    /// Byte offsets in the source: the line's start and the shown window of
+    /// its content.
+    start: usize,
+    window: std::ops::Range<usize>,
+    /// Byte offsets in the excerpt: line start, where the window's text
+    /// begins (after a `…`), and where the shown content ends.
+    excerpt_start: usize,
+    excerpt_window: usize,
+    excerpt_end: usize,
+}
+
+/// The part of a source text a report shows: a few lines around a span,
+/// clipped and escaped so that rendering stays small and safe whatever the
+/// source holds, with the line numbers and the primary column of the source.
+#[derive(Debug)]
+pub struct Excerpt {
+    name: String,
+    text: String,
+    /// 0-based line number of the excerpt's first line in the source.
+    first_line: usize,
+    /// The span in excerpt coordinates, and the 0-based line and column
+    /// (in characters) of its start in the source.
+    primary: miette::SourceSpan,
+    primary_line: usize,
+    primary_column: usize,
+    /// What the label should add: clipped lines, a span cut short.
+    notes: Vec<String>,
+}
+
+/// `offset` clamped into `text` and moved back to a character boundary.
+fn char_boundary(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+/// The start of the line holding `offset`.
+fn line_start(text: &str, offset: usize) -> usize {
+    memchr::memrchr(b'\n', &text.as_bytes()[..offset]).map_or(0, |newline| newline + 1)
+}
+
+/// The end of the line starting at `start`: its content end (before any
+/// `\r` that ends it) and the start of the next line (or the text's end).
+fn line_end(text: &str, start: usize) -> (usize, usize) {
+    let bytes = text.as_bytes();
+    let next = memchr::memchr(b'\n', &bytes[start..]).map_or(text.len(), |at| start + at + 1);
+    let mut content_end = if next > start && bytes[next - 1] == b'\n' {
+        next - 1
+    } else {
+        next
+    };
+    while content_end > start && bytes[content_end - 1] == b'\r' {
+        content_end -= 1;
+    }
+    (content_end, next)
+}
+
+/// The byte range of the at most [`MAX_LINE_CHARS`] characters of
+/// `text[start..end]` to show, keeping `focus` in view.
+fn window(text: &str, start: usize, end: usize, focus: usize) -> std::ops::Range<usize> {
+    let content = &text[start..end];
+    if content.len() <= MAX_LINE_CHARS || content.chars().count() <= MAX_LINE_CHARS {
+        return start..end;
+    }
+    let total = content.chars().count();
+    let focus_column = text[start..focus.clamp(start, end)].chars().count();
+    let first = focus_column
+        .saturating_sub(CHARS_BEFORE_SPAN)
+        .min(total - MAX_LINE_CHARS);
+    let byte_at = |column: usize| {
+        content
+            .char_indices()
+            .nth(column)
+            .map_or(end, |(at, _)| start + at)
+    };
+    byte_at(first)..byte_at(first + MAX_LINE_CHARS)
+}
+
+impl Excerpt {
+    /// The excerpt of `source` that shows `span` (clamped into the source).
+    pub fn new(name: &str, source: &str, span: Span) -> Excerpt {
+        let start = char_boundary(source, span.start);
+        let end = char_boundary(source, span.end).max(start);
+        let first_span_line = line_start(source, start);
+        let first_line_number = source.as_bytes()[..first_span_line]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        // The lines to show: one line of context before, the span's lines
+        // (at most MAX_SPAN_LINES), one line of context after.
+        let mut starts = Vec::new();
+        let mut shown_from = first_span_line;
+        let mut first_line = first_line_number;
+        for _ in 0..CONTEXT_LINES {
+            if shown_from == 0 {
+                break;
+            }
+            shown_from = line_start(source, shown_from - 1);
+            first_line -= 1;
+            starts.push(shown_from);
+        }
+        starts.reverse();
+        let mut notes = Vec::new();
+        let mut cut_end = end;
+        let mut line = first_span_line;
+        let mut span_lines = 0;
+        loop {
+            starts.push(line);
+            span_lines += 1;
+            let (content_end, next) = line_end(source, line);
+            if end < next || next == source.len() {
+                break;
+            }
+            if span_lines == MAX_SPAN_LINES {
+                let end_line = first_line_number
+                    + 1
+                    + source.as_bytes()[first_span_line..end]
+                        .iter()
+                        .filter(|&&b| b == b'\n')
+                        .count();
+                notes.push(format!("continues to line {end_line}"));
+                cut_end = content_end;
+                break;
+            }
+            line = next;
+        }
+        // A line follows when the last one ends in a line feed (an empty
+        // last line after a final line feed counts, as in miette).
+        let mut next = line_end(source, *starts.last().unwrap_or(&0)).1;
+        for _ in 0..CONTEXT_LINES {
+            if next == 0 || source.as_bytes()[next - 1] != b'\n' {
+                break;
+            }
+            starts.push(next);
+            next = line_end(source, next).1;
+        }
+
+        let mut text = String::new();
+        let mut lines = Vec::with_capacity(starts.len());
+        for &line_start in &starts {
+            let (content_end, next) = line_end(source, line_start);
+            let focus = if (line_start..=content_end).contains(&start) {
+                start
+            } else {
+                line_start
+            };
+            let window = window(source, line_start, content_end, focus);
+            let excerpt_start = text.len();
+            if window.start > line_start {
+                text.push('…');
+            }
+            let excerpt_window = text.len();
+            text.push_str(&escape_unprintable(
+                &source[window.clone()],
+                LineFeeds::Escape,
+            ));
+            if window.end < content_end {
+                text.push('…');
+            }
+            let excerpt_end = text.len();
+            if next > 0 && source.as_bytes()[next - 1] == b'\n' && next > line_start {
+                text.push('\n');
+            }
+            let clipped = window != (line_start..content_end);
+            if clipped && line_start == first_span_line {
+                notes.insert(0, "long line clipped".to_owned());
+            }
+            lines.push(ShownLine {
+                start: line_start,
+                window,
+                excerpt_start,
+                excerpt_window,
+                excerpt_end,
+            });
+        }
+        let map = |offset: usize| -> usize {
+            let Some(line) = lines.iter().rev().find(|line| line.start <= offset) else {
+                return 0;
+            };
+            if offset < line.window.start {
+                line.excerpt_start
+            } else if offset <= line.window.end {
+                line.excerpt_window
+                    + escape_unprintable(&source[line.window.start..offset], LineFeeds::Escape)
+                        .len()
+            } else {
+                line.excerpt_end
+            }
+        };
+        let (excerpt_start, excerpt_end) = (map(start), map(cut_end));
+        let column_end = start.min(line_end(source, first_span_line).0);
+        Excerpt {
+            name: escape_unprintable(name, LineFeeds::Escape).into_owned(),
+            primary: (
+                excerpt_start,
+                excerpt_end.max(excerpt_start) - excerpt_start,
+            )
+                .into(),
+            primary_line: first_line_number,
+            primary_column: source[first_span_line..column_end].chars().count(),
+            text,
+            first_line,
+            notes,
+        }
+    }
+
+    /// The excerpt's text: the shown lines, clipped and escaped.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+impl miette::SourceCode for Excerpt {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let inner =
+            self.text
+                .as_str()
+                .read_span(span, context_lines_before, context_lines_after)?;
+        let (line, column) = if *span == self.primary && context_lines_before == 0 {
+            (self.primary_line, self.primary_column)
+        } else {
+            (inner.line() + self.first_line, inner.column())
+        };
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            line,
+            column,
+            inner.line_count(),
+        )))
     }
 }
 
@@ -181,6 +635,143 @@ impl<'a> LineIndex<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Clone, Copy, Debug)]
+    struct TestCode;
+
+    impl DiagnosticCode for TestCode {
+        fn as_str(&self) -> &'static str {
+            "test::code"
+        }
+    }
+
+    fn finding(span: Span, label: &str) -> Diagnostic<TestCode> {
+        Diagnostic {
+            code: TestCode,
+            severity: Severity::Error,
+            message: "something is wrong".into(),
+            label: label.into(),
+            help: "fix it".into(),
+            span,
+            field: None,
+        }
+    }
+
+    fn render(diagnostic: &Diagnostic<TestCode>, name: &str, source: &str) -> String {
+        let handler =
+            miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+                .with_width(100);
+        let mut out = String::new();
+        handler
+            .render_report(&mut out, &diagnostic.to_report(name, source))
+            .unwrap();
+        out
+    }
+
+    #[test]
+    fn a_label_past_column_65535_renders_clipped() {
+        // miette panics formatting a label indented by more than u16::MAX
+        // columns ("Formatting argument out of range"); the excerpt keeps
+        // every shown line short.
+        let source = "a".repeat(100_001);
+        let report = render(&finding(Span::new(100_000, 100_001), "here"), "x", &source);
+        assert!(report.len() < 2_000, "{} bytes", report.len());
+        assert!(report.contains("[x:1:100001]"), "{report}");
+        assert!(report.contains("here (long line clipped)"), "{report}");
+        assert!(report.contains(" 1 │ …aaa"), "{report}");
+    }
+
+    #[test]
+    fn a_long_span_shows_its_first_lines_and_says_where_it_ends() {
+        let source: String = (1..=200).map(|n| format!("line {n}\n")).collect();
+        let start = source.find("line 5").unwrap();
+        let report = render(
+            &finding(Span::new(start, source.len()), "over"),
+            "x",
+            &source,
+        );
+        assert!(report.contains("[x:5:1]"), "{report}");
+        assert!(
+            report.contains("line 7") && !report.contains("line 9"),
+            "{report}"
+        );
+        assert!(report.contains("over (continues to line 201)"), "{report}");
+    }
+
+    #[test]
+    fn controls_are_escaped_with_the_span_on_the_escape() {
+        let source = "fix: a\n\nsee \u{1b}]0;title\u{7}é and \r over\u{2028}x\n";
+        let at = source.find('\u{1b}').unwrap();
+        let report = render(
+            &finding(Span::new(at, at + 1), "ESC"),
+            "n\u{1b}[31m",
+            source,
+        );
+        assert!(!report.chars().any(is_unprintable), "{report:?}");
+        assert!(
+            report.contains(" 3 │ see \\u{1b}]0;title\\u{7}é and \\r over\\u{2028}x"),
+            "{report}"
+        );
+        assert!(report.contains("[n\\u{1b}[31m:3:5]"), "{report}");
+        // The underline covers the six characters of `\u{1b}`.
+        assert!(report.contains("   ·     ───┬──\n"), "{report}");
+    }
+
+    #[test]
+    fn columns_count_characters_and_crlf_lines_are_lines() {
+        let source = "ééé x\r\nnext\r\n";
+        let at = source.find('x').unwrap();
+        let report = render(&finding(Span::new(at, at + 1), "x"), "n", source);
+        assert!(report.contains("[n:1:5]"), "{report}");
+        assert!(report.contains(" 2 │ next"), "{report}");
+        assert!(!report.contains("\\r"), "{report}");
+    }
+
+    #[test]
+    fn spans_outside_the_text_or_inside_a_character_do_not_panic() {
+        for (source, span) in [
+            ("", Span::new(0, 0)),
+            ("é", Span::new(1, 1)),
+            ("abc", Span::new(2, 99)),
+            ("abc", Span::new(99, 120)),
+            ("a\n\n\n", Span::new(4, 4)),
+            ("a\r", Span::new(1, 2)),
+        ] {
+            let report = render(&finding(span, "l"), "n", source);
+            assert!(
+                report.contains("something is wrong"),
+                "{source:?}: {report}"
+            );
+        }
+    }
+
+    #[test]
+    fn messages_and_help_are_escaped() {
+        let mut diagnostic = finding(Span::new(0, 1), "a\u{1b}b");
+        diagnostic.message = "bad \u{9b}31m".into();
+        diagnostic.help = "write `x\ny`".into();
+        let report = render(&diagnostic, "n", "abc");
+        assert!(!report.chars().any(is_unprintable), "{report:?}");
+        assert!(
+            report.contains("bad \\u{9b}31m") && report.contains("x\\ny"),
+            "{report}"
+        );
+        assert!(report.contains("a\\u{1b}b"), "{report}");
+    }
+
+    #[test]
+    fn every_unprintable_character_has_a_name() {
+        let unprintable = (0..=0x2100_u32)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_unprintable(c));
+        for c in unprintable {
+            assert!(character_name(c).is_some(), "{:04X}", u32::from(c));
+        }
+        assert_eq!(describe_character('\u{1b}'), "U+001B ESCAPE");
+        assert_eq!(describe_character('\u{85}'), "U+0085 NEXT LINE");
+        assert_eq!(describe_character('\u{2028}'), "U+2028 LINE SEPARATOR");
+        assert_eq!(describe_character('é'), "U+00E9");
+    }
 
     #[test]
     fn line_column_is_one_based_and_counts_characters() {

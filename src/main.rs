@@ -1,18 +1,11 @@
-//! The `quire` command line: parse, check and format plan documents.
+//! The `quire` command line: parse, check and format plan documents, and
+//! serve or call the MCP tools.
 
 mod cli;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
-    match cli::run(args) {
-        Ok(outcome) => outcome.into(),
-        Err(error) => {
-            eprintln!("error: {error:#}");
-            cli::Outcome::UsageOrIo.into()
-        }
-    }
+    cli::panic_hook::install();
+    cli::panic_hook::guard(cli::main)
 }

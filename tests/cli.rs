@@ -329,3 +329,333 @@ fn serve_refuses_non_loopback_http_addresses() {
     assert_eq!(code(&output), 2);
     assert!(stderr(&output).contains("loopback"));
 }
+
+// ------------------------------------------------- limits, pipes, panics
+
+/// Runs quire with `total` bytes of `chunk` repeated on stdin, written from
+/// another thread as quire reads them (never held in memory at once).
+/// Returns the output and how many bytes quire took before it closed stdin.
+fn quire_streaming(args: &[&str], chunk: &[u8], total: usize) -> (Output, usize) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quire"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("RUST_BACKTRACE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("quire runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let block = chunk.repeat((64 * 1024 / chunk.len()).max(1));
+    let writer = std::thread::spawn(move || {
+        let mut written = 0;
+        while written < total {
+            let part = &block[..block.len().min(total - written)];
+            match stdin.write_all(part) {
+                Ok(()) => written += part.len(),
+                Err(error) => {
+                    assert_eq!(error.kind(), std::io::ErrorKind::BrokenPipe, "{error}");
+                    break;
+                }
+            }
+        }
+        written
+    });
+    let output = child.wait_with_output().unwrap();
+    (output, writer.join().unwrap())
+}
+
+/// Stderr is one clean line: no panic, no path of the build machine.
+fn assert_one_clean_line(output: &Output) {
+    let text = stderr(output);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    for bad in [
+        "panicked",
+        ".cargo",
+        "registry",
+        "RUST_BACKTRACE",
+        "os error",
+    ] {
+        assert!(!text.contains(bad), "{bad:?} in: {text}");
+    }
+}
+
+#[test]
+fn input_one_character_over_the_limit_is_refused_in_one_line() {
+    // This used to panic inside miette (exit 101): the input_too_long label
+    // sat at column 100001, beyond what its formatting can indent.
+    let long = "a".repeat(100_001);
+    for command in ["check", "parse", "fmt"] {
+        let output = quire(&[command, "-"], &long);
+        assert_eq!(code(&output), 1, "{command}: {}", stderr(&output));
+        assert_one_clean_line(&output);
+        assert!(
+            stderr(&output)
+                .contains("<stdin> has 100001 characters; the commit-message preset allows 100000"),
+            "{}",
+            stderr(&output)
+        );
+        assert!(stdout(&output).is_empty());
+    }
+    // The strict preset's own limit.
+    let output = quire(&["check", "--preset", "strict"], &"a".repeat(10_001));
+    assert_eq!(code(&output), 1);
+    assert!(stderr(&output).contains("the strict preset allows 10000"));
+}
+
+#[test]
+fn a_long_line_within_the_limit_renders_a_clipped_snippet() {
+    let output = quire(&["check"], &"a".repeat(100_000));
+    assert_eq!(code(&output), 1);
+    let report = stderr(&output);
+    assert!(report.len() < 3_000, "{} bytes of report", report.len());
+    assert!(report.contains("plan::invalid_header"), "{report}");
+    assert!(report.contains("<stdin>:1:"), "{report}");
+    assert!(report.contains('…'), "the clipped line is marked: {report}");
+}
+
+#[test]
+fn a_50_mb_line_is_refused_after_a_bounded_read() {
+    let (output, taken) = quire_streaming(&["check", "-"], b"a", 50_000_000);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    assert_one_clean_line(&output);
+    assert!(stderr(&output).len() < 400, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("<stdin> is longer than 400003 bytes"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(taken < 8_000_000, "quire took {taken} bytes of its input");
+}
+
+#[test]
+fn parse_json_on_200_mb_of_newlines_reads_only_up_to_the_limit() {
+    let (output, taken) = quire_streaming(&["parse", "--json", "-"], b"\n", 200_000_000);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    assert_one_clean_line(&output);
+    assert!(stdout(&output).is_empty());
+    assert!(taken < 8_000_000, "quire took {taken} bytes of its input");
+    // A device named as a file is not read at all: only regular files are.
+    let output = quire(&["parse", "--json", "/dev/zero"], "");
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("/dev/zero: it is a character device, not a regular file"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn git_message_files_may_carry_a_long_diff_below_the_scissors() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("COMMIT_EDITMSG");
+    let diff = "+ a line of the verbose diff\n".repeat(40_000); // 1.1 MB
+    fs::write(
+        &path,
+        format!(
+            "feat(cli): Bound the input\n\nRead no more than needed.\n# ------------------------ >8 ------------------------\n{diff}"
+        ),
+    )
+    .unwrap();
+    let output = quire(&["check", "--git-message", path.to_str().unwrap()], "");
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    // The message itself is still held to the preset's limit.
+    fs::write(
+        &path,
+        format!("feat(cli): Long\n\n{}\n", "a".repeat(10_001)),
+    )
+    .unwrap();
+    let output = quire(
+        &[
+            "check",
+            "--git-message",
+            "--preset",
+            "strict",
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 1);
+    assert!(stderr(&output).contains("the strict preset allows 10000"));
+}
+
+/// Runs quire with its stdout closed before it writes: `input` goes to
+/// stdin only after the read end of stdout is gone.
+fn quire_into_closed_pipe(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quire"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("RUST_BACKTRACE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("quire runs");
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_closed_stdout_ends_every_command_quietly() {
+    let vault = vault_copy();
+    let root = vault.path().to_str().unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["parse", "-"], PLAN),
+        (&["parse", "--json", "-"], PLAN),
+        (&["fmt", "-"], PLAN),
+        (
+            &[
+                "call",
+                "gather_requirements",
+                "-",
+                "--plan-file",
+                "PLAN.md",
+                "--root",
+                root,
+            ],
+            "{}",
+        ),
+    ];
+    for (args, input) in cases {
+        let output = quire_into_closed_pipe(args, input);
+        assert_eq!(
+            (code(&output), stderr(&output)),
+            (0, String::new()),
+            "{args:?}"
+        );
+    }
+}
+
+/// Characters that would steer a terminal, as `quire::diagnostics` counts
+/// them; none may reach the terminal raw.
+fn unprintable(text: &str) -> Vec<char> {
+    text.chars()
+        .filter(|&c| quire::diagnostics::is_unprintable(c))
+        .collect()
+}
+
+const HOSTILE: &str = "feat(cli): Title \u{1b}[31mred\u{1b}[0m\n\nA description \u{1b}]0;pwned\u{7} with OSC.\rHidden\n- Never: print \u{9b}2J raw\u{2028}\n\n- [ ]: Ring \u{7} the bell\n  - [x]: Back\u{8}space \u{202e}txet\n\nGo on\u{85}now\n";
+
+#[test]
+fn parse_escapes_control_characters_in_the_outline_and_json() {
+    let output = quire(&["parse"], HOSTILE);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let outline = stdout(&output);
+    assert_eq!(unprintable(&outline), [], "{outline}");
+    for shown in [
+        r#"title "Title \u{1b}[31mred\u{1b}[0m""#,
+        r"print \u{9b}2J raw\u{2028}",
+        r"[ ] Ring \u{7} the bell",
+        r"[x] Back\u{8}space \u{202e}txet",
+        r#"direction    "Go on\u{85}now""#,
+    ] {
+        assert!(
+            outline.contains(shown),
+            "{shown:?} missing from:\n{outline}"
+        );
+    }
+    let output = quire(&["parse", "--json"], HOSTILE);
+    let json = stdout(&output);
+    assert_eq!(unprintable(&json), [], "{json}");
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(value["header"]["title"], "Title \u{1b}[31mred\u{1b}[0m");
+    assert_eq!(value["constraints"][0][1], "print \u{9b}2J raw\u{2028}");
+}
+
+#[test]
+fn check_refuses_control_characters_and_reports_them_escaped() {
+    let output = quire(&["check"], HOSTILE);
+    assert_eq!(code(&output), 1);
+    let report = stderr(&output);
+    assert_eq!(unprintable(&report), [], "{report}");
+    for expected in [
+        "plan::control_character",
+        "line 1 contains the control character U+001B ESCAPE",
+        r"feat(cli): Title \u{1b}[31mred\u{1b}[0m",
+        "line 3 contains the control character U+001B ESCAPE",
+        "U+009B CONTROL SEQUENCE INTRODUCER",
+        "U+0007 BELL",
+        "U+0008 BACKSPACE",
+        "U+0085 NEXT LINE",
+    ] {
+        assert!(
+            report.contains(expected),
+            "{expected:?} missing from:\n{report}"
+        );
+    }
+    // A tab is fine.
+    let output = quire(&["check"], "fix(cli): Align\tcolumns\n");
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+}
+
+#[test]
+fn file_names_are_escaped_in_messages() {
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("plan\u{1b}[2J.txt");
+    fs::write(&path, "Not a header\n").unwrap();
+    let output = quire(&["check", path.to_str().unwrap()], "");
+    assert_eq!(code(&output), 1);
+    let report = stderr(&output);
+    assert_eq!(unprintable(&report), [], "{report}");
+    assert!(report.contains(r"plan\u{1b}[2J.txt:1:1"), "{report}");
+    let output = quire(&["fmt", "--check", path.to_str().unwrap()], "");
+    assert_eq!(unprintable(&stderr(&output)), [], "{}", stderr(&output));
+    let missing = folder.path().join("gone\u{7}.txt");
+    let output = quire(&["parse", missing.to_str().unwrap()], "");
+    assert_eq!(code(&output), 2);
+    assert_eq!(unprintable(&stderr(&output)), [], "{}", stderr(&output));
+    assert!(stderr(&output).contains(r"gone\u{7}.txt: not found"));
+}
+
+#[test]
+fn io_errors_are_described_in_words() {
+    let folder = tempfile::tempdir().unwrap();
+    let output = quire(&["parse", folder.path().to_str().unwrap()], "");
+    assert_eq!(code(&output), 2);
+    assert_one_clean_line(&output);
+    assert!(
+        stderr(&output).ends_with(": it is a folder, not a file\n"),
+        "{}",
+        stderr(&output)
+    );
+    let output = quire(
+        &[
+            "call",
+            "gather_requirements",
+            "{}",
+            "--root",
+            "/nonexistent/vault",
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 2);
+    assert_one_clean_line(&output);
+    assert!(
+        stderr(&output).contains("/nonexistent/vault: not found"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn help_documents_the_exit_statuses() {
+    let output = quire(&["--help"], "");
+    assert_eq!(code(&output), 0);
+    let help = stdout(&output);
+    assert!(help.contains("70 an internal error"), "{help}");
+    assert!(help.contains("closed standard\noutput"), "{help}");
+}
+
+#[test]
+fn fmt_writes_the_document_byte_for_byte_into_a_pipe() {
+    // Escaping is for terminals: into a pipe or a file, fmt keeps every
+    // character (the document's words are the user's; `check` is what
+    // refuses control characters).
+    let document = "feat(cli): Keep \u{1b}[1mbytes\u{1b}[0m\n\nEvery \u{85} byte.\n";
+    let output = quire(&["fmt"], document);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(stdout(&output), document);
+}

@@ -27,9 +27,8 @@ use std::fmt::Write as _;
 use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
-use quire::diagnostics::{DiagnosticCode, LineIndex};
+use quire::diagnostics::{DiagnosticCode, LineIndex, describe_character, is_unprintable};
 use quire::plan::{Code, ParserConfig, PlanDiagnostic, PlanDocument, Preset, parse, validate};
 use serde_json::{Value, json};
 
@@ -74,7 +73,7 @@ const CUSTOM_CONFIGS: &[(&str, &str, ParserConfig)] = &[
 /// list against `src/plan/codes.rs`, and `corpus_covers_every_code` checks
 /// that the corpus produces each one, so a new code fails until it has a
 /// corpus case.
-const ALL_CODES: [Code; 24] = [
+const ALL_CODES: [Code; 25] = [
     Code::InvalidConfig,
     Code::LeadingBlankLine,
     Code::InputTooLong,
@@ -99,6 +98,7 @@ const ALL_CODES: [Code; 24] = [
     Code::UnknownConstraintPrefix,
     Code::EmptyConstraintValue,
     Code::ConstraintValueCase,
+    Code::ControlCharacter,
 ];
 
 /// The configuration for a corpus file, and its name for the snapshot.
@@ -149,8 +149,8 @@ fn read_text(path: &Path) -> String {
 }
 
 /// Renders one diagnostic the way the CLI does, without colors.
-fn render(diagnostic: &PlanDiagnostic, name: &str, source: &Arc<str>) -> String {
-    let report = diagnostic.to_report(name, Arc::clone(source));
+fn render(diagnostic: &PlanDiagnostic, name: &str, source: &str) -> String {
+    let report = diagnostic.to_report(name, source);
     let handler =
         miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
             .with_width(100);
@@ -161,18 +161,20 @@ fn render(diagnostic: &PlanDiagnostic, name: &str, source: &Arc<str>) -> String 
     out
 }
 
-/// Control characters other than line feeds and tabs (a NUL byte, the CR of
-/// a CRLF line ending) shown as their Unicode control pictures, so snapshot
-/// files stay plain text.
-fn visible_controls(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\n' | '\t' => c,
-            '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + u32::from(c)).unwrap_or(c),
-            '\u{7f}' => '\u{2421}',
-            _ => c,
-        })
-        .collect()
+/// Rendered reports escape every character that would steer a terminal
+/// (`quire::diagnostics::escape_unprintable`), so snapshot files stay plain
+/// text; a report that does not is a bug, not something to snapshot.
+fn assert_printable(name: &str, report: &str) {
+    let unprintable: Vec<String> = report
+        .chars()
+        .filter(|&c| is_unprintable(c))
+        .map(describe_character)
+        .collect();
+    assert!(
+        unprintable.is_empty(),
+        "{name}: the rendered report holds {}",
+        unprintable.join(", ")
+    );
 }
 
 fn to_json_all(diagnostics: &[PlanDiagnostic], index: &LineIndex<'_>) -> Value {
@@ -188,7 +190,7 @@ fn snapshot_text(json: &Value, rendered: &[String]) -> String {
     }
     for (index, report) in rendered.iter().enumerate() {
         let _ = writeln!(text, "── diagnostic {} of {} ──", index + 1, rendered.len());
-        text.push_str(&visible_controls(report));
+        text.push_str(report);
         text.push('\n');
     }
     text
@@ -213,8 +215,10 @@ fn text_snapshot(path: &Path) -> (String, Vec<Code>) {
         "parser_diagnostics": to_json_all(parser, &index),
         "validator_findings": to_json_all(validator, &index),
     });
-    let source: Arc<str> = Arc::from(text.as_str());
-    let rendered: Vec<String> = checked.iter().map(|d| render(d, name, &source)).collect();
+    let rendered: Vec<String> = checked.iter().map(|d| render(d, name, &text)).collect();
+    for report in &rendered {
+        assert_printable(name, report);
+    }
     let codes = checked.iter().map(|d| d.code).collect();
     (snapshot_text(&json, &rendered), codes)
 }
@@ -233,8 +237,10 @@ fn json_snapshot(path: &Path) -> (String, Vec<Code>) {
     });
     // A deserialized document has detached spans (0..0): the reports point at
     // the start of the JSON text.
-    let source: Arc<str> = Arc::from(text.as_str());
-    let rendered: Vec<String> = findings.iter().map(|d| render(d, name, &source)).collect();
+    let rendered: Vec<String> = findings.iter().map(|d| render(d, name, &text)).collect();
+    for report in &rendered {
+        assert_printable(name, report);
+    }
     let codes = findings.iter().map(|d| d.code).collect();
     (snapshot_text(&json, &rendered), codes)
 }

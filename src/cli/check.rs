@@ -7,12 +7,21 @@ use quire::plan::parse;
 use super::{Outcome, SourceArgs, git_message, input, render};
 
 pub fn run(args: &SourceArgs, git_message: bool) -> anyhow::Result<Outcome> {
-    let mut source = input::read(args.file.as_deref())?;
+    let limit = args.limit()?;
+    let mut source = if git_message {
+        // The editor's file may hold a diff below the scissors line: the
+        // preset's limit applies to the message git keeps.
+        let limit = args.limit()?.for_git_message();
+        input::read_bytes_limited(args.file.as_deref(), &limit)?
+    } else {
+        input::read(args.file.as_deref(), &limit)?
+    };
     if git_message {
         let message = git_message::cleanup(&source.text);
         if git_message::is_generated_by_git(&message) {
             return Ok(Outcome::Success);
         }
+        limit.check_length(&source.name, &message)?;
         source.text = Arc::from(message);
     }
     let findings = parse(&source.text, &args.config()?).check();

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use quire::fs::{Located, OpenFile, Workspace};
+use quire::fs::{FileKind, FsError, Located, OpenFile, Workspace};
 
 /// How long a rewrite waits for another quire process writing the same file.
 const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
@@ -28,14 +28,16 @@ impl CliFile {
             );
         };
         let workspace = Workspace::filesystem().context("cannot open the file system root")?;
-        let located = workspace.locate_shown(absolute, &shown)?;
+        let located = workspace
+            .locate_shown(absolute, &shown)
+            .map_err(in_cli_words)?;
         Ok(CliFile { located })
     }
 
     /// The file, opened for reading (a regular file, or an error saying what
     /// it is instead).
     pub fn open(&self) -> anyhow::Result<OpenFile> {
-        Ok(self.located.open()?)
+        self.located.open().map_err(in_cli_words)
     }
 
     /// Replaces the file's content with `contents`, provided it still holds
@@ -51,5 +53,22 @@ impl CliFile {
         }
         self.located.replace(&file, contents)?;
         Ok(())
+    }
+}
+
+/// The layer's errors as the CLI says them: about a file the user named,
+/// not about a workspace.
+fn in_cli_words(error: FsError) -> anyhow::Error {
+    match error {
+        FsError::NotFound { path } => anyhow::anyhow!("cannot read {path}: not found"),
+        FsError::NotAFile {
+            path,
+            kind: FileKind::Folder,
+        } => anyhow::anyhow!("cannot read {path}: it is a folder, not a file"),
+        FsError::NotAFile { path, kind } => anyhow::anyhow!(
+            "cannot read {path}: it is {}, not a regular file; to read from a pipe or a device, give `-` and redirect standard input",
+            kind.described()
+        ),
+        error => error.into(),
     }
 }

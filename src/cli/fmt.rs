@@ -3,7 +3,7 @@
 use anyhow::bail;
 use quire::plan::{format, parse};
 
-use super::{Outcome, SourceArgs, input, render};
+use super::{Outcome, SourceArgs, input, output, render};
 
 pub fn run(args: &SourceArgs, check: bool, write: bool) -> anyhow::Result<Outcome> {
     if write
@@ -14,12 +14,16 @@ pub fn run(args: &SourceArgs, check: bool, write: bool) -> anyhow::Result<Outcom
     {
         bail!("--write needs a FILE to rewrite; to format standard input, leave out --write");
     }
-    let source = input::read(args.file.as_deref())?;
+    let limit = args.limit()?;
+    let source = input::read(args.file.as_deref(), &limit)?;
     let config = args.config()?;
     let outcome = parse(&source.text, &config);
     if !outcome.is_parsed() {
         render::report(&source.name, &source.text, &outcome.diagnostics);
-        eprintln!("{}: not formatted: fix the error above first", source.name);
+        output::stderr(&format!(
+            "{}: not formatted: fix the error above first",
+            source.name
+        ));
         return Ok(Outcome::Findings);
     }
     let dropped: Vec<_> = outcome
@@ -30,10 +34,10 @@ pub fn run(args: &SourceArgs, check: bool, write: bool) -> anyhow::Result<Outcom
         .collect();
     if !dropped.is_empty() {
         render::report(&source.name, &source.text, &dropped);
-        eprintln!(
+        output::stderr(&format!(
             "{}: not formatted: formatting would drop the ignored text above; fix or remove it first",
             source.name
-        );
+        ));
         return Ok(Outcome::Findings);
     }
     let formatted = format(&outcome.document, &config);
@@ -41,10 +45,10 @@ pub fn run(args: &SourceArgs, check: bool, write: bool) -> anyhow::Result<Outcom
         if formatted == *source.text {
             return Ok(Outcome::Success);
         }
-        eprintln!(
+        output::stderr(&format!(
             "{}: not formatted (run `quire fmt --write {}`)",
             source.name, source.name
-        );
+        ));
         return Ok(Outcome::Findings);
     }
     match &source.path {
@@ -53,11 +57,11 @@ pub fn run(args: &SourceArgs, check: bool, write: bool) -> anyhow::Result<Outcom
                 super::files::CliFile::locate(path)?.replace(
                     source.text.as_bytes(),
                     formatted.as_bytes(),
-                    super::input::MAX_FILE_BYTES,
+                    limit.max_bytes(),
                 )?;
             }
         }
-        _ => print!("{formatted}"),
+        _ => output::document(&formatted)?,
     }
     Ok(Outcome::Success)
 }

@@ -1,5 +1,5 @@
 //! Command definitions and dispatch. Each subcommand lives in its own module;
-//! they share input reading and diagnostic rendering.
+//! they share input reading, output and diagnostic rendering.
 
 mod check;
 mod files;
@@ -7,6 +7,8 @@ mod fmt;
 mod git_message;
 mod hook;
 mod input;
+mod output;
+pub mod panic_hook;
 mod parse;
 mod render;
 mod serve;
@@ -17,9 +19,15 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use quire::plan::{ParserConfig, Preset};
 
+const EXIT_STATUS_HELP: &str = "\
+Exit status: 0 success; 1 findings (a document that halted, is invalid, is not
+formatted or is too long; a tool error for `call`); 2 a usage or I/O error;
+70 an internal error (a bug in quire; please report it). A closed standard
+output (`quire parse --json | head`) ends a command quietly with status 0.";
+
 /// Grammars for plan documents (structured commit messages) and tools over them.
 #[derive(Debug, Parser)]
-#[command(name = "quire", version, about, propagate_version = true)]
+#[command(name = "quire", version, about, propagate_version = true, after_help = EXIT_STATUS_HELP)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -172,6 +180,11 @@ impl SourceArgs {
     fn config(&self) -> anyhow::Result<ParserConfig> {
         Ok(self.preset.parse::<Preset>()?.config())
     }
+
+    /// How much of the document may be read: the preset's input limit.
+    fn limit(&self) -> anyhow::Result<input::Limit> {
+        Ok(input::Limit::of(&self.preset, &self.config()?))
+    }
 }
 
 /// How a command ended, as its exit status.
@@ -188,6 +201,53 @@ impl From<Outcome> for ExitCode {
     fn from(outcome: Outcome) -> Self {
         ExitCode::from(outcome as u8)
     }
+}
+
+/// Parses the arguments, runs the command, and turns its result into the
+/// exit status, printing any error as one line on stderr.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error),
+    };
+    match run(cli) {
+        Ok(outcome) => outcome.into(),
+        Err(error) if error.is::<output::Closed>() => Outcome::Success.into(),
+        Err(error) => {
+            output::message(&format!("error: {}", describe(&error)));
+            if error.is::<input::TooLong>() {
+                Outcome::Findings.into()
+            } else {
+                Outcome::UsageOrIo.into()
+            }
+        }
+    }
+}
+
+/// clap's message for a usage error (escaped: it quotes the arguments), or
+/// the help or version text it was asked for.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    if error.use_stderr() {
+        let text = error.render().to_string();
+        output::message(text.trim_end());
+    } else {
+        // --help, --version: on stdout; a closed pipe loses them quietly.
+        let _ = error.print();
+    }
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(Outcome::UsageOrIo as u8))
+}
+
+/// An error and its causes in words, joined by `: `; I/O errors without
+/// their `(os error N)`.
+fn describe(error: &anyhow::Error) -> String {
+    let causes: Vec<String> = error
+        .chain()
+        .map(|cause| match cause.downcast_ref::<std::io::Error>() {
+            Some(io) => output::io_words(io),
+            None => output::without_os_error_codes(&cause.to_string()),
+        })
+        .collect();
+    causes.join(": ")
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<Outcome> {

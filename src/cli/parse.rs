@@ -1,13 +1,15 @@
 //! `quire parse`: the parse result, as an outline or as JSON.
 
+use std::borrow::Cow;
 use std::fmt::Write;
 
+use quire::diagnostics::{LineFeeds, escape_unprintable};
 use quire::plan::{ParseOutcome, ParseState, PlanDocument, Task, parse};
 
-use super::{Outcome, SourceArgs, input, render};
+use super::{Outcome, SourceArgs, input, output, render};
 
 pub fn run(args: &SourceArgs, json: bool) -> anyhow::Result<Outcome> {
-    let source = input::read(args.file.as_deref())?;
+    let source = input::read(args.file.as_deref(), &args.limit()?)?;
     let outcome = parse(&source.text, &args.config()?);
     if json {
         let mut value = serde_json::to_value(&outcome)?;
@@ -17,9 +19,9 @@ pub fn run(args: &SourceArgs, json: bool) -> anyhow::Result<Outcome> {
                 render::json(&source.text, &outcome.diagnostics),
             );
         }
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        output::stdout_json(&value)?;
     } else {
-        print!("{}", outline(&outcome));
+        output::stdout(&outline(&outcome))?;
         render::report(&source.name, &source.text, &outcome.diagnostics);
     }
     Ok(match outcome.state {
@@ -28,7 +30,13 @@ pub fn run(args: &SourceArgs, json: bool) -> anyhow::Result<Outcome> {
     })
 }
 
-/// A short human-readable view of what was parsed.
+/// A value as the outline shows it: on one line, control characters escaped.
+fn shown(text: &str) -> Cow<'_, str> {
+    escape_unprintable(text, LineFeeds::Escape)
+}
+
+/// A short human-readable view of what was parsed. Every value is shown
+/// with [`shown`]: the outline goes to a terminal more often than not.
 fn outline(outcome: &ParseOutcome) -> String {
     let mut out = String::new();
     let state = match outcome.state {
@@ -40,16 +48,16 @@ fn outline(outcome: &ParseOutcome) -> String {
     if let Some(header) = &document.header {
         let mut parts = Vec::new();
         if let Some(commit_type) = &header.commit_type {
-            parts.push(format!("type {}", commit_type.value));
+            parts.push(format!("type {}", shown(&commit_type.value)));
         }
         if let Some(scope) = &header.scope {
-            parts.push(format!("scope {}", scope.value));
+            parts.push(format!("scope {}", shown(&scope.value)));
         }
         if header.breaking {
             parts.push("breaking".into());
         }
         if let Some(title) = &header.title {
-            parts.push(format!("title {:?}", title.value));
+            parts.push(format!("title \"{}\"", shown(&title.value)));
         }
         let _ = writeln!(out, "header       {}", parts.join(", "));
     }
@@ -67,7 +75,8 @@ fn outline(outcome: &ParseOutcome) -> String {
             let _ = writeln!(
                 out,
                 "  {}: {}",
-                constraint.key.value, constraint.value.value
+                shown(&constraint.key.value),
+                shown(&constraint.value.value)
             );
         }
     }
@@ -84,13 +93,13 @@ fn outline(outcome: &ParseOutcome) -> String {
                 "  {:indent$}{} {}",
                 "",
                 mark(task),
-                task.text.value,
+                shown(&task.text.value),
                 indent = depth * 2
             );
         }
     }
     if let Some(direction) = &document.direction {
-        let _ = writeln!(out, "direction    {:?}", direction.value);
+        let _ = writeln!(out, "direction    \"{}\"", shown(&direction.value));
     }
     out
 }

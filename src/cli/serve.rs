@@ -10,7 +10,7 @@ use anyhow::{Context, bail};
 use quire::fs::Workspace;
 use quire::mcp::{self, HttpLimits, QuireServer, Toolset};
 
-use super::{HttpLimitArgs, Outcome};
+use super::{HttpLimitArgs, Outcome, output};
 
 /// Parses `--tools tracker,planner` (all toolsets of this build when absent).
 pub fn toolsets(list: Option<&str>) -> anyhow::Result<Vec<Toolset>> {
@@ -167,7 +167,7 @@ pub fn call(
     let outcome = runtime()?
         .block_on(mcp::call_in_process(server, tool, arguments))
         .map_err(|error| anyhow::anyhow!("the call to `{tool}` failed: {error}"))?;
-    println!("{}", serde_json::to_string_pretty(&outcome.value)?);
+    output::stdout_json(&outcome.value)?;
     Ok(if outcome.is_error {
         Outcome::Findings
     } else {

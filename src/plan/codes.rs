@@ -37,6 +37,7 @@ pub enum Code {
     UnknownConstraintPrefix,
     EmptyConstraintValue,
     ConstraintValueCase,
+    ControlCharacter,
 }
 
 impl Code {
@@ -73,6 +74,7 @@ impl DiagnosticCode for Code {
             Code::UnknownConstraintPrefix => "plan::unknown_constraint_prefix",
             Code::EmptyConstraintValue => "plan::empty_constraint_value",
             Code::ConstraintValueCase => "plan::constraint_value_case",
+            Code::ControlCharacter => "plan::control_character",
         }
     }
 }

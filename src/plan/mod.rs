@@ -18,6 +18,7 @@
 //! it back. The grammar is in `grammar/plan.ebnf`.
 
 mod ast;
+mod characters;
 mod codes;
 mod config;
 mod format;

@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 use super::ast::{Constraint, Header, PlanDocument, Task};
+use super::characters::{self, shown};
 use super::codes::{Code, PlanDiagnostic};
 use super::config::{ConstraintSyntax, HeaderSyntax, ParserConfig, TaskSyntax};
 use super::lines::{Line, end_without_line_ending, join_contents, split_lines};
@@ -37,6 +38,9 @@ pub struct ParseOutcome {
     pub state: ParseState,
     pub document: PlanDocument,
     pub diagnostics: Vec<PlanDiagnostic>,
+    /// The text's `plan::control_character` findings, for [`Self::check`]
+    /// (which has no text to read); empty when the parser halted.
+    pub(crate) control_characters: Vec<PlanDiagnostic>,
 }
 
 impl ParseOutcome {
@@ -97,7 +101,11 @@ pub fn parse(text: &str, config: &ParserConfig) -> ParseOutcome {
         Ok(()) => ParseState::Parsed,
         Err(Halted) => ParseState::Halted,
     };
-    parser.finish(state)
+    let mut outcome = parser.finish(state);
+    if outcome.is_parsed() {
+        outcome.control_characters = characters::in_text(text, &outcome.document);
+    }
+    outcome
 }
 
 /// The parser stopped; its error diagnostic is already recorded.
@@ -329,7 +337,7 @@ impl<'t> DocumentParser<'t> {
                     "ignored",
                     format!(
                         "add a scope to keep it as the title: `{type_name}(scope): {}`",
-                        ignored.text
+                        shown(ignored.text)
                     ),
                 ),
             );
@@ -642,6 +650,7 @@ impl<'t> DocumentParser<'t> {
             state,
             document: self.document,
             diagnostics: self.diagnostics,
+            control_characters: Vec::new(),
         }
     }
 }
@@ -812,10 +821,14 @@ fn constraint_rejection(syntax: ConstraintSyntax, line: &str) -> (String, String
                     .skip(1)
                     .all(|c| c.is_ascii_lowercase() || c == ' ');
             if key_ok {
-                format!("its value `{value}` does not start with a lowercase letter")
+                format!(
+                    "its value `{}` does not start with a lowercase letter",
+                    shown(value)
+                )
             } else {
                 format!(
-                    "its key `{key}` is not a capital letter followed by lowercase letters and spaces"
+                    "its key `{}` is not a capital letter followed by lowercase letters and spaces",
+                    shown(key)
                 )
             }
         }

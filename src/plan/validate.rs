@@ -1,11 +1,14 @@
 //! The commit conventions a parsed plan must follow (the spec's "Validation
 //! System"): allowed types, scope pattern, title length and whitespace,
-//! constraint prefixes and values, non-empty tasks, nesting depth.
+//! constraint prefixes and values, non-empty tasks, nesting depth; and no
+//! control characters in any text (`plan::control_character`, see
+//! `characters.rs`).
 //!
 //! Each finding names the offending value by its path in the document's JSON
 //! shape (`header.scope`, `constraints.0.0`, `tasks.1.2.0.1`).
 
 use super::ast::{Constraint, PlanDocument, Task};
+use super::characters::{self, shown};
 use super::codes::{Code, PlanDiagnostic};
 use super::parse::ParseOutcome;
 use crate::diagnostics::{Diagnostic, Severity};
@@ -37,6 +40,11 @@ pub const MAX_TASK_DEPTH: usize = 4;
 /// the document is valid when none of them is an error (`scope_case` is a
 /// warning).
 ///
+/// Every text must be free of control characters other than tab, and of the
+/// Unicode line and paragraph separators; a one-line text (type, scope,
+/// title, constraint key and value, task) of line feeds too
+/// (`plan::control_character`, one finding per value).
+///
 /// A header without a type (the markdown and YAML-like syntaxes) is not a
 /// commit header: the type and scope rules do not apply to it.
 ///
@@ -50,6 +58,7 @@ pub const MAX_TASK_DEPTH: usize = 4;
 pub fn validate(document: &PlanDocument) -> Vec<PlanDiagnostic> {
     let mut findings = Findings::default();
     findings.document(document);
+    findings.0.extend(characters::in_document(document));
     findings.0
 }
 
@@ -57,10 +66,20 @@ impl ParseOutcome {
     /// Everything `quire check` reports: the parser's diagnostics, then —
     /// when the document parsed — the validator's findings. A halted document
     /// is not validated; its halt is already an error.
+    ///
+    /// Control characters are looked for in the whole text the document was
+    /// parsed from, line by line, rather than value by value: so they are
+    /// found where no value keeps them too (indentation, blank lines, ignored
+    /// text), each at the exact character.
     pub fn check(&self) -> Vec<PlanDiagnostic> {
         let mut all = self.diagnostics.clone();
         if self.is_parsed() {
-            all.extend(validate(&self.document));
+            all.extend(
+                validate(&self.document)
+                    .into_iter()
+                    .filter(|finding| finding.code != Code::ControlCharacter),
+            );
+            all.extend(self.control_characters.iter().cloned());
         }
         all
     }
@@ -129,7 +148,10 @@ impl Findings {
                     "header.type",
                     commit_type.span,
                     wording(
-                        format!("`{}` is not an allowed commit type", commit_type.value),
+                        format!(
+                            "`{}` is not an allowed commit type",
+                            shown(&commit_type.value)
+                        ),
                         "unknown type",
                         format!("use one of: {}", ALLOWED_TYPES.join(", ")),
                     ),
@@ -183,7 +205,7 @@ impl Findings {
                 wording(
                     "the title starts or ends with whitespace",
                     "surrounding whitespace",
-                    format!("write `{}`", title.trim()),
+                    format!("write `{}`", shown(title.trim())),
                 ),
             );
         }
@@ -197,7 +219,10 @@ impl Findings {
                 format!("constraints.{index}.0"),
                 key.span,
                 wording(
-                    format!("`{}` is not an allowed constraint prefix", key.value),
+                    format!(
+                        "`{}` is not an allowed constraint prefix",
+                        shown(&key.value)
+                    ),
                     "unknown prefix",
                     format!(
                         "constraints say what not to do; start them with one of: {}",
@@ -248,7 +273,10 @@ impl Findings {
             "header.scope",
             span,
             wording(
-                format!("the scope `{scope}` is not lowercase letters, digits and hyphens starting with a letter"),
+                format!(
+                    "the scope `{}` is not lowercase letters, digits and hyphens starting with a letter",
+                    shown(scope)
+                ),
                 "invalid scope",
                 help,
             ),

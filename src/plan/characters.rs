@@ -1,0 +1,550 @@
+//! The characters a plan text may not hold (`plan::control_character`):
+//! control characters other than tab, and the Unicode line and paragraph
+//! separators. A plan becomes a commit message and is printed to terminals,
+//! where an escape sequence can rewrite the screen, a carriage return can
+//! overwrite a line, and a bell rings; none of them belongs in a plan.
+//!
+//! Two readings of the rule share the wording here:
+//!
+//! - [`in_document`]: each value of a document (title, task text, ...), for
+//!   documents built from data (the planner's tools) as much as parsed ones.
+//!   A one-line value may not hold a line feed either.
+//! - [`in_text`]: the whole text a document was parsed from, one finding per
+//!   line, each at the exact character. It also sees what no value keeps:
+//!   indentation, blank lines of vertical tabs, text the parser ignored.
+//!   [`crate::plan::ParseOutcome::check`] reports these.
+//!
+//! NUL is such a character too, but the parser already halts on it
+//! (`plan::nul_byte`: the text is binary, not a plan), so [`in_text`] never
+//! sees one; [`in_document`] reports it in documents built from data.
+
+use super::ast::{PlanDocument, Task};
+use super::codes::{Code, PlanDiagnostic};
+use std::borrow::Cow;
+
+use crate::diagnostics::{Diagnostic, LineFeeds, Severity, describe_character, escape_unprintable};
+use crate::span::{Span, Spanned};
+
+/// At most this many lines get a finding from [`in_text`]; the last finding
+/// says how many more lines hold such characters.
+const MAX_LINES_REPORTED: usize = 20;
+
+/// A value quoted in a message, with its control characters escaped
+/// (`\u{1b}`), so that the message is safe to show wherever it goes.
+pub(crate) fn shown(value: &str) -> Cow<'_, str> {
+    escape_unprintable(value, LineFeeds::Escape)
+}
+
+/// Whether a plan text may not hold `c`. Tab is allowed; a line feed only
+/// where the value may have several lines.
+fn is_refused(c: char, multi_line: bool) -> bool {
+    (c.is_control() && c != '\t' && !(multi_line && c == '\n'))
+        || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// Characters that break a line on some terminal or editor.
+fn breaks_lines(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// "the control character U+001B ESCAPE", "U+2028 LINE SEPARATOR".
+fn character_phrase(c: char) -> String {
+    if c.is_control() {
+        format!("the control character {}", describe_character(c))
+    } else {
+        describe_character(c)
+    }
+}
+
+fn help(c: char, multi_line: Option<bool>) -> String {
+    let fix = match (breaks_lines(c), multi_line) {
+        (true, Some(false)) => "remove it: this text is one line",
+        (true, _) => "remove it, and break lines with a plain line feed",
+        (false, _) => "remove it, or say in words what it stood for",
+    };
+    format!(
+        "{fix}. Plan texts become commit messages and are shown in terminals, where control characters can hide or rewrite text; tabs are allowed"
+    )
+}
+
+/// " (and 3 more such characters)", or nothing.
+fn more(count: usize) -> String {
+    match count {
+        0 => String::new(),
+        1 => " (and 1 more such character)".to_owned(),
+        n => format!(" (and {n} more such characters)"),
+    }
+}
+
+fn finding(
+    c: char,
+    message: String,
+    span: Span,
+    field: Option<String>,
+    multi_line: Option<bool>,
+) -> PlanDiagnostic {
+    Diagnostic {
+        code: Code::ControlCharacter,
+        severity: Severity::Error,
+        message,
+        label: describe_character(c),
+        help: help(c, multi_line),
+        span,
+        field,
+    }
+}
+
+// --------------------------------------------------------------- values
+
+/// One finding for each value of `document` that holds a refused character,
+/// at the first one.
+pub(crate) fn in_document(document: &PlanDocument) -> Vec<PlanDiagnostic> {
+    let mut findings = Vec::new();
+    let mut check = |field: String, what: &str, value: &Spanned<String>, multi_line: bool| {
+        if let Some(found) = in_value(field, what, value, multi_line) {
+            findings.push(found);
+        }
+    };
+    if let Some(header) = &document.header {
+        let parts = [
+            ("header.type", "the type", &header.commit_type),
+            ("header.scope", "the scope", &header.scope),
+            ("header.title", "the title", &header.title),
+        ];
+        for (field, what, value) in parts {
+            if let Some(value) = value {
+                check(field.to_owned(), what, value, false);
+            }
+        }
+    }
+    if let Some(description) = &document.description {
+        check("description".into(), "the description", description, true);
+    }
+    for (index, constraint) in document.constraints.iter().flatten().enumerate() {
+        let number = index + 1;
+        check(
+            format!("constraints.{index}.0"),
+            &format!("the key of constraint {number}"),
+            &constraint.key,
+            false,
+        );
+        check(
+            format!("constraints.{index}.1"),
+            &format!("the value of constraint {number}"),
+            &constraint.value,
+            false,
+        );
+    }
+    let mut stack: Vec<(String, String, &Task)> = document
+        .tasks
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(index, task)| (format!("tasks.{index}"), (index + 1).to_string(), task))
+        .collect();
+    while let Some((path, number, task)) = stack.pop() {
+        check(
+            format!("{path}.1"),
+            &format!("the text of task {number}"),
+            &task.text,
+            false,
+        );
+        for (index, child) in task.children.iter().enumerate().rev() {
+            stack.push((
+                format!("{path}.2.{index}"),
+                format!("{number}.{}", index + 1),
+                child,
+            ));
+        }
+    }
+    if let Some(direction) = &document.direction {
+        check("direction".into(), "the direction", direction, true);
+    }
+    findings
+}
+
+/// The finding for one value, if it holds a refused character.
+fn in_value(
+    field: String,
+    what: &str,
+    value: &Spanned<String>,
+    multi_line: bool,
+) -> Option<PlanDiagnostic> {
+    let text = value.value.as_str();
+    let mut refused = text
+        .char_indices()
+        .filter(|&(_, c)| is_refused(c, multi_line));
+    let (at, c) = refused.next()?;
+    let others = refused.count();
+    let line = text[..at].matches('\n').count();
+    let place = if multi_line && text.contains('\n') {
+        format!("line {} of {what}", line + 1)
+    } else {
+        what.to_owned()
+    };
+    let message = format!("{place} contains {}{}", character_phrase(c), more(others));
+    let span = span_in_value(value, at, c, line);
+    Some(finding(c, message, span, Some(field), Some(multi_line)))
+}
+
+/// Where the character at byte `at` of a value is in the parsed text.
+///
+/// A parsed one-line value is the text under its span. A multi-line value
+/// joins its lines with `\n` while the text may end them with `\r\n`: the
+/// first line then still starts at the span's start and the last line ends
+/// at its end, but a line in between cannot be placed without the text, so
+/// the finding covers the whole value. A value not from text (a detached
+/// span) keeps its span.
+fn span_in_value(value: &Spanned<String>, at: usize, c: char, line: usize) -> Span {
+    let span = value.span;
+    let text = value.value.as_str();
+    let width = c.len_utf8();
+    if span.is_empty() {
+        return span;
+    }
+    let start = if span.len() == text.len() || line == 0 {
+        Some(span.start + at)
+    } else if !text[at..].contains('\n') {
+        span.end.checked_sub(text.len() - at)
+    } else {
+        None
+    };
+    match start {
+        Some(start) if start + width <= span.end => Span::new(start, start + width),
+        _ => span,
+    }
+}
+
+// ---------------------------------------------------------------- texts
+
+/// One finding for each line of `text` (the text `document` was parsed
+/// from) that holds a refused character, at the first one; at most
+/// [`MAX_LINES_REPORTED`] findings. Carriage returns that end a line are
+/// line endings, not content.
+pub(crate) fn in_text(text: &str, document: &PlanDocument) -> Vec<PlanDiagnostic> {
+    // Every parse of a valid text comes here: rule out most texts with a
+    // byte scan before decoding characters. A refused character is a byte
+    // below 0x20 (tab and line feed aside; a carriage return may end a
+    // line), DEL, or starts with 0xC2 (C1) or 0xE2 (the separators).
+    let suspect =
+        |&b: &u8| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f || b == 0xc2 || b == 0xe2;
+    if !text.as_bytes().iter().any(suspect) {
+        return Vec::new();
+    }
+    // (line number, byte offset and character of the first refused character
+    // on that line, how many more the line holds)
+    let mut lines: Vec<(usize, usize, char, usize)> = Vec::new();
+    let mut line = 1;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        if c == '\n' {
+            line += 1;
+            continue;
+        }
+        if c == '\r' {
+            let rest = &text.as_bytes()[at..];
+            let run = rest.iter().take_while(|&&b| b == b'\r').count();
+            if rest.get(run).is_none_or(|&b| b == b'\n') {
+                // The line ending: skip the rest of the run.
+                for _ in 1..run {
+                    chars.next();
+                }
+                continue;
+            }
+        }
+        if !is_refused(c, false) {
+            continue;
+        }
+        match lines.last_mut() {
+            Some((last, _, _, more)) if *last == line => *more += 1,
+            _ => lines.push((line, at, c, 0)),
+        }
+    }
+    let unreported = lines.len().saturating_sub(MAX_LINES_REPORTED);
+    lines.truncate(MAX_LINES_REPORTED);
+    let count = lines.len();
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(index, (line, at, c, others))| {
+            let mut message = format!(
+                "line {line} contains {}{}",
+                character_phrase(c),
+                more(others)
+            );
+            if index + 1 == count && unreported > 0 {
+                message.push_str(&format!(
+                    "; {unreported} more line{} hold such characters",
+                    if unreported == 1 { "" } else { "s" }
+                ));
+            }
+            let field = field_at(document, at);
+            let multi_line = field
+                .as_deref()
+                .map(|field| matches!(field, "description" | "direction"));
+            finding(
+                c,
+                message,
+                Span::new(at, at + c.len_utf8()),
+                field,
+                multi_line,
+            )
+        })
+        .collect()
+}
+
+/// The path (in the document's JSON shape) of the parsed value whose span
+/// holds byte `offset`, if any.
+fn field_at(document: &PlanDocument, offset: usize) -> Option<String> {
+    let holds = |span: Span| span.start <= offset && offset < span.end;
+    if let Some(header) = &document.header {
+        let parts = [
+            ("header.type", &header.commit_type),
+            ("header.scope", &header.scope),
+            ("header.title", &header.title),
+        ];
+        for (field, value) in parts {
+            if value.as_ref().is_some_and(|value| holds(value.span)) {
+                return Some(field.to_owned());
+            }
+        }
+    }
+    if document
+        .description
+        .as_ref()
+        .is_some_and(|description| holds(description.span))
+    {
+        return Some("description".to_owned());
+    }
+    for (index, constraint) in document.constraints.iter().flatten().enumerate() {
+        if holds(constraint.key.span) {
+            return Some(format!("constraints.{index}.0"));
+        }
+        if holds(constraint.value.span) {
+            return Some(format!("constraints.{index}.1"));
+        }
+    }
+    let mut stack: Vec<(String, &Task)> = document
+        .tasks
+        .iter()
+        .flatten()
+        .enumerate()
+        .map(|(index, task)| (format!("tasks.{index}"), task))
+        .collect();
+    while let Some((path, task)) = stack.pop() {
+        if holds(task.text.span) {
+            return Some(format!("{path}.1"));
+        }
+        if holds(task.span) {
+            // The task's line, outside its text: its indentation.
+            return None;
+        }
+        stack.extend(
+            task.children
+                .iter()
+                .enumerate()
+                .map(|(index, child)| (format!("{path}.2.{index}"), child)),
+        );
+    }
+    if document
+        .direction
+        .as_ref()
+        .is_some_and(|direction| holds(direction.span))
+    {
+        return Some("direction".to_owned());
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{Constraint, Header, ParserConfig, parse};
+
+    fn codes_and_fields(findings: &[PlanDiagnostic]) -> Vec<(Code, Option<&str>)> {
+        findings
+            .iter()
+            .map(|f| (f.code, f.field.as_deref()))
+            .collect()
+    }
+
+    #[test]
+    fn tab_is_allowed_and_controls_and_separators_are_not() {
+        for c in ['\t', 'a', 'é', '\u{a0}', '\u{feff}', '\u{202e}'] {
+            assert!(!is_refused(c, false), "{c:?}");
+        }
+        for c in [
+            '\0', '\u{7}', '\u{8}', '\n', '\r', '\u{b}', '\u{c}', '\u{1b}', '\u{7f}', '\u{85}',
+            '\u{9b}', '\u{9d}', '\u{2028}', '\u{2029}',
+        ] {
+            assert!(is_refused(c, false), "{c:?}");
+        }
+        assert!(!is_refused('\n', true));
+        assert!(is_refused('\r', true));
+    }
+
+    #[test]
+    fn every_value_of_a_built_document_is_checked() {
+        let document = PlanDocument {
+            header: Some(Header {
+                commit_type: Some("fe\u{1b}at".into()),
+                scope: Some("cli".into()),
+                breaking: false,
+                title: Some("Ring\u{7} the bell\u{7}".into()),
+                span: Span::DETACHED,
+            }),
+            description: Some("First line.\nSecond\u{85}line.".into()),
+            constraints: Some(vec![Constraint::new("Never", "skip\u{2028}tests")]),
+            tasks: Some(vec![Task::new(
+                false,
+                "ok",
+                vec![Task::new(false, "two\nlines", vec![])],
+            )]),
+            direction: Some("Go on\r".into()),
+        };
+        let findings = in_document(&document);
+        assert_eq!(
+            codes_and_fields(&findings),
+            [
+                (Code::ControlCharacter, Some("header.type")),
+                (Code::ControlCharacter, Some("header.title")),
+                (Code::ControlCharacter, Some("description")),
+                (Code::ControlCharacter, Some("constraints.0.1")),
+                (Code::ControlCharacter, Some("tasks.0.2.0.1")),
+                (Code::ControlCharacter, Some("direction")),
+            ]
+        );
+        let messages: Vec<&str> = findings.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(
+            messages[1],
+            "the title contains the control character U+0007 BELL (and 1 more such character)"
+        );
+        assert_eq!(
+            messages[2],
+            "line 2 of the description contains the control character U+0085 NEXT LINE"
+        );
+        assert_eq!(
+            messages[3],
+            "the value of constraint 1 contains U+2028 LINE SEPARATOR"
+        );
+        assert_eq!(
+            messages[4],
+            "the text of task 1.1 contains the control character U+000A LINE FEED"
+        );
+        assert!(
+            findings[4]
+                .help
+                .starts_with("remove it: this text is one line")
+        );
+        assert!(findings.iter().all(|f| f.span == Span::DETACHED));
+    }
+
+    #[test]
+    fn parsed_values_point_at_the_character() {
+        let text = "feat(a): Bold \u{1b}[1m\n\nLine one.\r\nLine \u{7}two.\r\nLine \u{1b}three.\n- [ ]: Ring \u{7}";
+        let outcome = parse(text, &ParserConfig::default());
+        assert!(outcome.is_parsed(), "{:?}", outcome.diagnostics);
+        let findings = in_document(&outcome.document);
+        let pointed: Vec<(&str, &str)> = findings
+            .iter()
+            .map(|f| (f.field.as_deref().unwrap(), &text[f.span.range()]))
+            .collect();
+        // The description's middle line cannot be placed exactly in CRLF
+        // text: the finding covers the description.
+        assert_eq!(
+            pointed,
+            [
+                ("header.title", "\u{1b}"),
+                (
+                    "description",
+                    "Line one.\r\nLine \u{7}two.\r\nLine \u{1b}three."
+                ),
+                ("tasks.0.1", "\u{7}"),
+            ]
+        );
+        let lf = text.replace("\r\n", "\n");
+        let outcome = parse(&lf, &ParserConfig::default());
+        let description = &in_document(&outcome.document)[1];
+        assert_eq!(&lf[description.span.range()], "\u{7}");
+    }
+
+    #[test]
+    fn the_text_is_checked_line_by_line_outside_values_too() {
+        let text = "fix: \u{1b}]0;ignored\u{7}\n\u{b}\ndescription\u{9b}\r\n- [ ]: ok\r\r\n  \u{c}- [ ]: indented\rback\n";
+        let outcome = parse(text, &ParserConfig::default());
+        let findings = in_text(text, &outcome.document);
+        let found: Vec<(&str, Option<&str>, &str)> = findings
+            .iter()
+            .map(|f| {
+                (
+                    &text[f.span.range()],
+                    f.field.as_deref(),
+                    f.message.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "\u{1b}",
+                    None,
+                    "line 1 contains the control character U+001B ESCAPE (and 1 more such character)"
+                ),
+                (
+                    "\u{b}",
+                    None,
+                    "line 2 contains the control character U+000B LINE TABULATION"
+                ),
+                (
+                    "\u{9b}",
+                    Some("description"),
+                    "line 3 contains the control character U+009B CONTROL SEQUENCE INTRODUCER"
+                ),
+                (
+                    "\u{c}",
+                    None,
+                    "line 5 contains the control character U+000C FORM FEED (and 1 more such character)"
+                ),
+            ],
+        );
+        // The carriage return inside line 5 counts; the ones ending lines 3
+        // and 4 do not.
+        assert!(findings[3].message.starts_with("line 5"));
+        assert!(
+            in_text("a\r\nb\r\r\nc\r", &PlanDocument::default()).is_empty(),
+            "line endings"
+        );
+    }
+
+    #[test]
+    fn the_byte_scan_misses_no_refused_character() {
+        let refused = (0..=0x3000_u32)
+            .filter_map(char::from_u32)
+            .filter(|&c| is_refused(c, false) && c != '\n' && c != '\0');
+        for c in refused {
+            let text = format!("fix(a): b{c}c");
+            let findings = in_text(&text, &PlanDocument::default());
+            assert_eq!(findings.len(), 1, "U+{:04X}", u32::from(c));
+        }
+    }
+
+    #[test]
+    fn many_lines_give_a_bounded_number_of_findings() {
+        let text = "feat(a): b\n\n".to_owned() + &"x\u{1b}\n".repeat(100);
+        let findings = in_text(&text, &PlanDocument::default());
+        assert_eq!(findings.len(), MAX_LINES_REPORTED);
+        assert!(
+            findings[MAX_LINES_REPORTED - 1]
+                .message
+                .ends_with("; 80 more lines hold such characters"),
+            "{}",
+            findings[MAX_LINES_REPORTED - 1].message
+        );
+    }
+}
