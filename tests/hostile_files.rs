@@ -316,6 +316,54 @@ fn devices_and_fifos_given_to_the_cli_are_refused_at_once() {
 }
 
 #[test]
+fn huge_regular_files_and_arguments_given_to_the_cli_are_not_read_whole() {
+    let vault = Vault::new();
+    // A 3 GiB sparse plan: refused from its size.
+    fs::File::create(vault.path("huge.txt"))
+        .unwrap()
+        .set_len(3 << 30)
+        .unwrap();
+    for args in [&["parse", "huge.txt"][..], &["fmt", "--write", "huge.txt"]] {
+        let output = vault.quire(args);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {output:?}");
+        assert!(
+            stderr(&output).contains("huge.txt is longer than 400003 bytes"),
+            "{}",
+            stderr(&output)
+        );
+    }
+    // `quire call TOOL -` with endless arguments on standard input.
+    let mut command = vault.command(quire_bin().to_str().unwrap());
+    command
+        .args(["call", "gather_requirements", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let feeder = thread::spawn(move || {
+        let chunk = vec![b' '; 1 << 20];
+        let mut sent = 0usize;
+        while sent < 64 << 20 {
+            if std::io::Write::write_all(&mut input, &chunk).is_err() {
+                break;
+            }
+            sent += chunk.len();
+        }
+        sent
+    });
+    let output = child.wait_with_output().unwrap();
+    let sent = feeder.join().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("longer than 16 MiB"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(sent < 64 << 20, "quire read all {sent} bytes");
+}
+
+#[test]
 fn fifos_where_the_planner_keeps_its_plan_are_refused_at_once() {
     let vault = Vault::new();
     // --plan-file naming a FIFO.

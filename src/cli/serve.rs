@@ -129,7 +129,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 fn parse_loopback(address: &str) -> anyhow::Result<SocketAddr> {
     let parsed: SocketAddr = address
         .parse()
-        .with_context(|| format!("--http {address:?} is not an address; use 127.0.0.1:PORT"))?;
+        .with_context(|| format!("--http `{address}` is not an address; use 127.0.0.1:PORT"))?;
     if !parsed.ip().is_loopback() {
         bail!(
             "--http {address} is not a loopback address; quire serves only this machine (use 127.0.0.1:PORT or [::1]:PORT)"
@@ -148,11 +148,26 @@ pub fn call(
     let text = match arguments {
         None => "{}".to_owned(),
         Some("-") => {
-            let mut text = String::new();
+            // As much as one MCP message may hold, and not a byte more.
+            const MAX_ARGUMENTS_BYTES: u64 = 16 * 1024 * 1024;
+            let mut bytes = Vec::new();
             std::io::stdin()
-                .read_to_string(&mut text)
-                .context("cannot read the arguments from standard input")?;
-            text
+                .take(MAX_ARGUMENTS_BYTES + 1)
+                .read_to_end(&mut bytes)
+                .map_err(|error| {
+                    anyhow::anyhow!(
+                        "cannot read the arguments from standard input: {}",
+                        output::io_words(&error)
+                    )
+                })?;
+            if bytes.len() as u64 > MAX_ARGUMENTS_BYTES {
+                bail!(
+                    "the arguments on standard input are longer than 16 MiB, the most one MCP message may hold"
+                );
+            }
+            String::from_utf8(bytes).map_err(|_| {
+                anyhow::anyhow!("the arguments on standard input are not UTF-8 text")
+            })?
         }
         Some(text) => text.to_owned(),
     };
