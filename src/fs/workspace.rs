@@ -228,41 +228,28 @@ impl Workspace {
                 Step::Up => walk.up()?,
                 Step::Name(name) if pending.is_empty() => {
                     let top = walk.top_dup()?;
-                    match rustix::fs::statat(&top, &name, AtFlags::SYMLINK_NOFOLLOW) {
-                        Ok(stat) => {
-                            let kind = FileStat::from_raw(&stat).kind();
-                            if kind == FileKind::Symlink && follow_final {
-                                let target = walk.read_link(&top, &name)?;
-                                walk.follow(&target, &mut pending)?;
-                                continue;
-                            }
-                            let mut real = walk.real.clone();
-                            real.push(name.clone());
-                            return Ok(Located::new(
-                                top,
-                                name,
-                                shown.clone(),
-                                slash_join(&real),
-                                Some(kind),
-                                names_folder,
-                            ));
-                        }
-                        Err(Errno::NOENT) => {
-                            let mut real = walk.real.clone();
-                            real.push(name.clone());
-                            return Ok(Located::new(
-                                top,
-                                name,
-                                shown.clone(),
-                                slash_join(&real),
-                                None,
-                                names_folder,
-                            ));
-                        }
+                    let kind = match rustix::fs::statat(&top, &name, AtFlags::SYMLINK_NOFOLLOW) {
+                        Ok(stat) => Some(FileStat::from_raw(&stat).kind()),
+                        Err(Errno::NOENT) => None,
                         Err(errno) => {
                             return Err(FsError::io(&shown, "look up", &io::Error::from(errno)));
                         }
+                    };
+                    if kind == Some(FileKind::Symlink) && follow_final {
+                        let target = walk.read_link(&top, &name)?;
+                        walk.follow(&target, &mut pending)?;
+                        continue;
                     }
+                    let mut real = walk.real.clone();
+                    real.push(name.clone());
+                    return Ok(Located::new(
+                        top,
+                        name,
+                        shown.clone(),
+                        slash_join(&real),
+                        kind,
+                        names_folder,
+                    ));
                 }
                 Step::Name(name) => walk.down(&name, &mut pending)?,
             }
