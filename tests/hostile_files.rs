@@ -827,6 +827,52 @@ fn a_user_without_write_permission_on_the_file_is_refused() {
 }
 
 #[test]
+fn a_file_of_another_user_is_not_given_to_this_one() {
+    if !is_root() {
+        eprintln!("SKIPPED: running the binary as another user needs root");
+        return;
+    }
+    let vault = Vault::new();
+    // Writable by everyone, owned by root: user 65534 could rewrite it, but
+    // a replacement would belong to 65534, so root would lose it.
+    for folder in [
+        &vault.root,
+        &vault.path("t"),
+        &vault.path("cv"),
+        &vault.home,
+    ] {
+        fs::set_permissions(folder, fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    fs::set_permissions(
+        vault.root.parent().unwrap(),
+        fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    fs::set_permissions(vault.path("t/a.md"), fs::Permissions::from_mode(0o666)).unwrap();
+    let mut command = vault.command(quire_bin().to_str().unwrap());
+    command
+        .args(["call", "update_tracker_status", "--root"])
+        .arg(&vault.root)
+        .arg(json!({"tracker_path": "t/a.md", "target_status": "Rejected"}).to_string())
+        .uid(65534)
+        .gid(65534);
+    let output = finish(command);
+    let value: Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|_| panic!("{}", stderr(&output)));
+    assert_eq!(value["action"], "blocked", "{value}");
+    assert!(
+        value["error"]
+            .as_str()
+            .unwrap()
+            .contains("belongs to another user"),
+        "{value}"
+    );
+    let metadata = fs::metadata(vault.path("t/a.md")).unwrap();
+    assert_eq!((metadata.uid(), metadata.mode() & 0o777), (0, 0o666));
+    assert_eq!(vault.read("t/a.md"), note("Reviewed"));
+}
+
+#[test]
 fn fmt_write_writes_through_links_and_refuses_pipes_and_hard_links() {
     let vault = Vault::new();
     let unformatted = "feat(cli): Add a hook\n\nWhy.\n- [ ]: One\n";
