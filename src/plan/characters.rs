@@ -226,14 +226,41 @@ fn span_in_value(value: &Spanned<String>, at: usize, c: char, line: usize) -> Sp
 /// from) that holds a refused character, at the first one; at most
 /// [`MAX_LINES_REPORTED`] findings. Carriage returns that end a line are
 /// line endings, not content.
+/// Whether `bytes` may hold a refused character: a byte below 0x20 other
+/// than tab and line feed (a carriage return may end a line: the caller
+/// decides), DEL, or the first byte of a C1 control (0xC2) or of a line or
+/// paragraph separator (0xE2). Eight bytes at a time: a word is looked at
+/// byte by byte only when it holds a byte below 0x20 (line feeds, tabs) or
+/// above 0x7E (DEL, any non-ASCII), so plain ASCII text costs a few
+/// operations per word. Every parse of a valid text runs this.
+fn may_hold_refused(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+    const SPACES: u64 = u64::from_ne_bytes([0x20; 8]);
+    let refused =
+        |b: u8| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f || b == 0xc2 || b == 0xe2;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let mut array = [0; 8];
+        array.copy_from_slice(word);
+        let w = u64::from_ne_bytes(array);
+        // A byte below 0x20 (exact for ASCII bytes; others are caught below).
+        let low = w.wrapping_sub(SPACES) & !w & HIGHS;
+        // A byte of 0x7F or more (a carry only adds false alarms).
+        let high = (w.wrapping_add(ONES) | w) & HIGHS;
+        if (low | high) != 0 && word.iter().any(|&b| refused(b)) {
+            return true;
+        }
+    }
+    words.remainder().iter().any(|&b| refused(b))
+}
+
 pub(crate) fn in_text(text: &str, document: &PlanDocument) -> Vec<PlanDiagnostic> {
     // Every parse of a valid text comes here: rule out most texts with a
     // byte scan before decoding characters. A refused character is a byte
     // below 0x20 (tab and line feed aside; a carriage return may end a
     // line), DEL, or starts with 0xC2 (C1) or 0xE2 (the separators).
-    let suspect =
-        |&b: &u8| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f || b == 0xc2 || b == 0xe2;
-    if !text.as_bytes().iter().any(suspect) {
+    if !may_hold_refused(text.as_bytes()) {
         return Vec::new();
     }
     // (line number, byte offset and character of the first refused character
@@ -364,6 +391,28 @@ fn field_at(document: &PlanDocument, offset: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_word_scan_agrees_with_a_byte_scan() {
+        let refused = |b: &u8| {
+            (*b < 0x20 && *b != b'\t' && *b != b'\n') || *b == 0x7f || *b == 0xc2 || *b == 0xe2
+        };
+        // Every byte value, at every position of a word and in the tail.
+        for value in 0..=255u8 {
+            for at in 0..19 {
+                let mut bytes = b"feat(x): Plain text, ok".to_vec();
+                bytes[at] = value;
+                assert_eq!(
+                    may_hold_refused(&bytes),
+                    bytes.iter().any(refused),
+                    "byte {value:#04x} at {at}"
+                );
+            }
+        }
+        assert!(!may_hold_refused("café ünïcode\tand tabs\n".as_bytes()));
+        assert!(may_hold_refused("a\u{2028}b".as_bytes()));
+        assert!(may_hold_refused("a\u{85}b".as_bytes()));
+    }
     use crate::plan::{Constraint, Header, ParserConfig, parse};
 
     fn codes_and_fields(findings: &[PlanDiagnostic]) -> Vec<(Code, Option<&str>)> {
