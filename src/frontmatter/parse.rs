@@ -396,14 +396,14 @@ mod tests {
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let flow = format!("---\na: {}\n---\n", "[".repeat(100_000));
-        assert_eq!(parse(&flow).unwrap_err().code(), Code::InvalidYaml);
+        assert_eq!(parse(&flow).unwrap_err().code(), Code::LimitExceeded);
         let mut block = String::from("---\n");
         for depth in 0..200 {
             block.push_str(&" ".repeat(depth));
             block.push_str("k:\n");
         }
         block.push_str("---\n");
-        assert_eq!(parse(&block).unwrap_err().code(), Code::InvalidYaml);
+        assert_eq!(parse(&block).unwrap_err().code(), Code::LimitExceeded);
     }
 
     #[test]
