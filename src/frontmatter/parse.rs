@@ -407,6 +407,38 @@ mod tests {
     }
 
     #[test]
+    fn a_lone_carriage_return_is_a_line_break_for_yaml() {
+        // Found by fuzzing (frontmatter_parse): YAML reads `x\r y` as two
+        // lines, so the value is not a one-line scalar set_scalar may rewrite.
+        let text = "---\na: x\r y\nb: 'c\r d'\n---\n";
+        let frontmatter = parse(text).unwrap().frontmatter.unwrap();
+        for (key, read) in [("a", "x y"), ("b", "c d")] {
+            let entry = frontmatter.entry(key).unwrap();
+            assert_eq!(entry.layout, ValueLayout::MultilineScalar, "{key}");
+            assert_eq!(frontmatter.get(key), Some(&read.into()));
+        }
+        let a = frontmatter.entry("a").unwrap();
+        assert_eq!(&text[a.value.range()], "x\r y");
+        let refused = crate::frontmatter::set_scalar(text, "a", "z").unwrap_err();
+        assert_eq!(refused.code(), Code::NotAScalar);
+
+        // Before a key: YAML has a key that no line starts with.
+        let text = "---\na: x\rb: y\n---\n";
+        let error = parse(text).unwrap_err();
+        assert_eq!(error.code(), Code::UnsupportedSyntax);
+        assert_eq!(error.span(), Span::new(8, 9));
+        assert_eq!(
+            error.to_string(),
+            "line 2 of the frontmatter is not a top-level entry quire can locate: it holds a \
+             carriage return (`\\r`) that no line feed follows, which YAML reads as a line \
+             break, so YAML finds a top-level key `b` that is not at the start of a line here; \
+             end every line with `\\n` or `\\r\\n`; write top-level entries as `key: value` \
+             with the key at the first column (a plain, 'single-quoted' or \"double-quoted\" \
+             key on one line)"
+        );
+    }
+
+    #[test]
     fn line_numbers_are_one_based() {
         assert_eq!(line_number("a\nb\nc", 0), 1);
         assert_eq!(line_number("a\nb\nc", 2), 2);
