@@ -38,6 +38,10 @@ pub(crate) struct RawEntry {
     /// The first and last lines below the key that are neither blank nor a
     /// comment at the first column: the start of the first, the end of the last.
     below: Option<Span>,
+    /// The end of the last line below the key that holds only blanks (and
+    /// is not empty): in a block scalar, blanks past its indentation are
+    /// content.
+    blanks_end: Option<usize>,
 }
 
 /// The keys found, and the first line that is not a supported entry.
@@ -100,7 +104,14 @@ pub(crate) fn locate(text: &str, lines: &[Line]) -> Located {
     let mut unsupported = None;
     for &line in lines {
         match line_kind(text, line) {
-            LineKind::Blank | LineKind::Comment => {}
+            LineKind::Blank => {
+                if let Some(entry) = entries.last_mut()
+                    && !line.content.is_empty()
+                {
+                    entry.blanks_end = Some(line.content.end);
+                }
+            }
+            LineKind::Comment => {}
             LineKind::Key {
                 key,
                 colon_end,
@@ -112,6 +123,7 @@ pub(crate) fn locate(text: &str, lines: &[Line]) -> Located {
                 line_end: line.content.end,
                 has_content: false,
                 below: None,
+                blanks_end: None,
             }),
             LineKind::Indented { comment } => match entries.last_mut() {
                 Some(entry) => entry.add_below(line, !comment),
@@ -249,10 +261,10 @@ pub(crate) fn finish(text: &str, raw: RawEntry, value: Option<&serde_json::Value
             ValueLayout::MultilineScalar,
             Span::new(start, raw.below_end(trim_end(text, start, raw.line_end))),
         ),
-        Inline::BlockHeader(span) => (
-            ValueLayout::BlockScalar,
-            Span::new(span.start, raw.below_end(span.end)),
-        ),
+        Inline::BlockHeader(span) => {
+            let end = raw.below_end(span.end).max(raw.blanks_end.unwrap_or(0));
+            (ValueLayout::BlockScalar, Span::new(span.start, end))
+        }
         Inline::Flow(start) => {
             let limit = raw.below_end(raw.line_end);
             let end = flow_end(&text[start..limit]).map_or(limit, |len| start + len);
@@ -745,6 +757,27 @@ mod tests {
         // Indented comments after a scalar are comments.
         assert_eq!(value("a: x\n  # c"), ("x".into(), ValueLayout::Plain));
         assert_eq!(value("a:\n  # c"), ("".into(), ValueLayout::Empty));
+    }
+
+    #[test]
+    fn block_scalars_keep_their_lines_of_blanks() {
+        // Found by fuzzing (frontmatter_parse): under `|1` the line "  " holds
+        // the content " ", so the value's span must cover that line.
+        let text = "---\na: |1\n  \nb: |\n  x\n    \n\nc: x\n  \n---\n";
+        let frontmatter = crate::frontmatter::parse(text)
+            .unwrap()
+            .frontmatter
+            .unwrap();
+        for (key, read, written) in [
+            ("a", " \n", "|1\n  "),
+            ("b", "x\n  \n", "|\n  x\n    "),
+            // Not in a plain scalar: there the line only folds.
+            ("c", "x", "x"),
+        ] {
+            assert_eq!(frontmatter.get(key), Some(&read.into()), "{key}");
+            let entry = frontmatter.entry(key).unwrap();
+            assert_eq!(&text[entry.value.range()], written, "{key}");
+        }
     }
 
     #[test]
