@@ -118,8 +118,11 @@ fn invalid_yaml(text: &str, yaml: Span, error: &Error) -> ParseError {
         };
     }
     let lines_before = line_number(text, yaml.start) - 1;
+    let formatter = Messages {
+        yaml: &text[yaml.range()],
+    };
     let message = error.render_with_options(serde_saphyr::render_options! {
-        formatter: &Messages,
+        formatter: &formatter,
         snippets: SnippetMode::Off,
         line_offset: lines_before as u64,
     });
@@ -284,11 +287,21 @@ fn limit_breached(error: &Error) -> Option<(String, &'static str)> {
 /// serde-saphyr's messages for people ([`UserMessageFormatter`]), with the
 /// ones that speak of Rust types or of serde-saphyr's internals reworded for
 /// a frontmatter.
-struct Messages;
+struct Messages<'t> {
+    /// The YAML read, for the length of a key the parser gave up on.
+    yaml: &'t str,
+}
 
-impl MessageFormatter for Messages {
+impl MessageFormatter for Messages<'_> {
     fn format_message<'a>(&self, error: &'a Error) -> Cow<'a, str> {
         let message = match error {
+            Error::ExternalMessage { source, .. } => match source.as_ref() {
+                ExternalMessageSource::Parser(scan) => match self.long_key(scan) {
+                    Some(message) => return Cow::Owned(message),
+                    None => return UserMessageFormatter.format_message(error),
+                },
+                _ => return UserMessageFormatter.format_message(error),
+            },
             Error::UnknownAnchor { .. } => {
                 "an alias (`*name`) refers to an anchor (`&name`) that is not defined before it"
             }
@@ -322,6 +335,43 @@ impl MessageFormatter for Messages {
             _ => return UserMessageFormatter.format_message(error),
         };
         Cow::Borrowed(message)
+    }
+}
+
+impl Messages<'_> {
+    /// YAML takes a `key: value` key of more than 1024 characters for a
+    /// scalar, so it finds a colon "not allowed in this context" (or, after
+    /// other keys, expected a key): say why.
+    fn long_key(&self, scan: &serde_saphyr::granit_parser::ScanError) -> Option<String> {
+        let marker = scan.marker();
+        let line = self.yaml.lines().nth(marker.line().checked_sub(1)?)?;
+        let key: String = match scan.kind() {
+            // At the colon.
+            ErrorKind::MappingValueNotAllowed => line.chars().take(marker.col()).collect(),
+            // At the key.
+            ErrorKind::SimpleKeyExpected => {
+                let rest: String = line.chars().skip(marker.col()).collect();
+                let colon = rest
+                    .char_indices()
+                    .find(|&(at, c)| {
+                        c == ':' && rest[at + 1..].chars().next().is_none_or(is_blank)
+                    })?
+                    .0;
+                rest[..colon].to_owned()
+            }
+            _ => return None,
+        };
+        let key = key
+            .trim_start_matches(|c: char| is_blank(c) || c == '-')
+            .trim_end_matches(is_blank);
+        let length = key.chars().count();
+        let limit = budget().simple_key_max_lookahead;
+        (length > limit).then(|| {
+            format!(
+                "a key is {length} characters long, more than the {limit} YAML allows for a key \
+                 written as `key: value`; shorten the key"
+            )
+        })
     }
 }
 
@@ -734,12 +784,28 @@ mod messages {
         };
         assert!(limit_breached(&unbalanced).is_none());
         assert_eq!(
-            Messages.format_message(&unbalanced),
+            Messages { yaml: "" }.format_message(&unbalanced),
             "a list or mapping ends here that never started"
         );
         assert_eq!(scalar_kind("f64"), "a number");
         assert_eq!(scalar_kind("bool"), "a boolean (`true` or `false`)");
         assert_eq!(scalar_kind("i128"), "an integer");
+    }
+
+    #[test]
+    fn a_key_too_long_for_yaml_says_so() {
+        let long = format!("k: 1\n{}: v\n", "é".repeat(1030));
+        assert_eq!(
+            invalid(&long),
+            "a key is 1030 characters long, more than the 1024 YAML allows for a key written as \
+             `key: value`; shorten the key at line 3, column 1"
+        );
+        let first = format!("{}: v\n", "k".repeat(1025));
+        assert!(invalid(&first).starts_with("a key is 1025 characters long"));
+        let nested = format!("k:\n  - {}: v\n", "k".repeat(1025));
+        assert!(invalid(&nested).starts_with("a key is 1025 characters long"));
+        // A colon out of place for another reason keeps the parser's words.
+        assert!(invalid("a: b: c\n").starts_with("mapping values are not allowed"));
     }
 
     #[test]
