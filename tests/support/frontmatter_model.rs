@@ -337,19 +337,12 @@ fn check_entries(text: &str, frontmatter: &Frontmatter) -> Result<(), String> {
         }
         // The YAML up to the end of the value reads the value the same:
         // nothing of it lies after the span. Kept trailing line breaks
-        // (`|+`, `>+`) end with the entry's blank lines, after the span.
+        // (`|+`, `>+`, at any depth) are the entry's blank lines, which the
+        // grammar leaves after the span.
         let until = probe(&text[yaml.start..value.end])?;
-        let same = match (until.get(key), read) {
-            (Some(Value::String(cut)), Value::String(full))
-                if entry.layout == ValueLayout::BlockScalar
-                    && written
-                        .lines()
-                        .next()
-                        .is_some_and(|header| header.contains('+')) =>
-            {
-                cut.trim_end_matches('\n') == full.trim_end_matches('\n')
-            }
-            (cut, full) => cut == Some(full),
+        let same = match until.get(key) {
+            Some(cut) if keeps_breaks(written) => trim_breaks(cut) == trim_breaks(read),
+            cut => cut == Some(read),
         };
         if !same {
             return Err(format!(
@@ -367,6 +360,30 @@ fn check_entries(text: &str, frontmatter: &Frontmatter) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Does `written` hold a block scalar header with keep chomping (`|+`, `>2+`)?
+fn keeps_breaks(written: &str) -> bool {
+    written.match_indices(['|', '>']).any(|(at, _)| {
+        written[at + 1..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '+' || *c == '-')
+            .any(|c| c == '+')
+    })
+}
+
+/// `value` with the trailing line feeds of every string in it removed.
+fn trim_breaks(value: &Value) -> Value {
+    match value {
+        Value::String(text) => Value::String(text.trim_end_matches('\n').to_owned()),
+        Value::Array(items) => Value::Array(items.iter().map(trim_breaks).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, value)| (key.clone(), trim_breaks(value)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 /// Is everything here (after a value, before the next key) blanks, line
