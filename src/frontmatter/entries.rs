@@ -39,8 +39,7 @@ pub(crate) struct RawEntry {
     /// comment at the first column: the start of the first, the end of the last.
     below: Option<Span>,
     /// The end of the last line below the key that holds only blanks (and
-    /// is not empty): in a block scalar, blanks past its indentation are
-    /// content.
+    /// is not empty).
     blanks_end: Option<usize>,
 }
 
@@ -168,10 +167,15 @@ impl RawEntry {
         self.below = Some(Span::new(start, line.content.end));
     }
 
-    /// The end of the value when it goes on below the key's line.
+    /// The end of the value when it goes on below the key's line: the end
+    /// of its last line below that is neither empty nor a comment at the
+    /// first column (lines of only blanks count: a block scalar, at any
+    /// depth, may hold blanks past its indentation as content).
     fn below_end(&self, on_key_line: usize) -> usize {
-        self.below
-            .map_or(on_key_line, |below| below.end.max(on_key_line))
+        let below = self
+            .below
+            .map_or(on_key_line, |below| below.end.max(on_key_line));
+        below.max(self.blanks_end.unwrap_or(0))
     }
 }
 
@@ -244,8 +248,14 @@ pub(crate) fn finish(text: &str, raw: RawEntry, value: Option<&serde_json::Value
     let is_collection = value.is_some_and(|v| v.is_array() || v.is_object());
     let (layout, span) = match raw.inline {
         Inline::Empty => match raw.below.filter(|_| raw.has_content) {
-            Some(below) if is_collection => (ValueLayout::BlockCollection, below),
-            Some(below) => (ValueLayout::MultilineScalar, below),
+            Some(below) if is_collection => (
+                ValueLayout::BlockCollection,
+                Span::new(below.start, raw.below_end(below.end)),
+            ),
+            Some(below) => (
+                ValueLayout::MultilineScalar,
+                Span::new(below.start, raw.below_end(below.end)),
+            ),
             None => (ValueLayout::Empty, Span::at(raw.colon_end)),
         },
         // YAML reads a lone `\r` as a line break: a scalar holding one
@@ -261,16 +271,19 @@ pub(crate) fn finish(text: &str, raw: RawEntry, value: Option<&serde_json::Value
             ValueLayout::MultilineScalar,
             Span::new(start, raw.below_end(trim_end(text, start, raw.line_end))),
         ),
-        Inline::BlockHeader(span) => {
-            let end = raw.below_end(span.end).max(raw.blanks_end.unwrap_or(0));
-            (ValueLayout::BlockScalar, Span::new(span.start, end))
-        }
+        Inline::BlockHeader(span) => (
+            ValueLayout::BlockScalar,
+            Span::new(span.start, raw.below_end(span.end)),
+        ),
         Inline::Flow(start) => {
             let limit = raw.below_end(raw.line_end);
             let end = flow_end(&text[start..limit]).map_or(limit, |len| start + len);
             (ValueLayout::FlowCollection, Span::new(start, end))
         }
-        Inline::Property(layout, span) if !raw.has_content => (layout, span),
+        // `&a |1` may hold a line of only blanks below it.
+        Inline::Property(layout, span) if !raw.has_content && raw.blanks_end.is_none() => {
+            (layout, span)
+        }
         Inline::Property(layout, span) => (layout, Span::new(span.start, raw.below_end(span.end))),
         Inline::Unrecognized(span) => (
             ValueLayout::MultilineScalar,
@@ -762,8 +775,11 @@ mod tests {
     #[test]
     fn block_scalars_keep_their_lines_of_blanks() {
         // Found by fuzzing (frontmatter_parse): under `|1` the line "  " holds
-        // the content " ", so the value's span must cover that line.
-        let text = "---\na: |1\n  \nb: |\n  x\n    \n\nc: x\n  \n---\n";
+        // the content " ", so the value's span must cover that line, also
+        // when the header is on a line of its own, in a collection or after
+        // an anchor.
+        let text = "---\na: |1\n  \nb: |\n  x\n    \n\nc: x\n  \nd:\n |1\n  \n\
+                    e:\n  k: |1\n    \nf: &x |1\n  \n---\n";
         let frontmatter = crate::frontmatter::parse(text)
             .unwrap()
             .frontmatter
@@ -771,6 +787,8 @@ mod tests {
         for (key, read, written) in [
             ("a", " \n", "|1\n  "),
             ("b", "x\n  \n", "|\n  x\n    "),
+            ("d", " \n", " |1\n  "),
+            ("f", " \n", "&x |1\n  "),
             // Not in a plain scalar: there the line only folds.
             ("c", "x", "x"),
         ] {
@@ -778,6 +796,9 @@ mod tests {
             let entry = frontmatter.entry(key).unwrap();
             assert_eq!(&text[entry.value.range()], written, "{key}");
         }
+        assert_eq!(frontmatter.get("e"), Some(&serde_json::json!({"k": " \n"})));
+        let e = frontmatter.entry("e").unwrap();
+        assert_eq!(&text[e.value.range()], "  k: |1\n    ");
     }
 
     #[test]
