@@ -212,18 +212,6 @@ pub(crate) fn check_keys(
     }
     let found: HashSet<&str> = entries.iter().map(|entry| entry.key.as_str()).collect();
     if let Some(missing) = values.keys().find(|key| !found.contains(key.as_str())) {
-        if let Some(offset) = lone_carriage_return(&text[yaml.range()]) {
-            let at = yaml.start + offset;
-            return Err(ParseError::UnsupportedSyntax {
-                reason: format!(
-                    "it holds a carriage return (`\\r`) that no line feed follows, which YAML \
-                     reads as a line break, so YAML finds a top-level key `{missing}` that is not \
-                     at the start of a line here; end every line with `\\n` or `\\r\\n`"
-                ),
-                span: Span::new(at, at + 1),
-                line: line_number(text, at),
-            });
-        }
         return Err(ParseError::UnsupportedSyntax {
             reason: format!(
                 "the YAML has a top-level key `{missing}` that is not written as `key: value` at \
@@ -234,12 +222,6 @@ pub(crate) fn check_keys(
         });
     }
     Ok(())
-}
-
-/// The offset of the first `\r` in `yaml` that does not start a `\r\n`.
-fn lone_carriage_return(yaml: &str) -> Option<usize> {
-    memchr::memchr_iter(b'\r', yaml.as_bytes())
-        .find(|&at| yaml.as_bytes().get(at + 1) != Some(&b'\n'))
 }
 
 /// The entry with its final layout and value span; `value` is what
@@ -258,11 +240,7 @@ pub(crate) fn finish(text: &str, raw: RawEntry, value: Option<&serde_json::Value
             ),
             None => (ValueLayout::Empty, Span::at(raw.colon_end)),
         },
-        // YAML reads a lone `\r` as a line break: a scalar holding one
-        // spans lines there, though it sits on one line here.
-        Inline::Scalar(layout, span) if !raw.has_content && !text[span.range()].contains('\r') => {
-            (layout, span)
-        }
+        Inline::Scalar(layout, span) if !raw.has_content => (layout, span),
         Inline::Scalar(_, span) => (
             ValueLayout::MultilineScalar,
             Span::new(span.start, raw.below_end(span.end)),
