@@ -552,12 +552,14 @@ fn node_length(text: &str) -> usize {
         let rest = &text[offset..];
         match rest.chars().next() {
             Some('&' | '!' | '*') => {
-                let token = rest.find(is_blank).unwrap_or(rest.len());
-                let end = offset + token;
+                let end = offset + property_length(rest);
                 let after = &text[end..];
                 let skipped = after.len() - after.trim_start_matches(is_blank).len();
-                if skipped == 0 || after[skipped..].is_empty() || after[skipped..].starts_with('#')
-                {
+                let node = &after[skipped..];
+                // A flow collection may follow a property with no blank
+                // between (`&a[1, 2]`): the property ends at its bracket.
+                let flow_follows = skipped == 0 && node.starts_with(['[', '{']);
+                if node.is_empty() || node.starts_with('#') || (skipped == 0 && !flow_follows) {
                     return end;
                 }
                 offset = end + skipped;
@@ -583,6 +585,21 @@ fn node_length(text: &str) -> usize {
             _ => return offset + plain_length(rest),
         }
     }
+}
+
+// anchor or alias ::= ( "&" | "*" ) ( char - blank - flow-indicator )+
+// tag             ::= "!" "<" char* ">" | "!" ( char - blank - flow-indicator )*
+// flow-indicator  ::= "[" | "]" | "{" | "}" | ","
+fn property_length(text: &str) -> usize {
+    if text.starts_with("!<")
+        && let Some(close) = text.find('>')
+    {
+        return close + 1;
+    }
+    text.char_indices()
+        .skip(1)
+        .find(|&(_, c)| is_blank(c) || "[]{},".contains(c))
+        .map_or(text.len(), |(index, _)| index)
 }
 
 /// The byte length of the flow collection at the start of `text` (through
@@ -812,6 +829,18 @@ mod tests {
             value("a: &x\n  b: 1"),
             ("&x\n  b: 1".into(), ValueLayout::Anchored)
         );
+        // Found by fuzzing (frontmatter_parse): an anchor ends at a flow
+        // indicator, and the collection after it is the node.
+        assert_eq!(
+            value("a: &x[1, \"2 ]\", &y 3] # c"),
+            ("&x[1, \"2 ]\", &y 3]".into(), ValueLayout::Anchored)
+        );
+        assert_eq!(
+            value("a: !<tag:x> {b: c}"),
+            ("!<tag:x> {b: c}".into(), ValueLayout::Tagged)
+        );
+        assert_eq!(property_length("&a,b"), 2);
+        assert_eq!(property_length("!!str x"), 5);
     }
 
     #[test]
