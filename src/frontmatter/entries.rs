@@ -617,6 +617,7 @@ fn flow_end(text: &str) -> Option<usize> {
     let mut state = State::Flow;
     let mut depth = 0usize;
     let mut previous = '\n';
+    let mut before_previous = '\n';
     let mut chars = text.char_indices();
     while let Some((index, c)) = chars.next() {
         match state {
@@ -628,7 +629,14 @@ fn flow_end(text: &str) -> Option<usize> {
                         return Some(index + 1);
                     }
                 }
-                '\'' | '"' if matches!(previous, '[' | '{' | ',' | ':' | ' ' | '\t' | '\n') => {
+                // A quote starts a token after an indicator or a blank, and
+                // right after a colon only when a JSON-like node (quoted or a
+                // collection) is the key: `{"a":"b"}`; in `[x:"y]` it is text.
+                '\'' | '"'
+                    if matches!(previous, '[' | '{' | ',' | ' ' | '\t' | '\n')
+                        || (previous == ':'
+                            && matches!(before_previous, '"' | '\'' | ']' | '}')) =>
+                {
                     state = if c == '\'' {
                         State::Single
                     } else {
@@ -647,6 +655,7 @@ fn flow_end(text: &str) -> Option<usize> {
             State::Single | State::Double | State::Comment => {}
         }
         // A doubled '' inside single quotes closes and reopens: harmless here.
+        before_previous = previous;
         previous = c;
     }
     None
@@ -840,6 +849,11 @@ mod tests {
             ("!<tag:x> {b: c}".into(), ValueLayout::Tagged)
         );
         assert_eq!(property_length("&a,b"), 2);
+        // Found by fuzzing (frontmatter_parse): a quote right after a colon
+        // inside a plain scalar is text, not the start of a quoted scalar.
+        assert_eq!(flow_end("[x:\"y, z] # \"]"), Some(9));
+        assert_eq!(flow_end("{\"a\":\"b]\"} x"), Some(10));
+        assert_eq!(flow_end("{'a':'b]'}"), Some(10));
         assert_eq!(property_length("!!str x"), 5);
     }
 
