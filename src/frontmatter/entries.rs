@@ -617,7 +617,9 @@ fn flow_end(text: &str) -> Option<usize> {
     let mut state = State::Flow;
     let mut depth = 0usize;
     let mut previous = '\n';
-    let mut before_previous = '\n';
+    // The last two characters that are not blanks or line breaks.
+    let mut last_solid = '\n';
+    let mut before_last_solid = '\n';
     let mut chars = text.char_indices();
     while let Some((index, c)) = chars.next() {
         match state {
@@ -635,7 +637,7 @@ fn flow_end(text: &str) -> Option<usize> {
                 '\'' | '"'
                     if matches!(previous, '[' | '{' | ',' | ' ' | '\t' | '\n')
                         || (previous == ':'
-                            && matches!(before_previous, '"' | '\'' | ']' | '}')) =>
+                            && matches!(before_last_solid, '"' | '\'' | ']' | '}')) =>
                 {
                     state = if c == '\'' {
                         State::Single
@@ -655,7 +657,10 @@ fn flow_end(text: &str) -> Option<usize> {
             State::Single | State::Double | State::Comment => {}
         }
         // A doubled '' inside single quotes closes and reopens: harmless here.
-        before_previous = previous;
+        if !c.is_ascii_whitespace() {
+            before_last_solid = last_solid;
+            last_solid = c;
+        }
         previous = c;
     }
     None
@@ -854,6 +859,7 @@ mod tests {
         assert_eq!(flow_end("[x:\"y, z] # \"]"), Some(9));
         assert_eq!(flow_end("{\"a\":\"b]\"} x"), Some(10));
         assert_eq!(flow_end("{'a':'b]'}"), Some(10));
+        assert_eq!(flow_end("{\"a\"\t:\"b]\"} x"), Some(11));
         assert_eq!(property_length("!!str x"), 5);
     }
 
