@@ -38,6 +38,9 @@ pub(crate) struct RawEntry {
     /// The first and last lines below the key that are neither blank nor a
     /// comment at the first column: the start of the first, the end of the last.
     below: Option<Span>,
+    /// The end of the last line below the key that holds only blanks (and
+    /// is not empty).
+    blanks_end: Option<usize>,
 }
 
 /// The keys found, and the first line that is not a supported entry.
@@ -100,7 +103,14 @@ pub(crate) fn locate(text: &str, lines: &[Line]) -> Located {
     let mut unsupported = None;
     for &line in lines {
         match line_kind(text, line) {
-            LineKind::Blank | LineKind::Comment => {}
+            LineKind::Blank => {
+                if let Some(entry) = entries.last_mut()
+                    && !line.content.is_empty()
+                {
+                    entry.blanks_end = Some(line.content.end);
+                }
+            }
+            LineKind::Comment => {}
             LineKind::Key {
                 key,
                 colon_end,
@@ -112,6 +122,7 @@ pub(crate) fn locate(text: &str, lines: &[Line]) -> Located {
                 line_end: line.content.end,
                 has_content: false,
                 below: None,
+                blanks_end: None,
             }),
             LineKind::Indented { comment } => match entries.last_mut() {
                 Some(entry) => entry.add_below(line, !comment),
@@ -156,10 +167,15 @@ impl RawEntry {
         self.below = Some(Span::new(start, line.content.end));
     }
 
-    /// The end of the value when it goes on below the key's line.
+    /// The end of the value when it goes on below the key's line: the end
+    /// of its last line below that is neither empty nor a comment at the
+    /// first column (lines of only blanks count: a block scalar, at any
+    /// depth, may hold blanks past its indentation as content).
     fn below_end(&self, on_key_line: usize) -> usize {
-        self.below
-            .map_or(on_key_line, |below| below.end.max(on_key_line))
+        let below = self
+            .below
+            .map_or(on_key_line, |below| below.end.max(on_key_line));
+        below.max(self.blanks_end.unwrap_or(0))
     }
 }
 
@@ -214,8 +230,14 @@ pub(crate) fn finish(text: &str, raw: RawEntry, value: Option<&serde_json::Value
     let is_collection = value.is_some_and(|v| v.is_array() || v.is_object());
     let (layout, span) = match raw.inline {
         Inline::Empty => match raw.below.filter(|_| raw.has_content) {
-            Some(below) if is_collection => (ValueLayout::BlockCollection, below),
-            Some(below) => (ValueLayout::MultilineScalar, below),
+            Some(below) if is_collection => (
+                ValueLayout::BlockCollection,
+                Span::new(below.start, raw.below_end(below.end)),
+            ),
+            Some(below) => (
+                ValueLayout::MultilineScalar,
+                Span::new(below.start, raw.below_end(below.end)),
+            ),
             None => (ValueLayout::Empty, Span::at(raw.colon_end)),
         },
         Inline::Scalar(layout, span) if !raw.has_content => (layout, span),
@@ -236,7 +258,10 @@ pub(crate) fn finish(text: &str, raw: RawEntry, value: Option<&serde_json::Value
             let end = flow_end(&text[start..limit]).map_or(limit, |len| start + len);
             (ValueLayout::FlowCollection, Span::new(start, end))
         }
-        Inline::Property(layout, span) if !raw.has_content => (layout, span),
+        // `&a |1` may hold a line of only blanks below it.
+        Inline::Property(layout, span) if !raw.has_content && raw.blanks_end.is_none() => {
+            (layout, span)
+        }
         Inline::Property(layout, span) => (layout, Span::new(span.start, raw.below_end(span.end))),
         Inline::Unrecognized(span) => (
             ValueLayout::MultilineScalar,
@@ -527,12 +552,14 @@ fn node_length(text: &str) -> usize {
         let rest = &text[offset..];
         match rest.chars().next() {
             Some('&' | '!' | '*') => {
-                let token = rest.find(is_blank).unwrap_or(rest.len());
-                let end = offset + token;
+                let end = offset + property_length(rest);
                 let after = &text[end..];
                 let skipped = after.len() - after.trim_start_matches(is_blank).len();
-                if skipped == 0 || after[skipped..].is_empty() || after[skipped..].starts_with('#')
-                {
+                let node = &after[skipped..];
+                // A flow collection may follow a property with no blank
+                // between (`&a[1, 2]`): the property ends at its bracket.
+                let flow_follows = skipped == 0 && node.starts_with(['[', '{']);
+                if node.is_empty() || node.starts_with('#') || (skipped == 0 && !flow_follows) {
                     return end;
                 }
                 offset = end + skipped;
@@ -560,6 +587,21 @@ fn node_length(text: &str) -> usize {
     }
 }
 
+// anchor or alias ::= ( "&" | "*" ) ( char - blank - flow-indicator )+
+// tag             ::= "!" "<" char* ">" | "!" ( char - blank - flow-indicator )*
+// flow-indicator  ::= "[" | "]" | "{" | "}" | ","
+fn property_length(text: &str) -> usize {
+    if text.starts_with("!<")
+        && let Some(close) = text.find('>')
+    {
+        return close + 1;
+    }
+    text.char_indices()
+        .skip(1)
+        .find(|&(_, c)| is_blank(c) || "[]{},".contains(c))
+        .map_or(text.len(), |(index, _)| index)
+}
+
 /// The byte length of the flow collection at the start of `text` (through
 /// its closing bracket), if it closes within `text`. Quotes that start a
 /// token and comments are skipped; this is for spans only, the YAML itself
@@ -575,6 +617,9 @@ fn flow_end(text: &str) -> Option<usize> {
     let mut state = State::Flow;
     let mut depth = 0usize;
     let mut previous = '\n';
+    // The last two characters that are not blanks or line breaks.
+    let mut last_solid = '\n';
+    let mut before_last_solid = '\n';
     let mut chars = text.char_indices();
     while let Some((index, c)) = chars.next() {
         match state {
@@ -586,7 +631,14 @@ fn flow_end(text: &str) -> Option<usize> {
                         return Some(index + 1);
                     }
                 }
-                '\'' | '"' if matches!(previous, '[' | '{' | ',' | ':' | ' ' | '\t' | '\n') => {
+                // A quote starts a token after an indicator or a blank, and
+                // right after a colon only when a JSON-like node (quoted or a
+                // collection) is the key: `{"a":"b"}`; in `[x:"y]` it is text.
+                '\'' | '"'
+                    if matches!(previous, '[' | '{' | ',' | ' ' | '\t' | '\n')
+                        || (previous == ':'
+                            && matches!(before_last_solid, '"' | '\'' | ']' | '}')) =>
+                {
                     state = if c == '\'' {
                         State::Single
                     } else {
@@ -605,6 +657,10 @@ fn flow_end(text: &str) -> Option<usize> {
             State::Single | State::Double | State::Comment => {}
         }
         // A doubled '' inside single quotes closes and reopens: harmless here.
+        if !c.is_ascii_whitespace() {
+            before_last_solid = last_solid;
+            last_solid = c;
+        }
         previous = c;
     }
     None
@@ -726,6 +782,35 @@ mod tests {
     }
 
     #[test]
+    fn block_scalars_keep_their_lines_of_blanks() {
+        // Found by fuzzing (frontmatter_parse): under `|1` the line "  " holds
+        // the content " ", so the value's span must cover that line, also
+        // when the header is on a line of its own, in a collection or after
+        // an anchor.
+        let text = "---\na: |1\n  \nb: |\n  x\n    \n\nc: x\n  \nd:\n |1\n  \n\
+                    e:\n  k: |1\n    \nf: &x |1\n  \n---\n";
+        let frontmatter = crate::frontmatter::parse(text)
+            .unwrap()
+            .frontmatter
+            .unwrap();
+        for (key, read, written) in [
+            ("a", " \n", "|1\n  "),
+            ("b", "x\n  \n", "|\n  x\n    "),
+            ("d", " \n", " |1\n  "),
+            ("f", " \n", "&x |1\n  "),
+            // Not in a plain scalar: there the line only folds.
+            ("c", "x", "x"),
+        ] {
+            assert_eq!(frontmatter.get(key), Some(&read.into()), "{key}");
+            let entry = frontmatter.entry(key).unwrap();
+            assert_eq!(&text[entry.value.range()], written, "{key}");
+        }
+        assert_eq!(frontmatter.get("e"), Some(&serde_json::json!({"k": " \n"})));
+        let e = frontmatter.entry("e").unwrap();
+        assert_eq!(&text[e.value.range()], "  k: |1\n    ");
+    }
+
+    #[test]
     fn nested_collections_are_read_from_the_value() {
         let text = "---\nm:\n  k: v\n---\n";
         let block = split(text).unwrap().block.unwrap();
@@ -758,6 +843,24 @@ mod tests {
             value("a: &x\n  b: 1"),
             ("&x\n  b: 1".into(), ValueLayout::Anchored)
         );
+        // Found by fuzzing (frontmatter_parse): an anchor ends at a flow
+        // indicator, and the collection after it is the node.
+        assert_eq!(
+            value("a: &x[1, \"2 ]\", &y 3] # c"),
+            ("&x[1, \"2 ]\", &y 3]".into(), ValueLayout::Anchored)
+        );
+        assert_eq!(
+            value("a: !<tag:x> {b: c}"),
+            ("!<tag:x> {b: c}".into(), ValueLayout::Tagged)
+        );
+        assert_eq!(property_length("&a,b"), 2);
+        // Found by fuzzing (frontmatter_parse): a quote right after a colon
+        // inside a plain scalar is text, not the start of a quoted scalar.
+        assert_eq!(flow_end("[x:\"y, z] # \"]"), Some(9));
+        assert_eq!(flow_end("{\"a\":\"b]\"} x"), Some(10));
+        assert_eq!(flow_end("{'a':'b]'}"), Some(10));
+        assert_eq!(flow_end("{\"a\"\t:\"b]\"} x"), Some(11));
+        assert_eq!(property_length("!!str x"), 5);
     }
 
     #[test]

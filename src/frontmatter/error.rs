@@ -22,6 +22,7 @@ pub enum Code {
     // Reading:
     Unclosed,
     InvalidYaml,
+    LimitExceeded,
     NotAMapping,
     DuplicateKey,
     UnsupportedSyntax,
@@ -37,6 +38,7 @@ impl DiagnosticCode for Code {
         match self {
             Code::Unclosed => "frontmatter::unclosed",
             Code::InvalidYaml => "frontmatter::invalid_yaml",
+            Code::LimitExceeded => "frontmatter::limit_exceeded",
             Code::NotAMapping => "frontmatter::not_a_mapping",
             Code::DuplicateKey => "frontmatter::duplicate_key",
             Code::UnsupportedSyntax => "frontmatter::unsupported_syntax",
@@ -86,6 +88,23 @@ pub enum ParseError {
         span: Span,
     },
 
+    /// The YAML is too large or too complex to read: it breaks one of the
+    /// limits that keep a hostile note from using up memory or time (nesting
+    /// depth, number of values, aliases, anchors, merge keys, text size).
+    #[error(
+        "the frontmatter is too large or too complex to read: by line {line} it {limit}; {advice}"
+    )]
+    LimitExceeded {
+        /// What the frontmatter does past the limit, after "it": "nests lists
+        /// and mappings more than 64 levels deep".
+        limit: String,
+        /// What to do instead.
+        advice: &'static str,
+        /// Where the limit was reached.
+        span: Span,
+        line: usize,
+    },
+
     /// The YAML is valid but is not a mapping of keys to values.
     #[error(
         "the frontmatter must be a YAML mapping of `key: value` lines, but it is {found}; \
@@ -131,6 +150,7 @@ impl ParseError {
         match self {
             ParseError::Unclosed { .. } => Code::Unclosed,
             ParseError::InvalidYaml { .. } => Code::InvalidYaml,
+            ParseError::LimitExceeded { .. } => Code::LimitExceeded,
             ParseError::NotAMapping { .. } => Code::NotAMapping,
             ParseError::DuplicateKey { .. } => Code::DuplicateKey,
             ParseError::UnsupportedSyntax { .. } => Code::UnsupportedSyntax,
@@ -142,6 +162,7 @@ impl ParseError {
         match self {
             ParseError::Unclosed { span, .. }
             | ParseError::InvalidYaml { span, .. }
+            | ParseError::LimitExceeded { span, .. }
             | ParseError::NotAMapping { span, .. }
             | ParseError::DuplicateKey { span, .. }
             | ParseError::UnsupportedSyntax { span, .. } => *span,
@@ -152,6 +173,7 @@ impl ParseError {
         match self {
             ParseError::Unclosed { .. } => "this block is never closed".into(),
             ParseError::InvalidYaml { .. } => "invalid YAML here".into(),
+            ParseError::LimitExceeded { .. } => "the limit is reached here".into(),
             ParseError::NotAMapping { found, .. } => format!("this YAML is {found}"),
             ParseError::DuplicateKey { first_line, .. } => {
                 format!("already set on line {first_line}")
@@ -168,6 +190,7 @@ impl ParseError {
             ParseError::InvalidYaml { .. } => {
                 "fix the YAML at the marked place; quote values that contain `: ` or ` #`"
             }
+            ParseError::LimitExceeded { advice, .. } => advice,
             ParseError::NotAMapping { .. } => "write the frontmatter as `key: value` lines",
             ParseError::DuplicateKey { .. } => "remove or rename one of the two keys",
             ParseError::UnsupportedSyntax { .. } => {

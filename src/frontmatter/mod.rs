@@ -105,7 +105,9 @@ pub struct Entry {
     /// scalar, quotes included, without a trailing comment or whitespace.
     /// For a value that goes on below the key's line (block scalar, nested
     /// collection, multi-line scalar): every line of it, up to the end of its
-    /// last line that is neither blank nor a comment at the first column. For
+    /// last line that is neither empty (a line of only blanks counts: in a
+    /// block scalar its blanks may be content) nor a comment at the first
+    /// column. For
     /// an [`Empty`](ValueLayout::Empty) value: an empty span right after the
     /// colon.
     pub value: Span,

@@ -188,6 +188,7 @@ pub fn parse(text: &str) -> Result<Document, ParseError> {
             body: split.body,
         });
     };
+    check_line_endings(text, block.yaml)?;
     let located = entries::locate(text, &block.lines);
     check_duplicates(text, &located.entries)?;
     let values = yaml::read_mapping(text, block.yaml, &block.lines)?;
@@ -215,6 +216,27 @@ pub fn parse(text: &str) -> Result<Document, ParseError> {
         }),
         body: split.body,
     })
+}
+
+/// YAML reads a lone `\r` (one no `\n` follows) as a line break, so with
+/// one in the YAML its lines are not the lines found here, and no span could
+/// be trusted: refused, at the `\r`.
+fn check_line_endings(text: &str, yaml: Span) -> Result<(), ParseError> {
+    let bytes = &text.as_bytes()[yaml.range()];
+    let lone = memchr::memchr_iter(b'\r', bytes).find(|&at| bytes.get(at + 1) != Some(&b'\n'));
+    match lone {
+        None => Ok(()),
+        Some(offset) => {
+            let at = yaml.start + offset;
+            Err(ParseError::UnsupportedSyntax {
+                reason: "it holds a carriage return (`\\r`) that no line feed follows, which \
+                         YAML reads as a line break; end every line with `\\n` or `\\r\\n`"
+                    .into(),
+                span: Span::new(at, at + 1),
+                line: line_number(text, at),
+            })
+        }
+    }
 }
 
 fn check_duplicates(text: &str, entries: &[RawEntry]) -> Result<(), ParseError> {
@@ -396,14 +418,43 @@ mod tests {
     #[test]
     fn deep_nesting_is_an_error_not_a_crash() {
         let flow = format!("---\na: {}\n---\n", "[".repeat(100_000));
-        assert_eq!(parse(&flow).unwrap_err().code(), Code::InvalidYaml);
+        assert_eq!(parse(&flow).unwrap_err().code(), Code::LimitExceeded);
         let mut block = String::from("---\n");
         for depth in 0..200 {
             block.push_str(&" ".repeat(depth));
             block.push_str("k:\n");
         }
         block.push_str("---\n");
-        assert_eq!(parse(&block).unwrap_err().code(), Code::InvalidYaml);
+        assert_eq!(parse(&block).unwrap_err().code(), Code::LimitExceeded);
+    }
+
+    #[test]
+    fn a_lone_carriage_return_in_the_yaml_is_refused_at_it() {
+        // Found by fuzzing (frontmatter_parse): YAML reads `x\r y` as two
+        // lines, and a `\r` in a comment can hide a line of a block scalar,
+        // so no line-by-line span is sound.
+        for (text, at) in [
+            ("---\na: x\r y\n---\n", 8),
+            ("---\na: 1\nb: 'c\r d'\n---\n", 14),
+            ("---\nliteral: | # c\r\r breaks\n---\n", 18),
+            ("---\r\na: x\rb: y\r\n---\r\n", 9),
+        ] {
+            let error = parse(text).unwrap_err();
+            assert_eq!(error.code(), Code::UnsupportedSyntax, "{text:?}");
+            assert_eq!(error.span(), Span::new(at, at + 1), "{text:?}");
+            let refused = crate::frontmatter::set_scalar(text, "a", "z").unwrap_err();
+            assert_eq!(refused.code(), Code::UnsupportedSyntax);
+        }
+        assert_eq!(
+            parse("---\na: x\r y\n---\n").unwrap_err().to_string(),
+            "line 2 of the frontmatter is not a top-level entry quire can locate: it holds a \
+             carriage return (`\\r`) that no line feed follows, which YAML reads as a line \
+             break; end every line with `\\n` or `\\r\\n`; write top-level entries as \
+             `key: value` with the key at the first column (a plain, 'single-quoted' or \
+             \"double-quoted\" key on one line)"
+        );
+        // In the body, and as CRLF line endings, it is fine.
+        assert!(parse("---\r\na: x\r\n---\r\nbody\rmore\n").is_ok());
     }
 
     #[test]

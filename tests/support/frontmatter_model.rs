@@ -1,0 +1,611 @@
+//! The invariants of the frontmatter grammar that the fuzz targets and
+//! `tests/frontmatter_robustness.rs` check, written against the public API
+//! only (and the standard library), so both can include this file by path.
+//!
+//! - [`check_parse`]: whatever `parse` returns for a text is sound. A
+//!   document's spans are ranges of the text on char boundaries, in order,
+//!   and hold what the API says they hold: the fences are fence lines, no
+//!   line between them is one, each key span reads as its key, each value
+//!   span reads as its value (checked by reading the bytes again in a probe
+//!   document). An error's span is a range of the text and its message is
+//!   written for people (no Rust `Debug` text).
+//! - [`check_set_scalar`]: `set_scalar` refuses exactly what it must refuse,
+//!   with the right code, and otherwise changes only the value's bytes: the
+//!   result reads back with the new value, every other value unchanged, every
+//!   byte before and after the value as it was, and setting it again changes
+//!   nothing.
+//!
+//! Edit inputs are bytes in the form [`EditInput::decode`] reads, so a seed
+//! is a readable file: `<selector><key>\xFF<value>\xFF<text>`.
+
+#![allow(dead_code)]
+
+use quire::frontmatter::{
+    Code, Document, EditError, Frontmatter, ParseError, ValueLayout, parse, set_scalar,
+};
+use quire::span::Span;
+use serde_json::Value;
+
+/// Is `span` a range of `text` on character boundaries?
+pub fn span_ok(text: &str, span: Span) -> bool {
+    span.start <= span.end && text.get(span.range()).is_some()
+}
+
+fn check_span(text: &str, what: &str, span: Span) -> Result<(), String> {
+    if span_ok(text, span) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what}: span {span} is not a range of the {}-byte text on char boundaries",
+            text.len()
+        ))
+    }
+}
+
+fn is_blank(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
+/// `line` (without its `\n`) with the `\r` of a `\r\n` line ending removed.
+fn content(line: &str, ends_with_newline: bool) -> &str {
+    if ends_with_newline {
+        line.strip_suffix('\r').unwrap_or(line)
+    } else {
+        line
+    }
+}
+
+/// Is this line content (no line ending) a fence: `marker` and blanks?
+fn is_fence(line: &str, markers: &[&str]) -> bool {
+    markers
+        .iter()
+        .any(|marker| line.trim_end_matches(is_blank) == *marker)
+}
+
+/// The first line of `text` (without its line ending) and whether a `\n`
+/// ends it.
+fn first_line(text: &str) -> (&str, bool) {
+    match text.find('\n') {
+        Some(end) => (content(&text[..end], true), true),
+        None => (text, false),
+    }
+}
+
+/// Is `offset` the start of a line of `text`?
+fn at_line_start(text: &str, offset: usize) -> bool {
+    offset == 0 || text.as_bytes().get(offset - 1) == Some(&b'\n')
+}
+
+// ----------------------------------------------------------------- parse ---
+
+/// Messages a person or a model reads hold no Rust `Debug` text such as
+/// `Nodes { nodes: 250001 }`. Text in backticks (the user's own keys and
+/// characters) is not looked at.
+pub fn check_message(message: &str) -> Result<(), String> {
+    if message.trim().is_empty() {
+        return Err("an error has an empty message".into());
+    }
+    let mut outside = String::new();
+    for (index, part) in message.split('`').enumerate() {
+        if index % 2 == 0 {
+            outside.push_str(part);
+            outside.push(' ');
+        }
+    }
+    let words: Vec<&str> = outside.split(' ').collect();
+    for window in words.windows(3) {
+        let [name, brace, field] = window else {
+            continue;
+        };
+        let debug_struct = *brace == "{"
+            && name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name.chars().all(|c| c.is_ascii_alphanumeric())
+            && field.ends_with(':')
+            && field.len() > 1
+            && field[..field.len() - 1]
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c == '_');
+        if debug_struct {
+            return Err(format!("the message holds Rust Debug text: {message:?}"));
+        }
+    }
+    for jargon in ["breached", "Budget", "u64", "i64", "f64"] {
+        if outside.contains(jargon) {
+            return Err(format!("the message holds {jargon:?}: {message:?}"));
+        }
+    }
+    Ok(())
+}
+
+fn check_parse_error(text: &str, error: &ParseError) -> Result<(), String> {
+    check_span(text, &format!("{} error", error.code()), error.span())?;
+    let diagnostic = error.to_diagnostic();
+    if diagnostic.span != error.span() || diagnostic.code != error.code() {
+        return Err(format!("the diagnostic of {error} lost its span or code"));
+    }
+    check_message(&diagnostic.message)?;
+    check_message(&diagnostic.help)
+}
+
+/// Everything `parse` returns for `text` is sound (see the module docs).
+pub fn check_parse(text: &str) -> Result<(), String> {
+    match parse(text) {
+        Ok(document) => check_document(text, &document),
+        Err(error) => {
+            check_parse_error(text, &error)?;
+            if error.code() == Code::Unclosed {
+                let start = usize::from(text.starts_with('\u{feff}')) * 3;
+                let (line, _) = first_line(&text[start..]);
+                if !is_fence(line, &["---"]) {
+                    return Err("an unclosed block that does not start with `---`".into());
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The spans of a parse of `text` are sound (see the module docs).
+pub fn check_document(text: &str, document: &Document) -> Result<(), String> {
+    let start = match document.bom {
+        Some(bom) if bom == Span::new(0, 3) && text.starts_with('\u{feff}') => 3,
+        None if !text.starts_with('\u{feff}') => 0,
+        bom => {
+            return Err(format!(
+                "byte-order mark {bom:?} for a text starting {:?}",
+                text.get(..3)
+            ));
+        }
+    };
+    check_span(text, "body", document.body)?;
+    if document.body.end != text.len() {
+        return Err(format!("the body {} does not reach the end", document.body));
+    }
+    let Some(frontmatter) = &document.frontmatter else {
+        if document.body.start != start {
+            return Err(format!(
+                "no frontmatter, yet the body starts at {}",
+                document.body.start
+            ));
+        }
+        let (line, _) = first_line(&text[start..]);
+        if is_fence(line, &["---"]) {
+            return Err(format!(
+                "the first line {line:?} is a fence, yet no frontmatter"
+            ));
+        }
+        return Ok(());
+    };
+    check_block(text, start, document, frontmatter)?;
+    check_entries(text, frontmatter)
+}
+
+fn check_block(
+    text: &str,
+    start: usize,
+    document: &Document,
+    frontmatter: &Frontmatter,
+) -> Result<(), String> {
+    for (what, span) in [
+        ("block", frontmatter.span),
+        ("open fence", frontmatter.open),
+        ("yaml", frontmatter.yaml),
+        ("close fence", frontmatter.close),
+    ] {
+        check_span(text, what, span)?;
+    }
+    let Frontmatter {
+        span,
+        open,
+        yaml,
+        close,
+        ..
+    } = *frontmatter;
+    if span.start != start || open.start != start {
+        return Err(format!(
+            "the block {span} or its fence {open} does not start at {start}"
+        ));
+    }
+    if !is_fence(&text[open.range()], &["---"]) {
+        return Err(format!("the open fence is {:?}", &text[open.range()]));
+    }
+    let after_open = &text[open.end..yaml.start];
+    if after_open != "\n" && after_open != "\r\n" {
+        return Err(format!(
+            "{after_open:?} between the open fence and the YAML"
+        ));
+    }
+    if yaml.end != close.start || !at_line_start(text, close.start) {
+        return Err(format!(
+            "the YAML {yaml} does not end where the close fence {close} starts"
+        ));
+    }
+    if !is_fence(&text[close.range()], &["---", "..."]) {
+        return Err(format!("the close fence is {:?}", &text[close.range()]));
+    }
+    let after_close = &text[close.end..span.end];
+    let ends_text = after_close.is_empty() && span.end == text.len();
+    if !(ends_text || after_close == "\n" || after_close == "\r\n") {
+        return Err(format!("{after_close:?} after the close fence"));
+    }
+    if document.body.start != span.end {
+        return Err(format!(
+            "the body starts at {}, not after the block",
+            document.body.start
+        ));
+    }
+    let lines = &text[yaml.range()];
+    if !lines.is_empty() && !lines.ends_with('\n') {
+        return Err("the YAML does not end with a line ending".into());
+    }
+    for line in lines.split_terminator('\n') {
+        if is_fence(content(line, true), &["---", "..."]) {
+            return Err(format!("the fence line {line:?} is inside the YAML"));
+        }
+    }
+    Ok(())
+}
+
+/// `text` read as frontmatter: its values, or why not.
+fn probe(yaml: &str) -> Result<serde_json::Map<String, Value>, String> {
+    let text = format!("---\n{yaml}\n---\n");
+    match parse(&text) {
+        Ok(Document {
+            frontmatter: Some(frontmatter),
+            ..
+        }) => Ok(frontmatter.values),
+        Ok(_) => Err(format!("{text:?} has no frontmatter")),
+        Err(error) => Err(format!("{text:?} does not parse: {error}")),
+    }
+}
+
+fn check_entries(text: &str, frontmatter: &Frontmatter) -> Result<(), String> {
+    let yaml = frontmatter.yaml;
+    let mut keys: Vec<&str> = frontmatter.entries.iter().map(|e| e.key.as_str()).collect();
+    let in_order = keys.clone();
+    keys.sort_unstable();
+    keys.dedup();
+    let mut read: Vec<&str> = frontmatter.values.keys().map(String::as_str).collect();
+    read.sort_unstable();
+    if keys.len() != in_order.len() || keys != read {
+        return Err(format!(
+            "the entries {in_order:?} are not the keys read {read:?}"
+        ));
+    }
+    let mut previous_end = yaml.start;
+    for (index, entry) in frontmatter.entries.iter().enumerate() {
+        let key = entry.key.as_str();
+        let what = format!("entry `{key}`");
+        check_span(text, &what, entry.key.span)?;
+        check_span(text, &what, entry.value)?;
+        let (key_span, value) = (entry.key.span, entry.value);
+        let ordered = previous_end <= key_span.start
+            && key_span.end <= value.start
+            && yaml.start <= key_span.start
+            && value.end <= yaml.end
+            && !key_span.is_empty();
+        if !ordered {
+            return Err(format!(
+                "{what}: key {key_span} and value {value} out of order or outside the YAML {yaml}"
+            ));
+        }
+        if !at_line_start(text, key_span.start) {
+            return Err(format!("{what}: the key does not start a line"));
+        }
+        previous_end = value.end;
+
+        // The key as written reads as the key.
+        let written_key = &text[key_span.range()];
+        let alone = probe(&format!("{written_key}: ~"))?;
+        if alone.len() != 1 || !alone.contains_key(key) {
+            return Err(format!("{what}: {written_key:?} reads as {alone:?}"));
+        }
+
+        let read = &frontmatter.values[key];
+        let written = &text[value.range()];
+        let first = written.chars().next();
+        let shape_ok = match entry.layout {
+            ValueLayout::Empty => {
+                value.is_empty() && text[..value.start].ends_with(':') && read.is_null()
+            }
+            ValueLayout::Plain => first.is_some_and(|c| !matches!(c, '\'' | '"' | ' ' | '\t')),
+            ValueLayout::SingleQuoted => first == Some('\'') && written.ends_with('\''),
+            ValueLayout::DoubleQuoted => first == Some('"') && written.ends_with('"'),
+            ValueLayout::BlockScalar => matches!(first, Some('|' | '>')),
+            ValueLayout::FlowCollection => matches!(first, Some('[' | '{')),
+            ValueLayout::Alias => first == Some('*'),
+            ValueLayout::Anchored => first == Some('&'),
+            ValueLayout::Tagged => first == Some('!'),
+            _ => !written.is_empty(),
+        };
+        if !shape_ok {
+            return Err(format!("{what}: {:?} is not {}", written, entry.layout));
+        }
+        if entry.layout.is_single_line_scalar() {
+            if written.contains(['\n', '\r']) {
+                return Err(format!(
+                    "{what}: the one-line value {written:?} spans lines"
+                ));
+            }
+            // The bytes alone read as the value.
+            let alone = probe(&format!("k: {written}"))?;
+            if alone.get("k") != Some(read) {
+                return Err(format!(
+                    "{what}: {written:?} reads as {alone:?}, not {read}"
+                ));
+            }
+        }
+        // The YAML up to the end of the value reads the value the same:
+        // nothing of it lies after the span. Kept trailing line breaks
+        // (`|+`, `>+`, at any depth) are the entry's blank lines, which the
+        // grammar leaves after the span.
+        let until = probe(&text[yaml.start..value.end])?;
+        let same = match until.get(key) {
+            Some(cut) if keeps_breaks(written) => trim_breaks(cut) == trim_breaks(read),
+            cut => cut == Some(read),
+        };
+        if !same {
+            return Err(format!(
+                "{what}: the YAML up to the end of the value {value} reads {:?}, not {read}",
+                until.get(key)
+            ));
+        }
+        if let Some(next) = frontmatter.entries.get(index + 1)
+            && text[value.end..next.key.span.start].contains(|c: char| !c.is_whitespace())
+            && !between_is_comments(&text[value.end..next.key.span.start])
+        {
+            return Err(format!(
+                "{what}: content between the value and the next key"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Does `written` hold a block scalar header with keep chomping (`|+`, `>2+`)?
+fn keeps_breaks(written: &str) -> bool {
+    written.match_indices(['|', '>']).any(|(at, _)| {
+        written[at + 1..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '+' || *c == '-')
+            .any(|c| c == '+')
+    })
+}
+
+/// `value` with the trailing line feeds of every string in it removed.
+fn trim_breaks(value: &Value) -> Value {
+    match value {
+        Value::String(text) => Value::String(text.trim_end_matches('\n').to_owned()),
+        Value::Array(items) => Value::Array(items.iter().map(trim_breaks).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, value)| (key.clone(), trim_breaks(value)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Is everything here (after a value, before the next key) blanks, line
+/// endings and comments?
+fn between_is_comments(between: &str) -> bool {
+    let mut lines = between.split('\n');
+    // The rest of the value's own line: blanks and perhaps a comment.
+    let rest = lines.next().unwrap_or("").trim_start_matches(is_blank);
+    let rest_ok = rest.is_empty() || rest == "\r" || rest.starts_with('#');
+    rest_ok
+        && lines.all(|line| {
+            let line = line.trim_start_matches(is_blank);
+            line.is_empty() || line == "\r" || line.starts_with('#')
+        })
+}
+
+// ------------------------------------------------------------- set_scalar ---
+
+/// One `set_scalar` call, decoded from fuzz bytes.
+#[derive(Debug)]
+pub struct EditInput {
+    /// Below 0x80: the key of the entry at this index (modulo the number of
+    /// entries), if the text parses with entries; else `key`.
+    pub selector: u8,
+    pub key: String,
+    pub value: String,
+    pub text: String,
+}
+
+impl EditInput {
+    /// `<selector><key>\xFF<value>\xFF<text>`: the first byte picks the key
+    /// (see [`EditInput::selector`]), 0xFF (never part of UTF-8) separates
+    /// the parts, and each part is read as lossy UTF-8. Input without two
+    /// separators is all text, edited at its first key.
+    pub fn decode(data: &[u8]) -> EditInput {
+        let mut parts = data.splitn(3, |&b| b == 0xFF);
+        let (head, value, text) = match (parts.next(), parts.next(), parts.next()) {
+            (Some(head), Some(value), Some(text)) => (head, value, text),
+            _ => (&[][..], &b"Applied"[..], data),
+        };
+        let lossy = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        EditInput {
+            selector: head.first().copied().unwrap_or(0),
+            key: lossy(head.get(1..).unwrap_or_default()),
+            value: lossy(value),
+            text: lossy(text),
+        }
+    }
+
+    /// The inverse of [`EditInput::decode`], for writing seeds.
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = vec![self.selector];
+        out.extend_from_slice(self.key.as_bytes());
+        out.push(0xFF);
+        out.extend_from_slice(self.value.as_bytes());
+        out.push(0xFF);
+        out.extend_from_slice(self.text.as_bytes());
+        out
+    }
+
+    /// The key to set, given the text's parse.
+    pub fn key_in(&self, parsed: &Result<Document, ParseError>) -> String {
+        let entries = match parsed {
+            Ok(Document {
+                frontmatter: Some(frontmatter),
+                ..
+            }) => frontmatter.entries.as_slice(),
+            _ => &[],
+        };
+        if self.selector < 0x80 && !entries.is_empty() {
+            entries[usize::from(self.selector) % entries.len()]
+                .key
+                .value
+                .clone()
+        } else {
+            self.key.clone()
+        }
+    }
+}
+
+fn check_edit_error(text: &str, error: &EditError) -> Result<(), String> {
+    check_span(text, &format!("{} error", error.code()), error.span())?;
+    let diagnostic = error.to_diagnostic();
+    if diagnostic.span != error.span() || diagnostic.code != error.code() {
+        return Err(format!("the diagnostic of {error} lost its span or code"));
+    }
+    check_message(&diagnostic.message)?;
+    check_message(&diagnostic.help)
+}
+
+/// `set_scalar` on a decoded input refuses what it must and otherwise
+/// changes only the value (see the module docs).
+pub fn check_set_scalar(data: &[u8]) -> Result<(), String> {
+    let input = EditInput::decode(data);
+    let text = input.text.as_str();
+    let value = input.value.as_str();
+    let parsed = parse(text);
+    let key = input.key_in(&parsed);
+    let result = set_scalar(text, &key, value);
+    if let Err(error) = &result {
+        check_edit_error(text, error)?;
+    }
+    let document = match &parsed {
+        Ok(document) => document,
+        Err(parse_error) => {
+            return match result {
+                Err(EditError::Parse(error)) if error == *parse_error => Ok(()),
+                other => Err(format!(
+                    "the text does not parse ({parse_error}), yet set_scalar gave {other:?}"
+                )),
+            };
+        }
+    };
+    let Some(frontmatter) = &document.frontmatter else {
+        return match result {
+            Err(EditError::NoFrontmatter { key: named }) if named == key => Ok(()),
+            other => Err(format!("no frontmatter, yet set_scalar gave {other:?}")),
+        };
+    };
+    let Some(entry) = frontmatter.entry(&key) else {
+        return match result {
+            Err(EditError::MissingKey {
+                key: named, span, ..
+            }) if named == key && span == frontmatter.yaml => Ok(()),
+            other => Err(format!("no key {key:?}, yet set_scalar gave {other:?}")),
+        };
+    };
+    if !entry.layout.is_single_line_scalar() {
+        return match result {
+            Err(EditError::NotAScalar { layout, span, .. })
+                if layout == entry.layout && span == entry.value =>
+            {
+                Ok(())
+            }
+            other => Err(format!(
+                "{key:?} is {}, yet set_scalar gave {other:?}",
+                entry.layout
+            )),
+        };
+    }
+    let edited = result.map_err(|error| {
+        format!(
+            "setting the {} {key:?} to {value:?} failed: {error}",
+            entry.layout
+        )
+    })?;
+    check_edited(text, document, frontmatter, &key, value, &edited)
+}
+
+fn check_edited(
+    text: &str,
+    document: &Document,
+    frontmatter: &Frontmatter,
+    key: &str,
+    value: &str,
+    edited: &str,
+) -> Result<(), String> {
+    let context = || format!("setting {key:?} to {value:?} in {text:?} gave {edited:?}");
+    check_parse(edited).map_err(|failure| format!("{}: {failure}", context()))?;
+    let after = parse(edited).map_err(|error| format!("{}: {error}", context()))?;
+    let Some(after_frontmatter) = &after.frontmatter else {
+        return Err(format!("{}: the frontmatter is gone", context()));
+    };
+    if after_frontmatter.get(key) != Some(&Value::String(value.to_owned())) {
+        return Err(format!(
+            "{}: the key reads {:?}",
+            context(),
+            after_frontmatter.get(key)
+        ));
+    }
+    let mut expected = frontmatter.values.clone();
+    expected.insert(key.to_owned(), Value::String(value.to_owned()));
+    if after_frontmatter.values != expected {
+        return Err(format!("{}: another value changed", context()));
+    }
+    let keys = |f: &Frontmatter| {
+        f.entries
+            .iter()
+            .map(|e| e.key.value.clone())
+            .collect::<Vec<_>>()
+    };
+    if keys(frontmatter) != keys(after_frontmatter) {
+        return Err(format!("{}: the keys changed order", context()));
+    }
+
+    // Only the value's bytes changed.
+    let old = frontmatter.entry(key).expect("the key was found").clone();
+    let new = after_frontmatter
+        .entry(key)
+        .ok_or_else(|| format!("{}: the entry is gone", context()))?;
+    if !new.layout.is_single_line_scalar() {
+        return Err(format!("{}: the new value is {}", context(), new.layout));
+    }
+    let inserted = if old.layout == ValueLayout::Empty {
+        " "
+    } else {
+        ""
+    };
+    let prefix_kept = edited.get(..old.value.start) == Some(&text[..old.value.start]);
+    let space_kept = edited.get(old.value.start..new.value.start) == Some(inserted);
+    let suffix_kept = edited.get(new.value.end..) == Some(&text[old.value.end..]);
+    if !(prefix_kept && space_kept && suffix_kept) {
+        return Err(format!(
+            "{}: bytes outside the value changed (old value {}, new {})",
+            context(),
+            old.value,
+            new.value
+        ));
+    }
+    if edited[new.value.range()].contains(['\n', '\r']) {
+        return Err(format!("{}: the new value spans lines", context()));
+    }
+    if document.bom != after.bom || text[document.body.range()] != edited[after.body.range()] {
+        return Err(format!(
+            "{}: the byte-order mark or the body changed",
+            context()
+        ));
+    }
+
+    // A fixed point: setting the same value again changes nothing.
+    match set_scalar(edited, key, value) {
+        Ok(again) if again == edited => Ok(()),
+        other => Err(format!("{}: setting it again gave {other:?}", context())),
+    }
+}
