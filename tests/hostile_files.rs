@@ -712,6 +712,42 @@ fn changes_are_listed_beneath_the_root_only() {
 }
 
 #[test]
+fn jj_changes_are_listed_beneath_the_root_only() {
+    let vault = Vault::new();
+    let jj_found = vault
+        .command("jj")
+        .arg("--version")
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !jj_found {
+        eprintln!("SKIPPED: jj_changes_are_listed_beneath_the_root_only: jj is not installed");
+        return;
+    }
+    fs::write(
+        vault.home.join("jj.toml"),
+        "[ui]\npaginate = \"never\"\ncolor = \"never\"\n",
+    )
+    .unwrap();
+    let output = vault
+        .command("jj")
+        .args(["git", "init", "."])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    vault.write("work/mine.txt", "mine");
+    vault.write("private/theirs.txt", "theirs");
+    let mut command = vault.command(quire_bin().to_str().unwrap());
+    command
+        .args(["call", "gather_requirements", "--root"])
+        .arg(vault.path("work"));
+    let output = finish(command);
+    let value: Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|_| panic!("{}", stderr(&output)));
+    assert_eq!(value["store"], "jj", "{value}");
+    assert_eq!(value["changes"], "A mine.txt", "{value}");
+}
+
+#[test]
 fn programs_the_repository_configures_are_never_run() {
     let vault = Vault::new();
     vault.git(&["init", "-q"]);
