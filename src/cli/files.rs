@@ -1,7 +1,8 @@
 //! The files the CLI reads and rewrites, through the confined file layer:
 //! opened without blocking, regular files only, read with a size limit, and
 //! replaced atomically (owner, group and mode kept; through a symbolic link
-//! to its target; hard-linked files refused).
+//! to its target; hard-linked and read-only files refused), and only if
+//! nothing changed the file since it was opened.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -12,13 +13,17 @@ use quire::fs::{FileKind, FsError, Located, OpenFile, Workspace};
 /// How long a rewrite waits for another quire process writing the same file.
 const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A file named on the command line, resolved from the current folder.
+/// A regular file named on the command line (resolved from the current
+/// folder), open for reading.
 pub struct CliFile {
     located: Located,
+    file: OpenFile,
 }
 
 impl CliFile {
-    pub fn locate(path: &Path) -> anyhow::Result<CliFile> {
+    /// Opens the file `path` names: a regular file, or an error saying what
+    /// it is instead.
+    pub fn open(path: &Path) -> anyhow::Result<CliFile> {
         let shown = path.display().to_string();
         let absolute: PathBuf =
             std::path::absolute(path).with_context(|| format!("cannot resolve {shown}"))?;
@@ -31,28 +36,25 @@ impl CliFile {
         let located = workspace
             .locate_shown(absolute, &shown)
             .map_err(in_cli_words)?;
-        Ok(CliFile { located })
+        let file = located.open().map_err(in_cli_words)?;
+        Ok(CliFile { located, file })
     }
 
-    /// The file, opened for reading (a regular file, or an error saying what
-    /// it is instead).
-    pub fn open(&self) -> anyhow::Result<OpenFile> {
-        self.located.open().map_err(in_cli_words)
+    /// The whole file, at most `limit` bytes.
+    pub fn read(&self, limit: u64) -> Result<Vec<u8>, FsError> {
+        self.file.read(limit)
     }
 
-    /// Replaces the file's content with `contents`, provided it still holds
-    /// exactly `expected` (the text the new content was computed from).
-    pub fn replace(&self, expected: &[u8], contents: &[u8], limit: u64) -> anyhow::Result<()> {
-        let file = self.located.open()?;
-        file.lock(LOCK_TIMEOUT)?;
-        if !self.located.is_current(&file)? || file.read(limit)? != expected {
-            bail!(
-                "{} changed while quire was working on it; nothing was written. Run the command again",
-                self.located.shown()
-            );
+    /// Replaces the file's content with `contents`, provided nothing changed
+    /// it since it was opened (the layer checks right before the rename).
+    pub fn replace(&self, contents: &[u8]) -> anyhow::Result<()> {
+        self.file.lock(LOCK_TIMEOUT)?;
+        match self.located.replace(&self.file, contents) {
+            Err(FsError::Changed { path }) => bail!(
+                "{path} changed while quire was working on it; nothing was written. Run the command again"
+            ),
+            written => Ok(written?),
         }
-        self.located.replace(&file, contents)?;
-        Ok(())
     }
 }
 

@@ -14,8 +14,7 @@ pub fn run(args: &SourceArgs, check: bool, write: bool) -> anyhow::Result<Outcom
     {
         bail!("--write needs a FILE to rewrite; to format standard input, leave out --write");
     }
-    let limit = args.limit()?;
-    let source = input::read(args.file.as_deref(), &limit)?;
+    let source = input::read(args.file.as_deref(), &args.limit()?)?;
     let config = args.config()?;
     let outcome = parse(&source.text, &config);
     if !outcome.is_parsed() {
@@ -51,14 +50,10 @@ pub fn run(args: &SourceArgs, check: bool, write: bool) -> anyhow::Result<Outcom
         ));
         return Ok(Outcome::Findings);
     }
-    match &source.path {
-        Some(path) if write => {
+    match &source.file {
+        Some(file) if write => {
             if formatted != *source.text {
-                super::files::CliFile::locate(path)?.replace(
-                    source.text.as_bytes(),
-                    formatted.as_bytes(),
-                    limit.max_bytes(),
-                )?;
+                file.replace(formatted.as_bytes())?;
             }
         }
         _ => output::document(&formatted)?,

@@ -37,11 +37,11 @@ pub fn prepare_commit_msg(file: &Path, source: Option<&str>) -> anyhow::Result<O
     let Some((_, plan)) = stored_plan()? else {
         return Ok(Outcome::Success);
     };
-    let message_file = CliFile::locate(file)?;
-    let existing = message_file.open()?.read(MAX_MESSAGE_FILE_BYTES)?;
+    let message_file = CliFile::open(file)?;
+    let existing = message_file.read(MAX_MESSAGE_FILE_BYTES)?;
     let mut message = format!("{}\n", plan.trim_end()).into_bytes();
     message.extend_from_slice(&existing);
-    message_file.replace(&existing, &message, MAX_MESSAGE_FILE_BYTES)?;
+    message_file.replace(&message)?;
     Ok(Outcome::Success)
 }
 

@@ -10,13 +10,14 @@
 //! 1 (the document breaks a limit, as `plan::input_too_long` would say).
 
 use std::io::{self, Read};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use quire::diagnostics::{LineFeeds, escape_unprintable};
 use quire::fs::FsError;
 use quire::plan::ParserConfig;
 
+use super::files::CliFile;
 use super::output::io_words;
 
 /// A document's text and the name to show for it in reports.
@@ -24,7 +25,9 @@ pub struct Source {
     /// The file's name as given, or `<stdin>`, with control characters
     /// escaped: safe to print.
     pub name: String,
-    pub path: Option<PathBuf>,
+    /// The file it was read from, open (to rewrite it in place); `None`
+    /// for standard input.
+    pub file: Option<CliFile>,
     pub text: Arc<str>,
 }
 
@@ -74,11 +77,6 @@ impl Limit {
         }
     }
 
-    /// The most bytes read.
-    pub fn max_bytes(&self) -> u64 {
-        self.max_bytes
-    }
-
     /// The refusal of a document longer than the byte limit.
     fn too_many_bytes(&self, name: &str) -> TooLong {
         TooLong(format!(
@@ -107,19 +105,19 @@ impl Limit {
 /// `limit.max_bytes` bytes. The character count is not checked here: see
 /// [`read`].
 pub fn read_bytes_limited(file: Option<&Path>, limit: &Limit) -> anyhow::Result<Source> {
-    let (name, path, bytes) = match file {
+    let (name, file, bytes) = match file {
         Some(path) if path.as_os_str() != "-" => {
             let name =
                 escape_unprintable(&path.display().to_string(), LineFeeds::Escape).into_owned();
             // Through the confined file layer: a regular file only, opened
             // without blocking, read no further than the limit.
-            let file = super::files::CliFile::locate(path)?.open()?;
+            let file = CliFile::open(path)?;
             let bytes = match file.read(limit.max_bytes) {
                 Ok(bytes) => bytes,
                 Err(FsError::TooLarge { .. }) => return Err(limit.too_many_bytes(&name).into()),
                 Err(error) => return Err(error.into()),
             };
-            (name, Some(path.to_owned()), bytes)
+            (name, Some(file), bytes)
         }
         _ => {
             let bytes = read_at_most(io::stdin().lock(), limit.max_bytes).map_err(|error| {
@@ -142,7 +140,7 @@ pub fn read_bytes_limited(file: Option<&Path>, limit: &Limit) -> anyhow::Result<
     };
     Ok(Source {
         name,
-        path,
+        file,
         text: text.into(),
     })
 }

@@ -11,14 +11,13 @@ use std::fs::File;
 use std::io;
 use std::os::fd::OwnedFd;
 use std::os::unix::fs::FileExt;
-use std::time::Duration;
 
 use rustix::fs::{Access, AtFlags, Mode, OFlags};
 use rustix::io::Errno;
 
 use super::error::{FileKind, FsError};
-use super::lock::{FolderLock, lock_exclusive};
-use super::stage::{Install, stage, sweep_stale_temporaries};
+use super::lock::{Deadline, FolderLock, lock_exclusive};
+use super::stage::{Install, open_readable, settle, stage};
 
 /// What `stat` says about a file, in portable integer types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,33 +77,20 @@ impl FileStat {
 /// It may not exist yet ([`Located::exists`]).
 #[derive(Debug)]
 pub struct Located {
-    folder: OwnedFd,
-    name: OsString,
-    shown: String,
-    real: String,
-    kind: Option<FileKind>,
-    names_folder: bool,
+    /// The folder holding the entry (a path-only handle on Linux).
+    pub(super) folder: OwnedFd,
+    pub(super) name: OsString,
+    /// The path as the caller gave it.
+    pub(super) shown: String,
+    /// Where the entry really is, relative to the root, after links.
+    pub(super) real: String,
+    /// What the entry was when resolved; `None` when it does not exist.
+    pub(super) kind: Option<FileKind>,
+    /// The path ended in `/` (or `/.`): it names a folder.
+    pub(super) names_folder: bool,
 }
 
 impl Located {
-    pub(crate) fn new(
-        folder: OwnedFd,
-        name: OsString,
-        shown: String,
-        real: String,
-        kind: Option<FileKind>,
-        names_folder: bool,
-    ) -> Located {
-        Located {
-            folder,
-            name,
-            shown,
-            real,
-            kind,
-            names_folder,
-        }
-    }
-
     /// The path as the caller gave it (for messages).
     pub fn shown(&self) -> &str {
         &self.shown
@@ -301,7 +287,7 @@ impl Located {
             return Err(FsError::io(&self.shown, "write", &error));
         }
         staged.install(&self.folder, &self.name, &self.shown, Install::Replace)?;
-        sweep_stale_temporaries(&self.folder);
+        settle(&self.folder);
         Ok(())
     }
 
@@ -321,7 +307,7 @@ impl Located {
         }
         let staged = stage(&self.folder, &self.shown, contents, None, mode)?;
         staged.install(&self.folder, &self.name, &self.shown, Install::Create)?;
-        sweep_stale_temporaries(&self.folder);
+        settle(&self.folder);
         Ok(())
     }
 
@@ -339,9 +325,9 @@ impl Located {
     }
 
     /// Locks the folder that holds the entry (exclusively, across threads
-    /// and processes) until the returned guard is dropped; waits at most
-    /// `timeout`, then says who holds it.
-    pub fn lock_folder(&self, timeout: Duration) -> Result<FolderLock, FsError> {
+    /// and processes) until the returned guard is dropped; waits until the
+    /// deadline (or for a timeout) at the most, then says who holds it.
+    pub fn lock_folder(&self, deadline: impl Into<Deadline>) -> Result<FolderLock, FsError> {
         let folder = rustix::fs::openat(
             &self.folder,
             ".",
@@ -350,19 +336,14 @@ impl Located {
         )
         .map_err(|errno| FsError::io(&self.shown, "lock the folder of", &io::Error::from(errno)))?;
         let folder = File::from(folder);
-        lock_exclusive(&folder, &self.shown, timeout)?;
+        lock_exclusive(&folder, &self.shown, deadline.into())?;
         Ok(FolderLock::new(folder))
     }
 }
 
-/// Flushes a folder's entries (a rename or unlink) to disk; best effort.
-pub(crate) fn sync_folder(folder: &OwnedFd) {
-    if let Ok(readable) = rustix::fs::openat(
-        folder,
-        ".",
-        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
-        Mode::empty(),
-    ) {
+/// Flushes a folder's entries (an unlink) to disk; best effort.
+fn sync_folder(folder: &OwnedFd) {
+    if let Some(readable) = open_readable(folder) {
         let _ = rustix::fs::fsync(&readable);
     }
 }
@@ -427,11 +408,11 @@ impl OpenFile {
         })
     }
 
-    /// Takes this process's exclusive lock on the file (released when the
-    /// `OpenFile` is dropped), waiting at most `timeout`. Only cooperating
-    /// writers (quire's own) take it; [`Located::replace`] also checks that
-    /// nobody else changed the file.
-    pub fn lock(&self, timeout: Duration) -> Result<(), FsError> {
-        lock_exclusive(&self.file, &self.shown, timeout)
+    /// Takes an exclusive lock on the file (released when the `OpenFile` is
+    /// dropped), waiting until the deadline (or for a timeout) at the most.
+    /// Only cooperating writers (quire's own) take it; [`Located::replace`]
+    /// also checks that nobody else changed the file.
+    pub fn lock(&self, deadline: impl Into<Deadline>) -> Result<(), FsError> {
+        lock_exclusive(&self.file, &self.shown, deadline.into())
     }
 }

@@ -13,6 +13,35 @@ use std::time::{Duration, Instant};
 
 use super::error::FsError;
 
+/// When a wait for a lock ends: `timeout` after it started. One deadline can
+/// span several waits (a call that retries after the file it waited for was
+/// replaced), and a timeout converts into a deadline that starts now.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline {
+    started: Instant,
+    timeout: Duration,
+}
+
+impl Deadline {
+    /// A deadline `timeout` from now.
+    pub fn after(timeout: Duration) -> Deadline {
+        Deadline {
+            started: Instant::now(),
+            timeout,
+        }
+    }
+
+    fn remaining(&self) -> Duration {
+        self.timeout.saturating_sub(self.started.elapsed())
+    }
+}
+
+impl From<Duration> for Deadline {
+    fn from(timeout: Duration) -> Deadline {
+        Deadline::after(timeout)
+    }
+}
+
 /// An exclusive lock on a folder; released when dropped.
 #[derive(Debug)]
 pub struct FolderLock {
@@ -25,9 +54,8 @@ impl FolderLock {
     }
 }
 
-/// Locks `file` exclusively, waiting at most `timeout`.
-pub(crate) fn lock_exclusive(file: &File, shown: &str, timeout: Duration) -> Result<(), FsError> {
-    let started = Instant::now();
+/// Locks `file` exclusively, waiting until `deadline` at the most.
+pub(crate) fn lock_exclusive(file: &File, shown: &str, deadline: Deadline) -> Result<(), FsError> {
     let mut pause = Duration::from_millis(1);
     loop {
         match file.try_lock() {
@@ -37,15 +65,15 @@ pub(crate) fn lock_exclusive(file: &File, shown: &str, timeout: Duration) -> Res
                 return Err(FsError::io(shown, "lock", &error));
             }
         }
-        let waited = started.elapsed();
-        if waited >= timeout {
+        let remaining = deadline.remaining();
+        if remaining.is_zero() {
             return Err(FsError::Busy {
                 path: shown.to_owned(),
                 holder: holder(file),
-                waited: timeout,
+                waited: deadline.timeout,
             });
         }
-        thread::sleep(pause.min(timeout - waited));
+        thread::sleep(pause.min(remaining));
         pause = (pause * 2).min(Duration::from_millis(50));
     }
 }
@@ -112,14 +140,15 @@ mod tests {
         std::fs::write(&path, "x").unwrap();
         let first = File::open(&path).unwrap();
         let second = File::open(&path).unwrap();
-        lock_exclusive(&first, "note.md", Duration::from_millis(10)).unwrap();
-        let error = lock_exclusive(&second, "note.md", Duration::from_millis(30)).unwrap_err();
+        lock_exclusive(&first, "note.md", Duration::from_millis(10).into()).unwrap();
+        let error =
+            lock_exclusive(&second, "note.md", Duration::from_millis(30).into()).unwrap_err();
         let text = error.to_string();
         assert!(matches!(error, FsError::Busy { .. }), "{text}");
         if std::path::Path::new("/proc/locks").exists() {
             assert!(text.contains("another call in this process"), "{text}");
         }
         drop(first);
-        lock_exclusive(&second, "note.md", Duration::from_millis(10)).unwrap();
+        lock_exclusive(&second, "note.md", Duration::from_millis(10).into()).unwrap();
     }
 }

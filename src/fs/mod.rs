@@ -25,7 +25,7 @@ mod workspace;
 
 pub use error::{FileKind, FsError, IoKind, describe};
 pub use file::{FileStat, Located, OpenFile};
-pub use lock::FolderLock;
+pub use lock::{Deadline, FolderLock};
 pub use workspace::Workspace;
 
 #[cfg(test)]

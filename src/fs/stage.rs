@@ -6,7 +6,7 @@
 //! instant between `linkat` and `renameat`. Where unnamed files are not
 //! available, a named `.quire-<random>.tmp` file is used, and temporary files
 //! of ours that a killed process left are removed on the next write in that
-//! folder ([`sweep_stale_temporaries`]).
+//! folder ([`settle`]).
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
@@ -19,7 +19,6 @@ use rustix::fs::{AtFlags, Mode, OFlags, Uid};
 use rustix::io::Errno;
 
 use super::error::FsError;
-use super::file::sync_folder;
 
 /// Temporary files of ours are `.quire-<random>.tmp`.
 const PREFIX: &str = ".quire-";
@@ -169,7 +168,8 @@ impl Staged {
         }
     }
 
-    /// Puts the staged file at `target` in `folder` and flushes the folder.
+    /// Puts the staged file at `target` in `folder` (the caller then
+    /// [`settle`]s the folder).
     pub(crate) fn install(
         self,
         folder: &OwnedFd,
@@ -181,11 +181,8 @@ impl Staged {
             Some(name) => name.clone(),
             None => match self.link_unnamed(folder, target, how) {
                 Ok(Some(name)) => name,
-                Ok(None) => {
-                    // Created in one step: the unnamed file linked as `target`.
-                    sync_folder(folder);
-                    return Ok(());
-                }
+                // Created in one step: the unnamed file linked as `target`.
+                Ok(None) => return Ok(()),
                 Err(Errno::EXIST) => return Err(already_exists(shown)),
                 Err(errno) => return Err(FsError::io(shown, "write", &io::Error::from(errno))),
             },
@@ -197,10 +194,7 @@ impl Staged {
                 .and_then(|()| rustix::fs::unlinkat(folder, &name, AtFlags::empty())),
         };
         match result {
-            Ok(()) => {
-                sync_folder(folder);
-                Ok(())
-            }
+            Ok(()) => Ok(()),
             Err(errno) => {
                 let _ = rustix::fs::unlinkat(folder, &name, AtFlags::empty());
                 if errno == Errno::EXIST {
@@ -259,19 +253,32 @@ fn already_exists(shown: &str) -> FsError {
     }
 }
 
-/// Removes temporary files of ours that a killed write left in `folder`:
-/// regular files named `.quire-*.tmp`, untouched for longer than any write
-/// takes. Best effort: a file that cannot be removed is left.
-pub(crate) fn sweep_stale_temporaries(folder: &OwnedFd) {
-    let Ok(readable) = rustix::fs::openat(
+/// After a write in `folder`: flushes its entries to disk (so the rename or
+/// link is durable), and removes temporary files of ours that a killed
+/// write left there: regular files named `.quire-*.tmp`, untouched for
+/// longer than any write takes. Best effort: what fails is left.
+pub(crate) fn settle(folder: &OwnedFd) {
+    let Some(readable) = open_readable(folder) else {
+        return;
+    };
+    let _ = rustix::fs::fsync(&readable);
+    sweep_stale_temporaries(&readable);
+}
+
+/// The folder opened for reading its entries (`folder` may be a path-only
+/// handle, which can neither be read nor flushed).
+pub(crate) fn open_readable(folder: &OwnedFd) -> Option<OwnedFd> {
+    rustix::fs::openat(
         folder,
         ".",
         OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
         Mode::empty(),
-    ) else {
-        return;
-    };
-    let Ok(mut entries) = rustix::fs::Dir::read_from(&readable) else {
+    )
+    .ok()
+}
+
+fn sweep_stale_temporaries(readable: &OwnedFd) {
+    let Ok(mut entries) = rustix::fs::Dir::read_from(readable) else {
         return;
     };
     let now = SystemTime::now();
@@ -285,7 +292,7 @@ pub(crate) fn sweep_stale_temporaries(folder: &OwnedFd) {
             continue;
         }
         let name = OsStr::from_bytes(name).to_owned();
-        let Ok(stat) = rustix::fs::statat(&readable, &name, AtFlags::SYMLINK_NOFOLLOW) else {
+        let Ok(stat) = rustix::fs::statat(readable, &name, AtFlags::SYMLINK_NOFOLLOW) else {
             continue;
         };
         let stat = super::file::FileStat::from_raw(&stat);
@@ -299,6 +306,6 @@ pub(crate) fn sweep_stale_temporaries(folder: &OwnedFd) {
         }
     }
     for name in stale {
-        let _ = rustix::fs::unlinkat(&readable, &name, AtFlags::empty());
+        let _ = rustix::fs::unlinkat(readable, &name, AtFlags::empty());
     }
 }

@@ -215,14 +215,14 @@ impl Workspace {
             let Some(step) = pending.pop_front() else {
                 // Everything resolved to a folder (`.`, `a/..`).
                 let dir = walk.take_top()?;
-                return Ok(Located::new(
-                    dir,
-                    OsString::from("."),
-                    shown.clone(),
-                    slash_join(&walk.real),
-                    Some(FileKind::Folder),
+                return Ok(Located {
+                    folder: dir,
+                    name: OsString::from("."),
+                    shown: shown.clone(),
+                    real: slash_join(&walk.real),
+                    kind: Some(FileKind::Folder),
                     names_folder,
-                ));
+                });
             };
             match step {
                 Step::Up => walk.up()?,
@@ -242,14 +242,14 @@ impl Workspace {
                     }
                     let mut real = walk.real.clone();
                     real.push(name.clone());
-                    return Ok(Located::new(
-                        top,
+                    return Ok(Located {
+                        folder: top,
                         name,
-                        shown.clone(),
-                        slash_join(&real),
+                        shown: shown.clone(),
+                        real: slash_join(&real),
                         kind,
                         names_folder,
-                    ));
+                    });
                 }
                 Step::Name(name) => walk.down(&name, &mut pending)?,
             }

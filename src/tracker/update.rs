@@ -2,14 +2,14 @@
 //! tracker note's `status`.
 
 use std::io;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
 use super::guardrails::check_resume_written;
 use super::status::{TrackerStatus, transition_allowed};
 use crate::frontmatter;
-use crate::fs::{FsError, Workspace};
+use crate::fs::{Deadline, FsError, Workspace};
 use crate::tool_error::ToolError;
 
 /// The tool's parameters (unknown properties are rejected).
@@ -175,7 +175,8 @@ impl TrackerTools {
         request: &UpdateTrackerStatusRequest,
     ) -> Result<UpdateTrackerStatusResponse, ToolError> {
         let target = parse_target_status(&request.target_status)?;
-        let deadline = Instant::now() + self.lock_timeout;
+        // One deadline for the whole call, however often it starts again.
+        let deadline = Deadline::after(self.lock_timeout);
         let mut foreign_changes = 0;
         loop {
             match self.attempt(request, target, deadline) {
@@ -205,20 +206,11 @@ impl TrackerTools {
         &self,
         request: &UpdateTrackerStatusRequest,
         target: TrackerStatus,
-        deadline: Instant,
+        deadline: Deadline,
     ) -> Result<UpdateTrackerStatusResponse, Interrupted> {
         let located = self.workspace.locate(&request.tracker_path)?;
         let file = located.open()?;
-        file.lock(deadline.saturating_duration_since(Instant::now()))
-            .map_err(|error| match error {
-                // The wait began with the call, not with this attempt.
-                FsError::Busy { path, holder, .. } => FsError::Busy {
-                    path,
-                    holder,
-                    waited: self.lock_timeout,
-                },
-                error => error,
-            })?;
+        file.lock(deadline)?;
         // Replaced while this call waited for the lock: start again.
         if !located.is_current(&file)? {
             return Err(Interrupted::Replaced);
@@ -290,10 +282,11 @@ impl TrackerTools {
                     "the status of `{shown}` cannot be rewritten in place: {error}"
                 ))
             })?;
-        if let Err(error) = located.check_replaceable(&file) {
-            return refused_write(response, error);
-        }
         if request.dry_run {
+            // The write checks these first (below); a dry run predicts it.
+            if let Err(error) = located.check_replaceable(&file) {
+                return refused_write(response, error);
+            }
             response.action = Action::WouldUpdate;
             return Ok(response);
         }
