@@ -231,7 +231,8 @@ impl PlannerTools {
         self.locked(store.as_ref(), || {
             let text = store.load()?;
             let document = edit::read_document(&text, &self.config, &store.clear_hint())?;
-            self.respond(store.as_ref(), &document, String::new())
+            let changes = store.changes()?;
+            Ok(self.response(store.as_ref(), &document, String::new(), changes))
         })
     }
 
@@ -308,16 +309,6 @@ impl PlannerTools {
         let changes = store.changes()?;
         store.save(&formatted)?;
         Ok(self.response(store, &reread.document, summary, changes))
-    }
-
-    fn respond(
-        &self,
-        store: &dyn PlanStore,
-        document: &PlanDocument,
-        summary: String,
-    ) -> Result<PlannerResponse, ToolError> {
-        let changes = store.changes()?;
-        Ok(self.response(store, document, summary, changes))
     }
 
     fn response(

@@ -91,25 +91,25 @@ pub fn check_resume_written(
             )),
         },
     }
-    match locate(workspace, &tex)? {
-        None => failures.push(format!(
+    let source = locate(workspace, &tex)?.map(|located| {
+        located
+            .open()
+            .and_then(|file| file.read(MAX_RESUME_SOURCE_BYTES))
+    });
+    match source {
+        Some(Ok(source)) => failures.extend(placeholder_failures(&source, &tex)),
+        None | Some(Err(FsError::NotFound { .. })) => failures.push(format!(
             "resume.tex is missing ({tex}); it must sit beside resume.pdf"
         )),
-        Some(located) => match located.open().and_then(|file| file.read(MAX_RESUME_SOURCE_BYTES)) {
-            Ok(source) => failures.extend(placeholder_failures(&source, &tex)),
-            Err(FsError::NotFound { .. }) => failures.push(format!(
-                "resume.tex is missing ({tex}); it must sit beside resume.pdf"
-            )),
-            Err(FsError::NotAFile { kind, .. }) => failures.push(format!(
-                "resume.tex ({tex}) is {}, not a regular file",
-                kind.described()
-            )),
-            Err(FsError::TooLarge { limit, .. }) => failures.push(format!(
-                "resume.tex ({tex}) is larger than {} MiB, far beyond any resume's source; check that resume_path names the right folder",
-                limit / (1024 * 1024)
-            )),
-            Err(error) => failures.push(format!("resume.tex ({tex}) cannot be read: {error}")),
-        },
+        Some(Err(FsError::NotAFile { kind, .. })) => failures.push(format!(
+            "resume.tex ({tex}) is {}, not a regular file",
+            kind.described()
+        )),
+        Some(Err(FsError::TooLarge { limit, .. })) => failures.push(format!(
+            "resume.tex ({tex}) is larger than {} MiB, far beyond any resume's source; check that resume_path names the right folder",
+            limit / (1024 * 1024)
+        )),
+        Some(Err(error)) => failures.push(format!("resume.tex ({tex}) cannot be read: {error}")),
     }
     Ok(GuardrailReport { failures })
 }

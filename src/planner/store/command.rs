@@ -26,6 +26,10 @@ const MAX_STDERR: usize = 64 * 1024;
 /// One command to run: program, arguments, environment additions.
 pub struct Invocation<'a> {
     pub program: &'static str,
+    /// Options quire adds for safety (no pager, no monitor, ...), left out
+    /// of messages.
+    pub quiet_args: Vec<String>,
+    /// The command's own arguments, shown in messages.
     pub args: Vec<String>,
     pub env: Vec<(String, String)>,
     pub stdin: Option<&'a str>,
@@ -36,6 +40,7 @@ impl<'a> Invocation<'a> {
     pub fn new(program: &'static str, install_hint: &'static str) -> Self {
         Invocation {
             program,
+            quiet_args: Vec::new(),
             args: Vec::new(),
             env: Vec::new(),
             stdin: None,
@@ -52,6 +57,17 @@ impl<'a> Invocation<'a> {
         self
     }
 
+    /// Arguments that go before [`Invocation::args`] and are not shown in
+    /// messages.
+    pub fn quiet_args<I, S>(mut self, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.quiet_args.extend(args.into_iter().map(Into::into));
+        self
+    }
+
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.env.push((key.into(), value.into()));
         self
@@ -62,33 +78,27 @@ impl<'a> Invocation<'a> {
         self
     }
 
-    /// The command as messages show it (the program's own arguments only,
-    /// without the safety options quire adds).
-    fn shown(&self, shown_args: &[&str]) -> String {
-        format!("{} {}", self.program, shown_args.join(" "))
+    /// The command as messages show it: without the quiet arguments.
+    fn shown(&self) -> String {
+        format!("{} {}", self.program, self.args.join(" "))
     }
 
     /// Runs it in `root` and returns its stdout. A non-zero exit becomes
     /// `CommandFailed` with the command's own error text, the workspace's
-    /// absolute path replaced by `.`. `shown_args` is how the command is
-    /// named in messages.
-    pub fn run(self, root: &Path, shown_args: &[&str]) -> Result<String, StoreError> {
-        self.run_with_timeout(root, shown_args, COMMAND_TIMEOUT)
+    /// absolute path replaced by `.`.
+    pub fn run(self, root: &Path) -> Result<String, StoreError> {
+        self.run_with_timeout(root, COMMAND_TIMEOUT)
     }
 
-    pub fn run_with_timeout(
-        self,
-        root: &Path,
-        shown_args: &[&str],
-        timeout: Duration,
-    ) -> Result<String, StoreError> {
-        let shown = self.shown(shown_args);
+    pub fn run_with_timeout(self, root: &Path, timeout: Duration) -> Result<String, StoreError> {
+        let shown = self.shown();
         let failed = |detail: String| StoreError::CommandFailed {
             command: shown.clone(),
             detail,
         };
         let mut command = Command::new(self.program);
         command
+            .args(&self.quiet_args)
             .args(&self.args)
             .envs(self.env.iter().map(|(key, value)| (key, value)))
             .current_dir(root)
@@ -253,7 +263,7 @@ mod tests {
     #[test]
     fn a_missing_program_says_how_to_install_it() {
         let error = Invocation::new("quire-no-such-program", "install it")
-            .run(Path::new("."), &[])
+            .run(Path::new("."))
             .unwrap_err();
         assert_eq!(
             error.to_string(),
@@ -267,7 +277,7 @@ mod tests {
         let started = Instant::now();
         let error = Invocation::new("sh", "")
             .args(["-c", "sleep 30 & sleep 30"])
-            .run_with_timeout(Path::new("."), &["-c", "..."], Duration::from_millis(200))
+            .run_with_timeout(Path::new("."), Duration::from_millis(200))
             .unwrap_err();
         assert!(started.elapsed() < Duration::from_secs(10));
         assert!(
@@ -284,7 +294,7 @@ mod tests {
         let output = Invocation::new("sh", "")
             .args(["-c", "echo done"])
             .stdin(&input)
-            .run(Path::new("."), &[])
+            .run(Path::new("."))
             .unwrap();
         assert_eq!(output, "done\n");
     }
@@ -294,7 +304,7 @@ mod tests {
     fn endless_output_is_capped() {
         let error = Invocation::new("sh", "")
             .args(["-c", "head -c 6000000 /dev/zero"])
-            .run(Path::new("."), &[])
+            .run(Path::new("."))
             .unwrap_err();
         assert!(error.to_string().contains("more than 4 MiB"), "{error}");
     }

@@ -42,7 +42,7 @@ pub(crate) fn safe_git<'a>(filter_drivers: &[String]) -> Invocation<'a> {
         overrides.push((format!("filter.{driver}.required"), "false".into()));
     }
     let mut invocation = Invocation::new("git", INSTALL)
-        .args(["--no-pager", "--no-optional-locks"])
+        .quiet_args(["--no-pager", "--no-optional-locks"])
         .env("GIT_TERMINAL_PROMPT", "0")
         .env("GIT_CONFIG_COUNT", overrides.len().to_string());
     for (index, (key, value)) in overrides.into_iter().enumerate() {
@@ -64,7 +64,7 @@ fn filter_drivers(root: &Path) -> Result<Vec<String>, StoreError> {
             "--get-regexp",
             r"^filter\..*\.(clean|smudge|process)$",
         ])
-        .run(root, &["config", "--get-regexp", "filter"]);
+        .run(root);
     let names = match listed {
         Ok(names) => names,
         // `git config --get-regexp` exits 1 when nothing matches.
@@ -87,8 +87,10 @@ fn filter_drivers(root: &Path) -> Result<Vec<String>, StoreError> {
 impl GitStore {
     /// The store of the git repository `root` is in; `None` when it is in none.
     pub fn discover(root: &Path) -> Result<Option<GitStore>, StoreError> {
-        let shown = ["rev-parse", "--absolute-git-dir", "--is-bare-repository"];
-        let output = match safe_git(&[]).args(shown).run(root, &shown) {
+        let output = match safe_git(&[])
+            .args(["rev-parse", "--absolute-git-dir", "--is-bare-repository"])
+            .run(root)
+        {
             Ok(output) => output,
             Err(StoreError::CommandFailed { .. }) => return Ok(None),
             Err(error) => return Err(error),
@@ -134,8 +136,9 @@ impl GitStore {
 
     /// The message of the last commit (`git log -1 --format=%B`).
     pub fn last_commit_message(&self) -> Result<String, StoreError> {
-        let shown = ["log", "-1", "--format=%B"];
-        safe_git(&[]).args(shown).run(&self.root, &shown)
+        safe_git(&[])
+            .args(["log", "-1", "--format=%B"])
+            .run(&self.root)
     }
 }
 
@@ -155,15 +158,16 @@ impl PlanStore for GitStore {
     fn changes(&self) -> Result<Option<String>, StoreError> {
         let drivers = filter_drivers(&self.root)?;
         // `-- .`: only what lies beneath the workspace root, shown relative to it.
-        let shown = [
-            "status",
-            "--short",
-            "--untracked-files=all",
-            "--ignore-submodules=all",
-            "--",
-            ".",
-        ];
-        let status = safe_git(&drivers).args(shown).run(&self.root, &shown)?;
+        let status = safe_git(&drivers)
+            .args([
+                "status",
+                "--short",
+                "--untracked-files=all",
+                "--ignore-submodules=all",
+                "--",
+                ".",
+            ])
+            .run(&self.root)?;
         Ok(Some(status.trim_end().to_owned()).filter(|status| !status.is_empty()))
     }
 

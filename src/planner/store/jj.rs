@@ -28,13 +28,13 @@ impl JjStore {
         // No pager, no colour, and no file-system monitor the repository's
         // configuration may name.
         let mut invocation = Invocation::new("jj", INSTALL)
-            .args(["--no-pager", "--color", "never"])
-            .args(["--config", "fsmonitor.backend=none"])
+            .quiet_args(["--no-pager", "--color", "never"])
+            .quiet_args(["--config", "fsmonitor.backend=none"])
             .args(args.iter().copied());
         if let Some(stdin) = stdin {
             invocation = invocation.stdin(stdin);
         }
-        invocation.run(&self.root, args)
+        invocation.run(&self.root)
     }
 }
 
