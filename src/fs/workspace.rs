@@ -99,6 +99,12 @@ impl Workspace {
         Workspace::new(Path::new("/"))
     }
 
+    /// Whether this is the whole file system (where `..` at the top stays
+    /// at the top, as in the kernel, and nothing is outside).
+    fn is_filesystem(&self) -> bool {
+        self.root == Path::new("/")
+    }
+
     /// The root's canonical path.
     pub fn root(&self) -> &Path {
         &self.root
@@ -154,7 +160,7 @@ impl Workspace {
             return given.to_owned();
         }
         match path.strip_prefix(&self.root) {
-            Ok(relative) if self.root != Path::new("/") => slash_path(relative),
+            Ok(relative) if !self.is_filesystem() => slash_path(relative),
             Ok(_) => given.to_owned(),
             Err(_) => path.file_name().map_or_else(
                 || "(an absolute path)".to_owned(),
@@ -195,7 +201,7 @@ impl Workspace {
         let mut pending = steps(relative);
         // A path that climbs above the root on paper is refused as such,
         // even when a folder it names on the way does not exist.
-        if self.root != Path::new("/") && climbs_above(&pending) {
+        if !self.is_filesystem() && climbs_above(&pending) {
             return Err(FsError::Outside {
                 path: shown,
                 how: "",
@@ -301,7 +307,7 @@ impl Walk<'_> {
     fn up(&mut self) -> Result<(), FsError> {
         if self.stack.pop().is_none() {
             // `..` at the file system's root is the root itself.
-            if self.workspace.root != Path::new("/") {
+            if !self.workspace.is_filesystem() {
                 return Err(self.outside());
             }
         }
