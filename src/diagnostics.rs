@@ -170,12 +170,41 @@ impl miette::Diagnostic for Report {
 
 // ------------------------------------------------------------ characters
 
-/// Whether `c` steers a terminal instead of showing a glyph: a C0 control
+/// Whether a terminal acts on `c` instead of showing a glyph: a C0 control
 /// other than tab and line feed (escape sequences, bell, backspace, carriage
 /// return, vertical tab, form feed...), DEL, a C1 control (including NEL and
-/// the 8-bit CSI and OSC), the Unicode line and paragraph separators, or a
-/// bidirectional embedding, override or isolate (which reorder how the text
-/// around them reads).
+/// the 8-bit CSI and OSC), or the Unicode line and paragraph separators
+/// (which break a line where no line feed is).
+///
+/// This is what a plan text may not hold ([`crate::plan::validate`]'s
+/// `plan::control_character`); [`is_unprintable`] adds the bidirectional
+/// controls, which output escapes but a plan may keep.
+///
+/// ```
+/// use quire::diagnostics::is_terminal_control;
+///
+/// assert!(is_terminal_control('\u{1b}') && is_terminal_control('\u{85}') && is_terminal_control('\u{2028}'));
+/// assert!(!is_terminal_control('\t') && !is_terminal_control('\n') && !is_terminal_control('\u{202e}'));
+/// ```
+pub fn is_terminal_control(c: char) -> bool {
+    matches!(
+        c,
+        '\0'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// Whether `c` is a bidirectional embedding, override or isolate: it changes
+/// the order in which the text around it is shown, not what the text is.
+/// Right-to-left writing may need them, so plan texts keep them; output
+/// escapes them ([`is_unprintable`]) so that shown text reads in the order
+/// it is stored.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Whether `c` must be escaped wherever quire shows text: a terminal control
+/// ([`is_terminal_control`]) or a bidirectional control
+/// ([`is_bidi_control`]).
 ///
 /// ```
 /// use quire::diagnostics::is_unprintable;
@@ -184,16 +213,7 @@ impl miette::Diagnostic for Report {
 /// assert!(!is_unprintable('\t') && !is_unprintable('\n') && !is_unprintable('é'));
 /// ```
 pub fn is_unprintable(c: char) -> bool {
-    matches!(
-        c,
-        '\0'..='\u{8}'
-            | '\u{b}'..='\u{1f}'
-            | '\u{7f}'..='\u{9f}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2066}'..='\u{2069}'
-    )
+    is_terminal_control(c) || is_bidi_control(c)
 }
 
 /// The C0 controls' names, U+0000 to U+001F.
