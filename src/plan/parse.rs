@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 use super::ast::{Constraint, Header, PlanDocument, Task};
-use super::characters::{self, shown};
+use super::characters::shown;
 use super::codes::{Code, PlanDiagnostic};
 use super::config::{ConstraintSyntax, HeaderSyntax, ParserConfig, TaskSyntax};
 use super::lines::{Line, end_without_line_ending, join_contents, split_lines};
@@ -38,9 +38,6 @@ pub struct ParseOutcome {
     pub state: ParseState,
     pub document: PlanDocument,
     pub diagnostics: Vec<PlanDiagnostic>,
-    /// The text's `plan::control_character` findings, for [`Self::check`]
-    /// (which has no text to read); empty when the parser halted.
-    pub(crate) control_characters: Vec<PlanDiagnostic>,
 }
 
 impl ParseOutcome {
@@ -101,11 +98,7 @@ pub fn parse(text: &str, config: &ParserConfig) -> ParseOutcome {
         Ok(()) => ParseState::Parsed,
         Err(Halted) => ParseState::Halted,
     };
-    let mut outcome = parser.finish(state);
-    if outcome.is_parsed() {
-        outcome.control_characters = characters::in_text(text, &outcome.document);
-    }
-    outcome
+    parser.finish(state)
 }
 
 /// The parser stopped; its error diagnostic is already recorded.
@@ -650,7 +643,6 @@ impl<'t> DocumentParser<'t> {
             state,
             document: self.document,
             diagnostics: self.diagnostics,
-            control_characters: Vec::new(),
         }
     }
 }

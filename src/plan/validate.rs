@@ -56,30 +56,41 @@ pub const MAX_TASK_DEPTH: usize = 4;
 /// assert_eq!(codes, [Code::UnknownType, Code::InvalidScope, Code::ScopeCase]);
 /// ```
 pub fn validate(document: &PlanDocument) -> Vec<PlanDiagnostic> {
+    let mut findings = conventions(document);
+    findings.extend(characters::in_document(document));
+    findings
+}
+
+/// Every finding of [`validate`] but the control characters.
+fn conventions(document: &PlanDocument) -> Vec<PlanDiagnostic> {
     let mut findings = Findings::default();
     findings.document(document);
-    findings.0.extend(characters::in_document(document));
     findings.0
 }
 
 impl ParseOutcome {
-    /// Everything `quire check` reports: the parser's diagnostics, then —
-    /// when the document parsed — the validator's findings. A halted document
-    /// is not validated; its halt is already an error.
+    /// Everything `quire check` reports for `text`, the text this outcome
+    /// was parsed from: the parser's diagnostics, then — when the document
+    /// parsed — the validator's findings. A halted document is not
+    /// validated; its halt is already an error.
     ///
-    /// Control characters are looked for in the whole text the document was
-    /// parsed from, line by line, rather than value by value: so they are
-    /// found where no value keeps them too (indentation, blank lines, ignored
+    /// Control characters are looked for in the whole text, line by line,
+    /// rather than value by value as [`validate`] does: so they are found
+    /// where no value keeps them too (indentation, blank lines, ignored
     /// text), each at the exact character.
-    pub fn check(&self) -> Vec<PlanDiagnostic> {
+    ///
+    /// ```
+    /// use quire::plan::{parse, Code, ParserConfig};
+    ///
+    /// let text = "fix(cli): Ring\n\n- [ ]: Escape output\n  \u{7}\n";
+    /// let codes: Vec<Code> = parse(text, &ParserConfig::default()).check(text).iter().map(|f| f.code).collect();
+    /// assert_eq!(codes, [Code::ControlCharacter]);
+    /// ```
+    pub fn check(&self, text: &str) -> Vec<PlanDiagnostic> {
         let mut all = self.diagnostics.clone();
         if self.is_parsed() {
-            all.extend(
-                validate(&self.document)
-                    .into_iter()
-                    .filter(|finding| finding.code != Code::ControlCharacter),
-            );
-            all.extend(self.control_characters.iter().cloned());
+            all.extend(conventions(&self.document));
+            all.extend(characters::in_text(text, &self.document));
         }
         all
     }
@@ -490,11 +501,23 @@ mod tests {
 
     #[test]
     fn check_validates_only_parsed_documents() {
-        let halted = parse("feature(a): b\nc", &ParserConfig::default());
-        let codes: Vec<Code> = halted.check().iter().map(|f| f.code).collect();
-        assert_eq!(codes, [Code::MissingBlankLine]);
-        let parsed = parse("feature(a): b\n\nc", &ParserConfig::default());
-        let codes: Vec<Code> = parsed.check().iter().map(|f| f.code).collect();
-        assert_eq!(codes, [Code::UnknownType]);
+        let check = |text: &str| parse(text, &ParserConfig::default()).check(text);
+        let codes = |text: &str| -> Vec<Code> { check(text).iter().map(|f| f.code).collect() };
+        assert_eq!(codes("feature(a): b\nc"), [Code::MissingBlankLine]);
+        assert_eq!(codes("feature(a): b\u{7}\nc"), [Code::MissingBlankLine]);
+        assert_eq!(codes("feature(a): b\n\nc"), [Code::UnknownType]);
+        // A control character is found once, in the text (at its line), not
+        // a second time in the value that holds it.
+        let findings = check("feature(a): b\u{7}\n\nc");
+        assert_eq!(
+            findings.iter().map(|f| f.code).collect::<Vec<_>>(),
+            [Code::UnknownType, Code::ControlCharacter]
+        );
+        assert_eq!(
+            findings[1].message,
+            "line 1 contains the control character U+0007 BELL"
+        );
+        assert_eq!(findings[1].span, Span::new(13, 14));
+        assert_eq!(findings[1].field.as_deref(), Some("header.title"));
     }
 }

@@ -457,7 +457,7 @@ pub fn check_spans(text: &str, outcome: &ParseOutcome) -> Result<(), String> {
         check_span(text, &diagnostic.to_string(), diagnostic.span, whole)?;
     }
     // The validator's findings point into the document's spans too.
-    for diagnostic in outcome.check() {
+    for diagnostic in outcome.check(text) {
         check_span(text, &diagnostic.to_string(), diagnostic.span, whole)?;
     }
     let errors = outcome.diagnostics.iter().filter(|d| d.is_error()).count();
