@@ -93,7 +93,7 @@ impl<C: DiagnosticCode> Diagnostic<C> {
     /// label and help are escaped the same way.
     pub fn to_report(&self, name: &str, source: &str) -> Report {
         let excerpt = Excerpt::new(name, source, self.span);
-        let mut label = escape_unprintable(&self.label, LineFeeds::Escape).into_owned();
+        let mut label = one_line(&self.label).into_owned();
         for note in &excerpt.notes {
             if label.is_empty() {
                 label = note.clone();
@@ -104,9 +104,9 @@ impl<C: DiagnosticCode> Diagnostic<C> {
         Report {
             code: self.code.as_str(),
             severity: self.severity,
-            message: escape_unprintable(&self.message, LineFeeds::Escape).into_owned(),
+            message: one_line(&self.message).into_owned(),
             label,
-            help: escape_unprintable(&self.help, LineFeeds::Escape).into_owned(),
+            help: one_line(&self.help).into_owned(),
             span: excerpt.primary,
             source_code: excerpt,
         }
@@ -366,6 +366,19 @@ pub fn escape_unprintable(text: &str, line_feeds: LineFeeds) -> Cow<'_, str> {
     Cow::Owned(escaped)
 }
 
+/// A user's value as a message or an outline shows it: on one line, with
+/// every character that would steer a terminal escaped
+/// ([`escape_unprintable`], line feeds written as `\n`).
+///
+/// ```
+/// use quire::diagnostics::one_line;
+///
+/// assert_eq!(one_line("Clear\u{1b}[2J\nnow"), "Clear\\u{1b}[2J\\nnow");
+/// ```
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    escape_unprintable(text, LineFeeds::Escape)
+}
+
 // -------------------------------------------------------------- excerpts
 
 /// The longest line a report shows, in characters; longer lines are clipped
@@ -537,10 +550,7 @@ impl Excerpt {
                 text.push('…');
             }
             let excerpt_window = text.len();
-            text.push_str(&escape_unprintable(
-                &source[window.clone()],
-                LineFeeds::Escape,
-            ));
+            text.push_str(&one_line(&source[window.clone()]));
             if window.end < content_end {
                 text.push('…');
             }
@@ -567,9 +577,7 @@ impl Excerpt {
             if offset < line.window.start {
                 line.excerpt_start
             } else if offset <= line.window.end {
-                line.excerpt_window
-                    + escape_unprintable(&source[line.window.start..offset], LineFeeds::Escape)
-                        .len()
+                line.excerpt_window + one_line(&source[line.window.start..offset]).len()
             } else {
                 line.excerpt_end
             }
@@ -577,7 +585,7 @@ impl Excerpt {
         let (excerpt_start, excerpt_end) = (map(start), map(cut_end));
         let column_end = start.min(line_end(source, first_span_line).0);
         Excerpt {
-            name: escape_unprintable(name, LineFeeds::Escape).into_owned(),
+            name: one_line(name).into_owned(),
             primary: (
                 excerpt_start,
                 excerpt_end.max(excerpt_start) - excerpt_start,

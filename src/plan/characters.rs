@@ -21,24 +21,14 @@
 //! (`plan::nul_byte`: the text is binary, not a plan), so [`in_text`] never
 //! sees one; [`in_document`] reports it in documents built from data.
 
-use std::borrow::Cow;
-
 use super::ast::{PlanDocument, Task};
 use super::codes::{Code, PlanDiagnostic};
-use crate::diagnostics::{
-    Diagnostic, LineFeeds, Severity, describe_character, escape_unprintable, is_terminal_control,
-};
+use crate::diagnostics::{Diagnostic, Severity, describe_character, is_terminal_control};
 use crate::span::{Span, Spanned};
 
 /// At most this many lines get a finding from [`in_text`]; the last finding
 /// says how many more lines hold such characters.
 const MAX_LINES_REPORTED: usize = 20;
-
-/// A value quoted in a message, with its control characters escaped
-/// (`\u{1b}`), so that the message is safe to show wherever it goes.
-pub(crate) fn shown(value: &str) -> Cow<'_, str> {
-    escape_unprintable(value, LineFeeds::Escape)
-}
 
 /// Whether a plan value may not hold `c`: a terminal control, or a line
 /// feed in a value of one line.

@@ -10,12 +10,11 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 use super::ast::{Constraint, Header, PlanDocument, Task};
-use super::characters::shown;
 use super::codes::{Code, PlanDiagnostic};
 use super::config::{ConstraintSyntax, HeaderSyntax, ParserConfig, TaskSyntax};
 use super::lines::{Line, end_without_line_ending, join_contents, split_lines};
 use super::rules::{self, Input, Piece, TaskLine, TaskProblem, parse_line};
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::{Diagnostic, Severity, one_line};
 use crate::span::{Span, Spanned};
 
 /// Whether the parser read the whole text.
@@ -330,7 +329,7 @@ impl<'t> DocumentParser<'t> {
                     "ignored",
                     format!(
                         "add a scope to keep it as the title: `{type_name}(scope): {}`",
-                        shown(ignored.text)
+                        one_line(ignored.text)
                     ),
                 ),
             );
@@ -815,12 +814,12 @@ fn constraint_rejection(syntax: ConstraintSyntax, line: &str) -> (String, String
             if key_ok {
                 format!(
                     "its value `{}` does not start with a lowercase letter",
-                    shown(value)
+                    one_line(value)
                 )
             } else {
                 format!(
                     "its key `{}` is not a capital letter followed by lowercase letters and spaces",
-                    shown(key)
+                    one_line(key)
                 )
             }
         }

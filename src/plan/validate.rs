@@ -8,10 +8,10 @@
 //! shape (`header.scope`, `constraints.0.0`, `tasks.1.2.0.1`).
 
 use super::ast::{Constraint, PlanDocument, Task};
-use super::characters::{self, shown};
+use super::characters;
 use super::codes::{Code, PlanDiagnostic};
 use super::parse::ParseOutcome;
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::{Diagnostic, Severity, one_line};
 use crate::span::Span;
 
 /// The commit types a header may use.
@@ -161,7 +161,7 @@ impl Findings {
                     wording(
                         format!(
                             "`{}` is not an allowed commit type",
-                            shown(&commit_type.value)
+                            one_line(&commit_type.value)
                         ),
                         "unknown type",
                         format!("use one of: {}", ALLOWED_TYPES.join(", ")),
@@ -216,7 +216,7 @@ impl Findings {
                 wording(
                     "the title starts or ends with whitespace",
                     "surrounding whitespace",
-                    format!("write `{}`", shown(title.trim())),
+                    format!("write `{}`", one_line(title.trim())),
                 ),
             );
         }
@@ -232,7 +232,7 @@ impl Findings {
                 wording(
                     format!(
                         "`{}` is not an allowed constraint prefix",
-                        shown(&key.value)
+                        one_line(&key.value)
                     ),
                     "unknown prefix",
                     format!(
@@ -286,7 +286,7 @@ impl Findings {
             wording(
                 format!(
                     "the scope `{}` is not lowercase letters, digits and hyphens starting with a letter",
-                    shown(scope)
+                    one_line(scope)
                 ),
                 "invalid scope",
                 help,
