@@ -26,10 +26,6 @@ use super::codes::{Code, PlanDiagnostic};
 use crate::diagnostics::{Diagnostic, Severity, describe_character, is_terminal_control};
 use crate::span::{Span, Spanned};
 
-/// At most this many lines get a finding from [`in_text`]; the last finding
-/// says how many more lines hold such characters.
-const MAX_LINES_REPORTED: usize = 20;
-
 /// Whether a plan value may not hold `c`: a terminal control, or a line
 /// feed in a value of one line.
 fn is_refused(c: char, multi_line: bool) -> bool {
@@ -244,14 +240,12 @@ fn span_in_value(value: &Spanned<String>, at: usize, c: char, line: usize) -> Sp
 // ---------------------------------------------------------------- texts
 
 /// One finding for each line of `text` (the text `document` was parsed
-/// from) that holds a refused character, at the first one; at most
-/// [`MAX_LINES_REPORTED`] findings. Carriage returns that end a line are
-/// line endings, not content.
+/// from) that holds a refused character, at the first one. Carriage returns
+/// that end a line are line endings, not content. (How many findings are
+/// shown is the renderer's business: `quire check` shows the first 100.)
 pub(crate) fn in_text(text: &str, document: &PlanDocument) -> Vec<PlanDiagnostic> {
-    // (line number, byte offset and character of the first refused character
-    // on that line, how many more the line holds)
-    let mut lines: Vec<(usize, usize, char, usize)> = Vec::new();
-    let mut unreported = 0;
+    let mut findings = Vec::new();
+    let mut fields: Option<Vec<Field<'_>>> = None;
     let mut line_start = 0;
     for (index, line) in text.split('\n').enumerate() {
         let content = line.trim_end_matches('\r');
@@ -259,48 +253,44 @@ pub(crate) fn in_text(text: &str, document: &PlanDocument) -> Vec<PlanDiagnostic
             .char_indices()
             .filter(|&(_, c)| is_terminal_control(c));
         if let Some((at, c)) = refused.next() {
-            if lines.len() < MAX_LINES_REPORTED {
-                lines.push((index + 1, line_start + at, c, refused.count()));
-            } else {
-                unreported += 1;
-            }
-        }
-        line_start += line.len() + 1;
-    }
-    if lines.is_empty() {
-        return Vec::new();
-    }
-    let fields = fields(document);
-    let count = lines.len();
-    lines
-        .into_iter()
-        .enumerate()
-        .map(|(index, (line, at, c, others))| {
-            let mut message = format!(
-                "line {line} contains {}{}",
+            let at = line_start + at;
+            let message = format!(
+                "line {} contains {}{}",
+                index + 1,
                 character_phrase(c),
-                more(others)
+                more(refused.count())
             );
-            if index + 1 == count && unreported > 0 {
-                message.push_str(&format!(
-                    "; {unreported} more line{} hold such characters",
-                    if unreported == 1 { "" } else { "s" }
-                ));
-            }
             // The value the character is in, if any (not indentation, not
             // text the parser ignored).
-            let field = fields
-                .iter()
-                .find(|field| field.value.span.start <= at && at < field.value.span.end);
-            finding(
+            let fields = fields.get_or_insert_with(|| in_text_order(document));
+            let field = field_at(fields, at);
+            findings.push(finding(
                 c,
                 message,
                 Span::new(at, at + c.len_utf8()),
                 field.map(|field| field.path.clone()),
                 field.map(|field| field.multi_line),
-            )
-        })
-        .collect()
+            ));
+        }
+        line_start += line.len() + 1;
+    }
+    findings
+}
+
+/// The fields of a parsed document that hold text, by where they start.
+fn in_text_order(document: &PlanDocument) -> Vec<Field<'_>> {
+    let mut fields = fields(document);
+    fields.retain(|field| !field.value.span.is_empty());
+    fields.sort_by_key(|field| field.value.span.start);
+    fields
+}
+
+/// The field whose span holds byte `offset`, among fields sorted by start
+/// whose spans do not overlap (those of one parse).
+fn field_at<'f, 'd>(fields: &'f [Field<'d>], offset: usize) -> Option<&'f Field<'d>> {
+    let after = fields.partition_point(|field| field.value.span.start <= offset);
+    let field = fields.get(after.checked_sub(1)?)?;
+    (offset < field.value.span.end).then_some(field)
 }
 
 #[cfg(test)]
@@ -479,16 +469,32 @@ mod tests {
     }
 
     #[test]
-    fn many_lines_give_a_bounded_number_of_findings() {
-        let text = "feat(a): b\n\n".to_owned() + &"x\u{1b}\n".repeat(100);
-        let findings = in_text(&text, &PlanDocument::default());
-        assert_eq!(findings.len(), MAX_LINES_REPORTED);
-        assert!(
-            findings[MAX_LINES_REPORTED - 1]
-                .message
-                .ends_with("; 80 more lines hold such characters"),
-            "{}",
-            findings[MAX_LINES_REPORTED - 1].message
-        );
+    fn every_line_gets_its_finding_and_each_its_field() {
+        // Description, constraint value and task on alternate lines, many
+        // times over: each finding names the value its line holds.
+        let mut text = String::from("feat(a): b\n\nWhy.");
+        for n in 0..500 {
+            text.push_str(&format!("\nline \u{1b}{n}"));
+        }
+        text.push_str("\n- Never: x\u{7}y\n");
+        for n in 0..500 {
+            text.push_str(&format!("\n- [ ]: task \u{7f}{n}"));
+        }
+        let outcome = parse(&text, &ParserConfig::default());
+        assert!(outcome.is_parsed(), "{:?}", outcome.diagnostics);
+        let findings = in_text(&text, &outcome.document);
+        assert_eq!(findings.len(), 1001);
+        assert_eq!(findings[0].field.as_deref(), Some("description"));
+        assert_eq!(findings[499].field.as_deref(), Some("description"));
+        assert_eq!(findings[500].field.as_deref(), Some("constraints.0.1"));
+        assert_eq!(findings[501].field.as_deref(), Some("tasks.0.1"));
+        assert_eq!(findings[1000].field.as_deref(), Some("tasks.499.1"));
+        assert!(findings[1000].message.starts_with("line 1005 contains"));
+        for finding in &findings {
+            assert!(
+                matches!(&text[finding.span.range()], "\u{1b}" | "\u{7}" | "\u{7f}"),
+                "{finding:?}"
+            );
+        }
     }
 }
