@@ -232,7 +232,11 @@ fn hostile_yaml_is_refused_in_words_or_read_soundly() {
         ("escaped ESC in a value", "a: \"\\e[2J\"\n", None),
         ("raw ESC in a value", "a: \u{1b}[31m\n", Some(InvalidYaml)),
         ("NUL in a value", "a: x\0y\n", Some(InvalidYaml)),
-        ("BOM inside the YAML", "a: 1\n\u{feff}b: 2\n", Some(InvalidYaml)),
+        (
+            "BOM inside the YAML",
+            "a: 1\n\u{feff}b: 2\n",
+            Some(InvalidYaml),
+        ),
         (
             "document start inside",
             "a: 1\n--- !x\nb: 2\n",
