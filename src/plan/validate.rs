@@ -382,7 +382,6 @@ fn suggest_scope(scope: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::plan::{Constraint, Header, ParserConfig, parse};
-    use crate::span::Spanned;
 
     fn fields(document: &PlanDocument) -> Vec<(Code, String)> {
         validate(document)
@@ -402,13 +401,11 @@ mod tests {
     #[test]
     fn header_rules() {
         let document = PlanDocument {
-            header: Some(Header {
-                commit_type: Some("feature".into()),
-                scope: Some("9lives".into()),
-                breaking: false,
-                title: Some(Spanned::from(format!(" {}", "a".repeat(120)))),
-                span: Span::DETACHED,
-            }),
+            header: Some(Header::new(
+                "feature",
+                "9lives",
+                format!(" {}", "a".repeat(120)),
+            )),
             ..PlanDocument::default()
         };
         assert_eq!(
