@@ -93,7 +93,7 @@ impl<C: DiagnosticCode> Diagnostic<C> {
     /// label and help are escaped the same way.
     pub fn to_report(&self, name: &str, source: &str) -> Report {
         let excerpt = Excerpt::new(name, source, self.span);
-        let mut label = escape_unprintable(&self.label, LineFeeds::Escape).into_owned();
+        let mut label = one_line(&self.label).into_owned();
         for note in &excerpt.notes {
             if label.is_empty() {
                 label = note.clone();
@@ -104,9 +104,9 @@ impl<C: DiagnosticCode> Diagnostic<C> {
         Report {
             code: self.code.as_str(),
             severity: self.severity,
-            message: escape_unprintable(&self.message, LineFeeds::Escape).into_owned(),
+            message: one_line(&self.message).into_owned(),
             label,
-            help: escape_unprintable(&self.help, LineFeeds::Escape).into_owned(),
+            help: one_line(&self.help).into_owned(),
             span: excerpt.primary,
             source_code: excerpt,
         }
@@ -170,12 +170,41 @@ impl miette::Diagnostic for Report {
 
 // ------------------------------------------------------------ characters
 
-/// Whether `c` steers a terminal instead of showing a glyph: a C0 control
+/// Whether a terminal acts on `c` instead of showing a glyph: a C0 control
 /// other than tab and line feed (escape sequences, bell, backspace, carriage
 /// return, vertical tab, form feed...), DEL, a C1 control (including NEL and
-/// the 8-bit CSI and OSC), the Unicode line and paragraph separators, or a
-/// bidirectional embedding, override or isolate (which reorder how the text
-/// around them reads).
+/// the 8-bit CSI and OSC), or the Unicode line and paragraph separators
+/// (which break a line where no line feed is).
+///
+/// This is what a plan text may not hold ([`crate::plan::validate`]'s
+/// `plan::control_character`); [`is_unprintable`] adds the bidirectional
+/// controls, which output escapes but a plan may keep.
+///
+/// ```
+/// use quire::diagnostics::is_terminal_control;
+///
+/// assert!(is_terminal_control('\u{1b}') && is_terminal_control('\u{85}') && is_terminal_control('\u{2028}'));
+/// assert!(!is_terminal_control('\t') && !is_terminal_control('\n') && !is_terminal_control('\u{202e}'));
+/// ```
+pub fn is_terminal_control(c: char) -> bool {
+    matches!(
+        c,
+        '\0'..='\u{8}' | '\u{b}'..='\u{1f}' | '\u{7f}'..='\u{9f}' | '\u{2028}' | '\u{2029}'
+    )
+}
+
+/// Whether `c` is a bidirectional embedding, override or isolate: it changes
+/// the order in which the text around it is shown, not what the text is.
+/// Right-to-left writing may need them, so plan texts keep them; output
+/// escapes them ([`is_unprintable`]) so that shown text reads in the order
+/// it is stored.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Whether `c` must be escaped wherever quire shows text: a terminal control
+/// ([`is_terminal_control`]) or a bidirectional control
+/// ([`is_bidi_control`]).
 ///
 /// ```
 /// use quire::diagnostics::is_unprintable;
@@ -184,16 +213,7 @@ impl miette::Diagnostic for Report {
 /// assert!(!is_unprintable('\t') && !is_unprintable('\n') && !is_unprintable('é'));
 /// ```
 pub fn is_unprintable(c: char) -> bool {
-    matches!(
-        c,
-        '\0'..='\u{8}'
-            | '\u{b}'..='\u{1f}'
-            | '\u{7f}'..='\u{9f}'
-            | '\u{2028}'
-            | '\u{2029}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2066}'..='\u{2069}'
-    )
+    is_terminal_control(c) || is_bidi_control(c)
 }
 
 /// The C0 controls' names, U+0000 to U+001F.
@@ -344,6 +364,19 @@ pub fn escape_unprintable(text: &str, line_feeds: LineFeeds) -> Cow<'_, str> {
         }
     }
     Cow::Owned(escaped)
+}
+
+/// A user's value as a message or an outline shows it: on one line, with
+/// every character that would steer a terminal escaped
+/// ([`escape_unprintable`], line feeds written as `\n`).
+///
+/// ```
+/// use quire::diagnostics::one_line;
+///
+/// assert_eq!(one_line("Clear\u{1b}[2J\nnow"), "Clear\\u{1b}[2J\\nnow");
+/// ```
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    escape_unprintable(text, LineFeeds::Escape)
 }
 
 // -------------------------------------------------------------- excerpts
@@ -517,10 +550,7 @@ impl Excerpt {
                 text.push('…');
             }
             let excerpt_window = text.len();
-            text.push_str(&escape_unprintable(
-                &source[window.clone()],
-                LineFeeds::Escape,
-            ));
+            text.push_str(&one_line(&source[window.clone()]));
             if window.end < content_end {
                 text.push('…');
             }
@@ -547,9 +577,7 @@ impl Excerpt {
             if offset < line.window.start {
                 line.excerpt_start
             } else if offset <= line.window.end {
-                line.excerpt_window
-                    + escape_unprintable(&source[line.window.start..offset], LineFeeds::Escape)
-                        .len()
+                line.excerpt_window + one_line(&source[line.window.start..offset]).len()
             } else {
                 line.excerpt_end
             }
@@ -557,7 +585,7 @@ impl Excerpt {
         let (excerpt_start, excerpt_end) = (map(start), map(cut_end));
         let column_end = start.min(line_end(source, first_span_line).0);
         Excerpt {
-            name: escape_unprintable(name, LineFeeds::Escape).into_owned(),
+            name: one_line(name).into_owned(),
             primary: (
                 excerpt_start,
                 excerpt_end.max(excerpt_start) - excerpt_start,

@@ -7,6 +7,10 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn quire(args: &[&str], stdin: &str) -> Output {
+    quire_bytes(args, stdin.as_bytes())
+}
+
+fn quire_bytes(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_quire"))
         .args(args)
         .env("NO_COLOR", "1")
@@ -16,7 +20,7 @@ fn quire(args: &[&str], stdin: &str) -> Output {
         .spawn()
         .expect("quire runs");
     // A command that fails before reading stdin closes it: that is fine.
-    let written = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    let written = child.stdin.take().unwrap().write_all(stdin);
     if let Err(error) = written {
         assert_eq!(error.kind(), std::io::ErrorKind::BrokenPipe, "{error}");
     }
@@ -35,6 +39,13 @@ fn stderr(output: &Output) -> String {
     String::from_utf8(output.stderr.clone()).unwrap()
 }
 
+/// Fails naming the first of `expected` that `text` does not contain.
+fn assert_contains_all(text: &str, expected: &[&str]) {
+    for part in expected {
+        assert!(text.contains(part), "{part:?} missing from:\n{text}");
+    }
+}
+
 const PLAN: &str = "feat(parser): Add nesting\n\nNested tasks.\n\n- Never: break parsing\n\n- [x]: Parse\n  - [ ]: Nest\n\nContinue with tests\n";
 
 #[test]
@@ -43,8 +54,7 @@ fn parse_exit_codes_are_0_parsed_1_halted_2_usage() {
     assert_eq!(code(&quire(&["parse", "-"], "feat: x\nno blank line")), 1);
     assert_eq!(code(&quire(&["parse", "/nonexistent/plan.txt"], "")), 2);
     assert_eq!(code(&quire(&["parse", "--preset", "nope"], PLAN)), 2);
-    let not_utf8 = quire(&["parse"], "");
-    assert_eq!(code(&not_utf8), 0, "empty input parses");
+    assert_eq!(code(&quire(&["parse"], "")), 0, "empty input parses");
 }
 
 #[test]
@@ -102,18 +112,15 @@ fn check_reports_with_codes_and_help() {
     assert_eq!(code(&quire(&["check"], PLAN)), 0);
     let output = quire(&["check"], "feature(Core): Add it\n");
     assert_eq!(code(&output), 1);
-    let report = stderr(&output);
-    for expected in [
-        "plan::unknown_type",
-        "plan::invalid_scope",
-        "plan::scope_case",
-        "use one of: feat, fix",
-    ] {
-        assert!(
-            report.contains(expected),
-            "{expected:?} missing from:\n{report}"
-        );
-    }
+    assert_contains_all(
+        &stderr(&output),
+        &[
+            "plan::unknown_type",
+            "plan::invalid_scope",
+            "plan::scope_case",
+            "use one of: feat, fix",
+        ],
+    );
     // Warnings alone do not fail the check.
     let output = quire(&["check"], "fix: Title without scope\n");
     assert_eq!(code(&output), 0);
@@ -409,23 +416,100 @@ fn a_long_line_within_the_limit_renders_a_clipped_snippet() {
     assert_eq!(code(&output), 1);
     let report = stderr(&output);
     assert!(report.len() < 3_000, "{} bytes of report", report.len());
-    assert!(report.contains("plan::invalid_header"), "{report}");
-    assert!(report.contains("<stdin>:1:"), "{report}");
-    assert!(report.contains('…'), "the clipped line is marked: {report}");
+    // The error is at the end of the line: the excerpt shows the line's end,
+    // marked as clipped, with the source's own column.
+    assert_contains_all(
+        &report,
+        &["plan::invalid_header", "[<stdin>:1:100001]", " 1 │ …aaa"],
+    );
 }
 
 #[test]
 fn a_50_mb_line_is_refused_after_a_bounded_read() {
-    let (output, taken) = quire_streaming(&["check", "-"], b"a", 50_000_000);
-    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    for command in ["check", "parse", "fmt"] {
+        let (output, taken) = quire_streaming(&[command, "-"], b"a", 50_000_000);
+        assert_eq!(code(&output), 1, "{command}: {}", stderr(&output));
+        assert_one_clean_line(&output);
+        assert!(stdout(&output).is_empty(), "{command}");
+        assert!(
+            stderr(&output).contains("<stdin> is longer than 400003 bytes"),
+            "{command}: {}",
+            stderr(&output)
+        );
+        assert!(taken < 8_000_000, "{command}: quire took {taken} bytes");
+    }
+}
+
+#[test]
+fn a_huge_file_is_refused_without_being_read() {
+    // A sparse file: 1 GiB long, nothing stored; reading it would take
+    // seconds and a gigabyte of memory.
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("huge.txt");
+    fs::File::create(&path).unwrap().set_len(1 << 30).unwrap();
+    let name = path.to_str().unwrap();
+    for args in [
+        &["check", name][..],
+        &["check", "--git-message", name],
+        &["parse", "--json", name],
+        &["fmt", "--write", name],
+    ] {
+        let output = quire(args, "");
+        assert_eq!(code(&output), 1, "{args:?}: {}", stderr(&output));
+        assert_one_clean_line(&output);
+        assert!(stdout(&output).is_empty(), "{args:?}");
+        assert!(
+            stderr(&output).contains("huge.txt is longer than"),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+    }
+    assert_eq!(
+        fs::metadata(&path).unwrap().len(),
+        1 << 30,
+        "left as it was"
+    );
+}
+
+#[test]
+fn input_that_is_not_utf8_is_refused_by_every_command() {
+    let bytes = b"feat(cli): Caf\xe9\n\n- [ ]: Read \xff bytes\n";
+    for command in ["check", "parse", "fmt"] {
+        let output = quire_bytes(&[command, "-"], bytes);
+        assert_eq!(code(&output), 2, "{command}: {}", stderr(&output));
+        assert_one_clean_line(&output);
+        assert!(stdout(&output).is_empty(), "{command}");
+        assert!(
+            stderr(&output).contains(
+                "<stdin> is not UTF-8 text (invalid byte at offset 14); plan documents must be UTF-8"
+            ),
+            "{command}: {}",
+            stderr(&output)
+        );
+    }
+    let folder = tempfile::tempdir().unwrap();
+    let path = folder.path().join("latin1.txt");
+    fs::write(&path, bytes).unwrap();
+    let name = path.to_str().unwrap();
+    for args in [
+        &["check", "--git-message", name][..],
+        &["fmt", "--write", name],
+    ] {
+        let output = quire(args, "");
+        assert_eq!(code(&output), 2, "{args:?}: {}", stderr(&output));
+        assert_one_clean_line(&output);
+        assert!(stderr(&output).contains("latin1.txt is not UTF-8 text"));
+    }
+    assert_eq!(fs::read(&path).unwrap(), bytes, "fmt --write left it alone");
+    // A tool's arguments too.
+    let output = quire_bytes(&["call", "gather_requirements", "-"], b"{\"a\": \"\xff\"}");
+    assert_eq!(code(&output), 2);
     assert_one_clean_line(&output);
-    assert!(stderr(&output).len() < 400, "{}", stderr(&output));
     assert!(
-        stderr(&output).contains("<stdin> is longer than 400003 bytes"),
+        stderr(&output).contains("the arguments on standard input are not UTF-8 text"),
         "{}",
         stderr(&output)
     );
-    assert!(taken < 8_000_000, "quire took {taken} bytes of its input");
 }
 
 #[test]
@@ -545,18 +629,16 @@ fn parse_escapes_control_characters_in_the_outline_and_json() {
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     let outline = stdout(&output);
     assert_eq!(unprintable(&outline), [], "{outline}");
-    for shown in [
-        r#"title "Title \u{1b}[31mred\u{1b}[0m""#,
-        r"print \u{9b}2J raw\u{2028}",
-        r"[ ] Ring \u{7} the bell",
-        r"[x] Back\u{8}space \u{202e}txet",
-        r#"direction    "Go on\u{85}now""#,
-    ] {
-        assert!(
-            outline.contains(shown),
-            "{shown:?} missing from:\n{outline}"
-        );
-    }
+    assert_contains_all(
+        &outline,
+        &[
+            r#"title "Title \u{1b}[31mred\u{1b}[0m""#,
+            r"print \u{9b}2J raw\u{2028}",
+            r"[ ] Ring \u{7} the bell",
+            r"[x] Back\u{8}space \u{202e}txet",
+            r#"direction    "Go on\u{85}now""#,
+        ],
+    );
     let output = quire(&["parse", "--json"], HOSTILE);
     let json = stdout(&output);
     assert_eq!(unprintable(&json), [], "{json}");
@@ -571,21 +653,19 @@ fn check_refuses_control_characters_and_reports_them_escaped() {
     assert_eq!(code(&output), 1);
     let report = stderr(&output);
     assert_eq!(unprintable(&report), [], "{report}");
-    for expected in [
-        "plan::control_character",
-        "line 1 contains the control character U+001B ESCAPE",
-        r"feat(cli): Title \u{1b}[31mred\u{1b}[0m",
-        "line 3 contains the control character U+001B ESCAPE",
-        "U+009B CONTROL SEQUENCE INTRODUCER",
-        "U+0007 BELL",
-        "U+0008 BACKSPACE",
-        "U+0085 NEXT LINE",
-    ] {
-        assert!(
-            report.contains(expected),
-            "{expected:?} missing from:\n{report}"
-        );
-    }
+    assert_contains_all(
+        &report,
+        &[
+            "plan::control_character",
+            "line 1 contains the control character U+001B ESCAPE",
+            r"feat(cli): Title \u{1b}[31mred\u{1b}[0m",
+            "line 3 contains the control character U+001B ESCAPE",
+            "U+009B CONTROL SEQUENCE INTRODUCER",
+            "U+0007 BELL",
+            "U+0008 BACKSPACE",
+            "U+0085 NEXT LINE",
+        ],
+    );
     // A tab is fine.
     let output = quire(&["check"], "fix(cli): Align\tcolumns\n");
     assert_eq!(code(&output), 0, "{}", stderr(&output));
@@ -602,7 +682,13 @@ fn file_names_are_escaped_in_messages() {
     assert_eq!(unprintable(&report), [], "{report}");
     assert!(report.contains(r"plan\u{1b}[2J.txt:1:1"), "{report}");
     let output = quire(&["fmt", "--check", path.to_str().unwrap()], "");
+    assert_eq!(code(&output), 1);
     assert_eq!(unprintable(&stderr(&output)), [], "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(r"plan\u{1b}[2J.txt:1:1"),
+        "{}",
+        stderr(&output)
+    );
     let missing = folder.path().join("gone\u{7}.txt");
     let output = quire(&["parse", missing.to_str().unwrap()], "");
     assert_eq!(code(&output), 2);
@@ -658,4 +744,94 @@ fn fmt_writes_the_document_byte_for_byte_into_a_pipe() {
     let output = quire(&["fmt"], document);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     assert_eq!(stdout(&output), document);
+}
+
+#[test]
+fn check_shows_at_most_100_reports_and_counts_the_rest() {
+    // One finding for each line of the description that rings the bell.
+    for (lines, rest) in [
+        (
+            150,
+            "<stdin>: 50 more problems not shown (50 errors, 0 warnings)",
+        ),
+        (
+            101,
+            "<stdin>: 1 more problem not shown (1 error, 0 warnings)",
+        ),
+    ] {
+        let text = format!("fix(cli): Ring\n\n{}", "Line \u{7}\n".repeat(lines));
+        let output = quire(&["check"], &text);
+        assert_eq!(code(&output), 1);
+        let report = stderr(&output);
+        assert_eq!(report.matches("plan::control_character").count(), 100);
+        assert!(
+            report.contains(&format!("line {} contains", 102)),
+            "{report}"
+        );
+        assert!(
+            !report.contains(&format!("line {} contains", 103)),
+            "{report}"
+        );
+        assert!(
+            report.ends_with(&format!("{rest}; fix the ones above first\n")),
+            "{report}"
+        );
+    }
+}
+
+#[test]
+fn call_output_escapes_control_characters_in_the_plan() {
+    let folder = tempfile::tempdir().unwrap();
+    fs::write(
+        folder.path().join("PLAN.md"),
+        "fix(cli): Print \u{1b}[2J safely\n\nWhy\u{85}now.\n\n- [ ]: Ring \u{7}\n",
+    )
+    .unwrap();
+    let root = folder.path().to_str().unwrap();
+    let output = quire(
+        &[
+            "call",
+            "gather_requirements",
+            "{}",
+            "--plan-file",
+            "PLAN.md",
+            "--root",
+            root,
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let json = stdout(&output);
+    assert_eq!(unprintable(&json), [], "{json}");
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        value["document"]["header"]["title"],
+        "Print \u{1b}[2J safely"
+    );
+    assert_eq!(value["document"]["tasks"][0][1], "Ring \u{7}");
+    // A tool that would store it refuses, in words that are safe to show.
+    let output = quire(
+        &[
+            "call",
+            "mark_task",
+            r#"{"task_id": "Ring"}"#,
+            "--plan-file",
+            "PLAN.md",
+            "--root",
+            root,
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    let json = stdout(&output);
+    assert_eq!(unprintable(&json), [], "{json}");
+    assert_contains_all(
+        &json,
+        &[
+            "VALIDATION_ERROR",
+            "header.title: the title contains the control character U+001B ESCAPE",
+            "description: the description contains the control character U+0085 NEXT LINE",
+            "tasks.0.1: the text of task 1 contains the control character U+0007 BELL",
+        ],
+    );
 }

@@ -9,8 +9,10 @@ mod frontmatter_model;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use frontmatter_model::{EditInput, check_message, check_parse, check_set_scalar};
+use frontmatter_model::{EditInput, check_error, check_message, check_parse, check_set_scalar};
+use quire::diagnostics::is_unprintable;
 use quire::frontmatter::parse;
+use quire::span::Span;
 
 fn seeds(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -147,4 +149,133 @@ fn the_model_catches_wrong_spans() {
     status.value.end -= 1;
     let check = frontmatter_model::check_document(text, &document);
     assert!(check.is_err(), "a cut value went unnoticed");
+}
+
+#[test]
+fn the_model_catches_unsound_errors() {
+    let text = "---\na: [1,\n---\n";
+    let error = parse(text).expect_err("an unclosed flow list");
+    let check = |code, span, diagnostic: &_| check_error(text, &error, code, span, diagnostic);
+    let diagnostic = error.to_diagnostic();
+    check(error.code(), error.span(), &diagnostic).expect("the real error is sound");
+
+    let outside = Span::new(text.len(), text.len() + 1);
+    assert!(
+        check(error.code(), outside, &diagnostic).is_err(),
+        "span outside"
+    );
+    let mut moved = diagnostic.clone();
+    moved.span = Span::new(0, 1);
+    assert!(
+        check(error.code(), error.span(), &moved).is_err(),
+        "span lost"
+    );
+    let mut debug = diagnostic.clone();
+    debug.help = "limits breached: Depth { depth: 65 }".into();
+    assert!(
+        check(error.code(), error.span(), &debug).is_err(),
+        "Debug text"
+    );
+}
+
+/// Hostile frontmatter: each is refused with the code given, or read; either
+/// way `parse` and `set_scalar` hold the model's invariants on it, with LF
+/// and with CRLF fences. (An alias bomb's expansion limit is
+/// `frontmatter::yaml`'s unit test: in a debug build it takes seconds.)
+#[test]
+fn hostile_yaml_is_refused_in_words_or_read_soundly() {
+    use quire::frontmatter::Code::{InvalidYaml, LimitExceeded, UnsupportedSyntax};
+
+    let nested_block: String = (0..200)
+        .map(|depth| format!("{}k:\n", " ".repeat(depth)))
+        .collect();
+    let nested_flow = format!("a: {}\n", "[".repeat(100_000));
+    let nested_mappings = format!("a: {}\n", "{b: ".repeat(1_000));
+    let alias_storm = format!("x: &x 1\na: [{}]\n", "*x,".repeat(120));
+    let long_plain_key = format!("{}: v\n", "k".repeat(100_000));
+    let long_quoted_key = format!("\"{}\": v\n", "k".repeat(100_000));
+    let long_value = format!("a: {}\n", "v".repeat(100_000));
+    let cases = [
+        ("block nesting", nested_block.as_str(), Some(LimitExceeded)),
+        ("flow nesting", &nested_flow, Some(LimitExceeded)),
+        ("mapping nesting", &nested_mappings, Some(LimitExceeded)),
+        ("aliases for one anchor", &alias_storm, Some(LimitExceeded)),
+        (
+            "aliases of aliases",
+            "a: &a [1]\nb: &b [*a, *a]\nc: [*b, *b]\n",
+            None,
+        ),
+        ("plain key of 100k", &long_plain_key, Some(InvalidYaml)),
+        ("quoted key of 100k", &long_quoted_key, Some(InvalidYaml)),
+        ("value of 100k", &long_value, None),
+        (
+            "lone CR in a value",
+            "a: x\ry: z\n",
+            Some(UnsupportedSyntax),
+        ),
+        ("lone CR in a key", "a\rb: x\n", Some(UnsupportedSyntax)),
+        (
+            "lone CR in a comment",
+            "a: | # c\r\r x\n",
+            Some(UnsupportedSyntax),
+        ),
+        ("CR CR LF", "a: x\r\r\nb: y\n", Some(UnsupportedSyntax)),
+        ("CRLF in a quoted value", "a: 'x\r\n  y'\r\nb: 2\r\n", None),
+        // Not line breaks in YAML 1.2: `b: y` is inside a plain scalar.
+        ("NEL in a value", "a: x\u{85}b: y\n", Some(InvalidYaml)),
+        (
+            "line separator in a value",
+            "a: x\u{2028}b: y\n",
+            Some(InvalidYaml),
+        ),
+        ("NEL ending a value", "a: x\u{85}\nb: y\n", None),
+        ("escaped ESC in a value", "a: \"\\e[2J\"\n", None),
+        ("raw ESC in a value", "a: \u{1b}[31m\n", Some(InvalidYaml)),
+        ("NUL in a value", "a: x\0y\n", Some(InvalidYaml)),
+        (
+            "BOM inside the YAML",
+            "a: 1\n\u{feff}b: 2\n",
+            Some(InvalidYaml),
+        ),
+        (
+            "document start inside",
+            "a: 1\n--- !x\nb: 2\n",
+            Some(InvalidYaml),
+        ),
+        (
+            "merge then override",
+            "b: &b {x: 1}\na: {<<: *b, x: 2}\n",
+            None,
+        ),
+    ];
+    for (name, yaml, expected) in cases {
+        for text in [
+            format!("---\n{yaml}---\nbody\n"),
+            format!("---\r\n{yaml}---\r\n"),
+        ] {
+            let error = parse(&text).err();
+            assert_eq!(
+                error.as_ref().map(|e| e.code()),
+                expected,
+                "{name}: {error:?}"
+            );
+            // The user's characters are never echoed raw.
+            let message = error.map(|error| error.to_string()).unwrap_or_default();
+            assert!(!message.chars().any(is_unprintable), "{name}: {message:?}");
+            if let Err(failure) = check_parse(&text) {
+                panic!("{name}: {failure}");
+            }
+            for selector in [0, 0x80] {
+                let input = EditInput {
+                    selector,
+                    key: "absent".into(),
+                    value: "Applied".into(),
+                    text: text.clone(),
+                };
+                if let Err(failure) = check_set_scalar(&input.encode()) {
+                    panic!("{name}: {failure}");
+                }
+            }
+        }
+    }
 }

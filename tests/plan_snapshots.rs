@@ -4,9 +4,9 @@
 //! `snapshots/plan__<file stem>.snap` holds
 //!
 //! 1. the outcome in the conformance JSON shape, the parser's diagnostics and
-//!    the validator's findings (`outcome.check()` minus the parser's
+//!    the validator's findings (`outcome.check(text)` minus the parser's
 //!    diagnostics), each as `Diagnostic::to_json`;
-//! 2. every diagnostic of `outcome.check()` rendered by miette.
+//! 2. every diagnostic of `outcome.check(text)` rendered by miette.
 //!
 //! The file name chooses the parser configuration: a name in
 //! [`CUSTOM_CONFIGS`] gets that configuration, a name starting `md-`,
@@ -202,7 +202,7 @@ fn text_snapshot(path: &Path) -> (String, Vec<Code>) {
     let text = read_text(path);
     let (config_name, config) = config_for(name);
     let outcome = parse(&text, &config);
-    let checked = outcome.check();
+    let checked = outcome.check(&text);
     let (parser, validator) = checked.split_at(outcome.diagnostics.len());
     assert_eq!(
         parser, outcome.diagnostics,

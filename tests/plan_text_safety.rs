@@ -9,6 +9,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use quire::diagnostics::one_line;
 use quire::planner::PlannerTools;
 use quire::tool_error::{ErrorCode, ToolError};
 use serde_json::{Value, json};
@@ -223,4 +224,205 @@ fn mark_task_refuses_to_store_a_plan_that_holds_a_control_character() {
     )
     .expect("replacing the task fixes the plan");
     call(&tools, "mark_task", json!({"task_id": "output"})).expect("then it can be marked");
+}
+
+/// One character of each class the rule names: C0 controls (the carriage
+/// return inside a line), DEL, C1 controls, the line and paragraph
+/// separators.
+const REFUSED: [(char, &str); 14] = [
+    ('\u{1}', "U+0001 START OF HEADING"),
+    ('\u{7}', "U+0007 BELL"),
+    ('\u{8}', "U+0008 BACKSPACE"),
+    ('\r', "U+000D CARRIAGE RETURN"),
+    ('\u{b}', "U+000B LINE TABULATION"),
+    ('\u{c}', "U+000C FORM FEED"),
+    ('\u{1b}', "U+001B ESCAPE"),
+    ('\u{1f}', "U+001F UNIT SEPARATOR"),
+    ('\u{7f}', "U+007F DELETE"),
+    ('\u{80}', "U+0080 PADDING CHARACTER"),
+    ('\u{85}', "U+0085 NEXT LINE"),
+    ('\u{9b}', "U+009B CONTROL SEQUENCE INTRODUCER"),
+    ('\u{2028}', "U+2028 LINE SEPARATOR"),
+    ('\u{2029}', "U+2029 PARAGRAPH SEPARATOR"),
+];
+
+#[test]
+fn every_tool_refuses_every_class_in_every_field_it_writes() {
+    let (folder, tools) = tools();
+    started(&tools);
+    let before = stored(folder.path());
+    for (c, name) in REFUSED {
+        let x = |text: &str| text.replace('@', &c.to_string());
+        let calls = [
+            (
+                "set_overarching_goal",
+                json!({"goal": {"type": x("fi@x"), "scope": "cli", "title": "T"}}),
+                "header.type",
+            ),
+            (
+                "set_overarching_goal",
+                json!({"goal": {"type": "fix", "scope": x("c@li"), "title": "T"}}),
+                "header.scope",
+            ),
+            (
+                "set_overarching_goal",
+                goal(&x("Print @safely")),
+                "header.title",
+            ),
+            (
+                "set_detailed_goal",
+                json!({"description": x("Why @ it matters.")}),
+                "description",
+            ),
+            (
+                "set_detailed_goal",
+                json!({"description": x("Why.\n- Never: print @ raw")}),
+                "constraints.0.1",
+            ),
+            (
+                "set_plan",
+                json!({"plan": [[false, x("Escape @ output"), []]]}),
+                "tasks.0.1",
+            ),
+            (
+                "set_plan",
+                json!({"plan": [[false, "Parse", [[false, "Lex", [[false, x("Deep @ task"), []]]]]]]}),
+                "tasks.0.2.0.2.0.1",
+            ),
+        ];
+        for (tool, arguments, field) in calls {
+            let message = refused(&tools, tool, arguments);
+            // A carriage return in a header part or a task is refused before
+            // the rule runs, as not one line.
+            if field.starts_with("header.") && c == '\r' {
+                assert_mentions(&message, &["must be one line"]);
+            } else if field.starts_with("tasks.") && c == '\r' {
+                // This refusal quotes the task as given, carriage return and
+                // all (`planner::edit::set_plan`), so the message is not
+                // checked for control characters here.
+                assert!(message.contains("spans several lines"), "{message:?}");
+            } else {
+                assert_mentions(&message, &[&format!("{field}: "), name]);
+            }
+        }
+    }
+    assert_eq!(stored(folder.path()), before, "nothing is stored");
+}
+
+#[test]
+fn a_constraint_key_with_a_control_character_is_no_constraint() {
+    let (folder, tools) = tools();
+    started(&tools);
+    let before = stored(folder.path());
+    for (c, _) in REFUSED {
+        // Not a key the grammar reads: the line is refused as a constraint
+        // that would be lost, and the key is quoted escaped.
+        let description = format!("Why.\n- Ne{c}ver: print raw");
+        let message = refused(
+            &tools,
+            "set_detailed_goal",
+            json!({ "description": description }),
+        );
+        let key = format!("its key `{}` is not", one_line(&format!("Ne{c}ver")));
+        assert_mentions(&message, &["description line 2", &key]);
+    }
+    assert_eq!(stored(folder.path()), before, "nothing is stored");
+}
+
+#[test]
+fn tools_that_store_a_plan_read_with_a_control_character_refuse_to() {
+    for (c, name) in REFUSED {
+        let (folder, tools) = tools();
+        started(&tools);
+        // Done, so that finish_job gets as far as storing.
+        let text = stored(folder.path())
+            .replace("- [ ]: Escape output", &format!("- [x]: Escape {c}output"));
+        fs::write(folder.path().join(PLAN_FILE), &text).expect("the plan file is writable");
+        for (tool, arguments) in [
+            (
+                "mark_task",
+                json!({"task_id": "output", "completed": false}),
+            ),
+            ("finish_job", json!({})),
+            ("set_detailed_goal", json!({"description": "A new why."})),
+        ] {
+            let message = refused(&tools, tool, arguments);
+            assert_mentions(&message, &["tasks.0.1: the text of task 1 contains", name]);
+        }
+        assert_eq!(stored(folder.path()), text, "{name}: left as it was");
+    }
+}
+
+#[test]
+fn tabs_and_bidirectional_controls_are_allowed() {
+    let (folder, tools) = tools();
+    started(&tools);
+    call(
+        &tools,
+        "set_overarching_goal",
+        goal("Print\tsafely \u{202e}txet\u{202c}"),
+    )
+    .expect("a tab and a bidi override are allowed in the title");
+    call(
+        &tools,
+        "set_plan",
+        json!({"plan": [[false, "Align\twith \u{2067}a tab\u{2069}", []]]}),
+    )
+    .expect("and in a task");
+    let plan = stored(folder.path());
+    assert!(
+        plan.starts_with("fix(cli): Print\tsafely \u{202e}txet\u{202c}\n"),
+        "{plan:?}"
+    );
+}
+
+#[test]
+fn check_finds_every_class_in_every_field_of_a_text() {
+    use quire::plan::{Code, ParserConfig, parse};
+
+    // `@` marks where the character goes; each template's finding names the
+    // field it is in (none for indentation or a blank line).
+    let templates = [
+        ("feat(cli): Ti@tle\n", Some("header.title")),
+        (
+            "feat(cli): Title\n\nWhy @ it matters.\n",
+            Some("description"),
+        ),
+        (
+            "feat(cli): Title\n\nWhy.\nSecond @ line.\n",
+            Some("description"),
+        ),
+        (
+            "feat(cli): Title\n\nWhy.\n- Never: print @ raw\n",
+            Some("constraints.0.1"),
+        ),
+        (
+            "feat(cli): Title\n\n- [ ]: Parse\n  - [ ]: Le@x\n",
+            Some("tasks.0.2.0.1"),
+        ),
+        // A title the commit-message syntax ignores (no scope).
+        ("fix: Ti@tle\n", None),
+        (
+            "feat(cli): Title\n\n- [ ]: Parse\n\nGo @ on\n",
+            Some("direction"),
+        ),
+    ];
+    for (c, name) in REFUSED {
+        for (template, field) in templates {
+            let text = template.replace('@', &c.to_string());
+            let outcome = parse(&text, &ParserConfig::default());
+            let findings: Vec<_> = outcome
+                .check(&text)
+                .into_iter()
+                .filter(|f| f.code == Code::ControlCharacter)
+                .collect();
+            let at = template.find('@').expect("a place");
+            let context = format!("{name} in {template:?}: {findings:?}");
+            assert_eq!(findings.len(), 1, "{context}");
+            assert_eq!(findings[0].span.range(), at..at + c.len_utf8(), "{context}");
+            assert_eq!(findings[0].field.as_deref(), field, "{context}");
+            assert!(findings[0].message.contains(name), "{context}");
+            assert!(findings[0].is_error(), "{context}");
+        }
+    }
 }

@@ -24,7 +24,7 @@ pub fn run(args: &SourceArgs, git_message: bool) -> anyhow::Result<Outcome> {
         limit.check_length(&source.name, &message)?;
         source.text = Arc::from(message);
     }
-    let findings = parse(&source.text, &args.config()?).check();
+    let findings = parse(&source.text, &args.config()?).check(&source.text);
     render::report(&source.name, &source.text, &findings);
     let valid = !findings.iter().any(|finding| finding.is_error());
     Ok(if valid {

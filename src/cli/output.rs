@@ -22,19 +22,13 @@ use quire::diagnostics::{LineFeeds, escape_unprintable, is_unprintable};
 #[error("standard output was closed")]
 pub struct Closed;
 
-/// An I/O error in words: no `(os error N)`, no Rust debug text.
+/// An I/O error in words: the library's words for what the system
+/// reported ([`quire::fs::describe`]), or the message of an error that quire
+/// or a library made rather than the system; never `(os error N)`.
 pub fn io_words(error: &io::Error) -> String {
-    if error.raw_os_error().is_none() {
-        return without_os_error_codes(&error.to_string());
-    }
-    match error.kind() {
-        io::ErrorKind::NotFound
-        | io::ErrorKind::PermissionDenied
-        | io::ErrorKind::IsADirectory
-        | io::ErrorKind::InvalidData => quire::fs::describe(error),
-        io::ErrorKind::NotADirectory => "a part of the path is a file, not a folder".to_owned(),
-        // The system's own words ("No space left on device").
-        _ => without_os_error_codes(&error.to_string()),
+    match error.get_ref() {
+        Some(made) if error.raw_os_error().is_none() => without_os_error_codes(&made.to_string()),
+        _ => quire::fs::describe(error),
     }
 }
 
@@ -146,6 +140,8 @@ mod tests {
         assert_eq!(io_words(&error), "not found");
         let custom = io::Error::other("the root is not a folder");
         assert_eq!(io_words(&custom), "the root is not a folder");
+        let bare = io::Error::from(io::ErrorKind::BrokenPipe);
+        assert_eq!(io_words(&bare), "broken pipe");
         for code in 1..140 {
             let words = io_words(&io::Error::from_raw_os_error(code));
             assert!(!words.contains("os error"), "{code}: {words}");

@@ -15,7 +15,7 @@
 use std::panic::{self, AssertUnwindSafe, PanicHookInfo};
 use std::process::ExitCode;
 
-use quire::diagnostics::{LineFeeds, escape_unprintable};
+use quire::diagnostics::one_line;
 
 use super::output;
 
@@ -85,7 +85,7 @@ fn clean(message: &str) -> String {
             if is_path {
                 "<path>".to_owned()
             } else {
-                escape_unprintable(word, LineFeeds::Escape).into_owned()
+                one_line(word).into_owned()
             }
         })
         .collect();

@@ -1,9 +1,8 @@
 //! `quire parse`: the parse result, as an outline or as JSON.
 
-use std::borrow::Cow;
 use std::fmt::Write;
 
-use quire::diagnostics::{LineFeeds, escape_unprintable};
+use quire::diagnostics::one_line;
 use quire::plan::{ParseOutcome, ParseState, PlanDocument, Task, parse};
 
 use super::{Outcome, SourceArgs, input, output, render};
@@ -30,13 +29,8 @@ pub fn run(args: &SourceArgs, json: bool) -> anyhow::Result<Outcome> {
     })
 }
 
-/// A value as the outline shows it: on one line, control characters escaped.
-fn shown(text: &str) -> Cow<'_, str> {
-    escape_unprintable(text, LineFeeds::Escape)
-}
-
 /// A short human-readable view of what was parsed. Every value is shown
-/// with [`shown`]: the outline goes to a terminal more often than not.
+/// with [`one_line`]: the outline goes to a terminal more often than not.
 fn outline(outcome: &ParseOutcome) -> String {
     let mut out = String::new();
     let state = match outcome.state {
@@ -48,16 +42,16 @@ fn outline(outcome: &ParseOutcome) -> String {
     if let Some(header) = &document.header {
         let mut parts = Vec::new();
         if let Some(commit_type) = &header.commit_type {
-            parts.push(format!("type {}", shown(&commit_type.value)));
+            parts.push(format!("type {}", one_line(&commit_type.value)));
         }
         if let Some(scope) = &header.scope {
-            parts.push(format!("scope {}", shown(&scope.value)));
+            parts.push(format!("scope {}", one_line(&scope.value)));
         }
         if header.breaking {
             parts.push("breaking".into());
         }
         if let Some(title) = &header.title {
-            parts.push(format!("title \"{}\"", shown(&title.value)));
+            parts.push(format!("title \"{}\"", one_line(&title.value)));
         }
         let _ = writeln!(out, "header       {}", parts.join(", "));
     }
@@ -75,8 +69,8 @@ fn outline(outcome: &ParseOutcome) -> String {
             let _ = writeln!(
                 out,
                 "  {}: {}",
-                shown(&constraint.key.value),
-                shown(&constraint.value.value)
+                one_line(&constraint.key.value),
+                one_line(&constraint.value.value)
             );
         }
     }
@@ -93,13 +87,13 @@ fn outline(outcome: &ParseOutcome) -> String {
                 "  {:indent$}{} {}",
                 "",
                 mark(task),
-                shown(&task.text.value),
+                one_line(&task.text.value),
                 indent = depth * 2
             );
         }
     }
     if let Some(direction) = &document.direction {
-        let _ = writeln!(out, "direction    \"{}\"", shown(&direction.value));
+        let _ = writeln!(out, "direction    \"{}\"", one_line(&direction.value));
     }
     out
 }

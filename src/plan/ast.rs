@@ -95,6 +95,24 @@ pub struct Header {
     pub span: Span,
 }
 
+impl Header {
+    /// A commit header (`type(scope): title`, not breaking) that did not
+    /// come from parsed text.
+    pub fn new(
+        commit_type: impl Into<String>,
+        scope: impl Into<String>,
+        title: impl Into<String>,
+    ) -> Self {
+        Header {
+            commit_type: Some(Spanned::detached(commit_type.into())),
+            scope: Some(Spanned::detached(scope.into())),
+            breaking: false,
+            title: Some(Spanned::detached(title.into())),
+            span: Span::DETACHED,
+        }
+    }
+}
+
 /// `- Key: value`; serializes as the pair `[key, value]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Constraint {
@@ -208,11 +226,8 @@ mod tests {
     fn tasks_and_constraints_use_the_tuple_shape() {
         let doc = PlanDocument {
             header: Some(Header {
-                commit_type: Some("feat".into()),
-                scope: Some("parser".into()),
                 breaking: true,
-                title: Some("Add tasks".into()),
-                span: Span::DETACHED,
+                ..Header::new("feat", "parser", "Add tasks")
             }),
             constraints: Some(vec![Constraint::new("Never", "skip tests")]),
             tasks: Some(vec![Task::new(

@@ -1,18 +1,21 @@
 //! The characters a plan text may not hold (`plan::control_character`):
 //! control characters other than tab, and the Unicode line and paragraph
-//! separators. A plan becomes a commit message and is printed to terminals,
-//! where an escape sequence can rewrite the screen, a carriage return can
-//! overwrite a line, and a bell rings; none of them belongs in a plan.
+//! separators ([`is_terminal_control`]). A plan becomes a commit message and
+//! is printed to terminals, where an escape sequence can rewrite the screen,
+//! a carriage return can overwrite a line, and a bell rings; none of them
+//! belongs in a plan. Bidirectional controls are allowed: right-to-left
+//! writing may need them, and quire escapes them wherever it shows text.
 //!
 //! Two readings of the rule share the wording here:
 //!
 //! - [`in_document`]: each value of a document (title, task text, ...), for
 //!   documents built from data (the planner's tools) as much as parsed ones.
-//!   A one-line value may not hold a line feed either.
+//!   A one-line value may not hold a line feed either. [`crate::plan::validate`]
+//!   reports these.
 //! - [`in_text`]: the whole text a document was parsed from, one finding per
 //!   line, each at the exact character. It also sees what no value keeps:
 //!   indentation, blank lines of vertical tabs, text the parser ignored.
-//!   [`crate::plan::ParseOutcome::check`] reports these.
+//!   [`crate::plan::ParseOutcome::check`] reports these instead.
 //!
 //! NUL is such a character too, but the parser already halts on it
 //! (`plan::nul_byte`: the text is binary, not a plan), so [`in_text`] never
@@ -20,26 +23,13 @@
 
 use super::ast::{PlanDocument, Task};
 use super::codes::{Code, PlanDiagnostic};
-use std::borrow::Cow;
-
-use crate::diagnostics::{Diagnostic, LineFeeds, Severity, describe_character, escape_unprintable};
+use crate::diagnostics::{Diagnostic, Severity, describe_character, is_terminal_control};
 use crate::span::{Span, Spanned};
 
-/// At most this many lines get a finding from [`in_text`]; the last finding
-/// says how many more lines hold such characters.
-const MAX_LINES_REPORTED: usize = 20;
-
-/// A value quoted in a message, with its control characters escaped
-/// (`\u{1b}`), so that the message is safe to show wherever it goes.
-pub(crate) fn shown(value: &str) -> Cow<'_, str> {
-    escape_unprintable(value, LineFeeds::Escape)
-}
-
-/// Whether a plan text may not hold `c`. Tab is allowed; a line feed only
-/// where the value may have several lines.
+/// Whether a plan value may not hold `c`: a terminal control, or a line
+/// feed in a value of one line.
 fn is_refused(c: char, multi_line: bool) -> bool {
-    (c.is_control() && c != '\t' && !(multi_line && c == '\n'))
-        || matches!(c, '\u{2028}' | '\u{2029}')
+    is_terminal_control(c) || (c == '\n' && !multi_line)
 }
 
 /// Characters that break a line on some terminal or editor.
@@ -59,6 +49,8 @@ fn character_phrase(c: char) -> String {
     }
 }
 
+/// How to fix a finding about `c`, in a value of one line or several (or in
+/// text outside any value: `None`).
 fn help(c: char, multi_line: Option<bool>) -> String {
     let fix = match (breaks_lines(c), multi_line) {
         (true, Some(false)) => "remove it: this text is one line",
@@ -99,14 +91,27 @@ fn finding(
 
 // --------------------------------------------------------------- values
 
-/// One finding for each value of `document` that holds a refused character,
-/// at the first one.
-pub(crate) fn in_document(document: &PlanDocument) -> Vec<PlanDiagnostic> {
-    let mut findings = Vec::new();
-    let mut check = |field: String, what: &str, value: &Spanned<String>, multi_line: bool| {
-        if let Some(found) = in_value(field, what, value, multi_line) {
-            findings.push(found);
-        }
+/// One text value of a document.
+struct Field<'d> {
+    /// Its path in the document's JSON shape: `tasks.0.2.1.1`.
+    path: String,
+    /// How a message names it: "the text of task 1.2".
+    name: String,
+    value: &'d Spanned<String>,
+    /// Whether it may have several lines (the description, the direction).
+    multi_line: bool,
+}
+
+/// Every text value of `document`, in the order of the text.
+fn fields<'d>(document: &'d PlanDocument) -> Vec<Field<'d>> {
+    let mut fields = Vec::new();
+    let mut add = |path: String, name: String, value: &'d Spanned<String>, multi_line| {
+        fields.push(Field {
+            path,
+            name,
+            value,
+            multi_line,
+        });
     };
     if let Some(header) = &document.header {
         let parts = [
@@ -114,30 +119,38 @@ pub(crate) fn in_document(document: &PlanDocument) -> Vec<PlanDiagnostic> {
             ("header.scope", "the scope", &header.scope),
             ("header.title", "the title", &header.title),
         ];
-        for (field, what, value) in parts {
+        for (path, name, value) in parts {
             if let Some(value) = value {
-                check(field.to_owned(), what, value, false);
+                add(path.into(), name.into(), value, false);
             }
         }
     }
     if let Some(description) = &document.description {
-        check("description".into(), "the description", description, true);
+        add(
+            "description".into(),
+            "the description".into(),
+            description,
+            true,
+        );
     }
     for (index, constraint) in document.constraints.iter().flatten().enumerate() {
         let number = index + 1;
-        check(
+        let key = format!("the key of constraint {number}");
+        add(
             format!("constraints.{index}.0"),
-            &format!("the key of constraint {number}"),
+            key,
             &constraint.key,
             false,
         );
-        check(
+        let value = format!("the value of constraint {number}");
+        add(
             format!("constraints.{index}.1"),
-            &format!("the value of constraint {number}"),
+            value,
             &constraint.value,
             false,
         );
     }
+    // Depth first, numbered as people count: task 1.2 is `tasks.0.2.1`.
     let mut stack: Vec<(String, String, &Task)> = document
         .tasks
         .as_deref()
@@ -148,12 +161,8 @@ pub(crate) fn in_document(document: &PlanDocument) -> Vec<PlanDiagnostic> {
         .map(|(index, task)| (format!("tasks.{index}"), (index + 1).to_string(), task))
         .collect();
     while let Some((path, number, task)) = stack.pop() {
-        check(
-            format!("{path}.1"),
-            &format!("the text of task {number}"),
-            &task.text,
-            false,
-        );
+        let name = format!("the text of task {number}");
+        add(format!("{path}.1"), name, &task.text, false);
         for (index, child) in task.children.iter().enumerate().rev() {
             stack.push((
                 format!("{path}.2.{index}"),
@@ -163,19 +172,21 @@ pub(crate) fn in_document(document: &PlanDocument) -> Vec<PlanDiagnostic> {
         }
     }
     if let Some(direction) = &document.direction {
-        check("direction".into(), "the direction", direction, true);
+        add("direction".into(), "the direction".into(), direction, true);
     }
-    findings
+    fields
+}
+
+/// One finding for each value of `document` that holds a refused character,
+/// at the first one.
+pub(crate) fn in_document(document: &PlanDocument) -> Vec<PlanDiagnostic> {
+    fields(document).iter().filter_map(in_field).collect()
 }
 
 /// The finding for one value, if it holds a refused character.
-fn in_value(
-    field: String,
-    what: &str,
-    value: &Spanned<String>,
-    multi_line: bool,
-) -> Option<PlanDiagnostic> {
-    let text = value.value.as_str();
+fn in_field(field: &Field<'_>) -> Option<PlanDiagnostic> {
+    let text = field.value.value.as_str();
+    let multi_line = field.multi_line;
     let mut refused = text
         .char_indices()
         .filter(|&(_, c)| is_refused(c, multi_line));
@@ -183,13 +194,19 @@ fn in_value(
     let others = refused.count();
     let line = text[..at].matches('\n').count();
     let place = if multi_line && text.contains('\n') {
-        format!("line {} of {what}", line + 1)
+        format!("line {} of {}", line + 1, field.name)
     } else {
-        what.to_owned()
+        field.name.clone()
     };
     let message = format!("{place} contains {}{}", character_phrase(c), more(others));
-    let span = span_in_value(value, at, c, line);
-    Some(finding(c, message, span, Some(field), Some(multi_line)))
+    let span = span_in_value(field.value, at, c, line);
+    Some(finding(
+        c,
+        message,
+        span,
+        Some(field.path.clone()),
+        Some(multi_line),
+    ))
 }
 
 /// Where the character at byte `at` of a value is in the parsed text.
@@ -223,196 +240,63 @@ fn span_in_value(value: &Spanned<String>, at: usize, c: char, line: usize) -> Sp
 // ---------------------------------------------------------------- texts
 
 /// One finding for each line of `text` (the text `document` was parsed
-/// from) that holds a refused character, at the first one; at most
-/// [`MAX_LINES_REPORTED`] findings. Carriage returns that end a line are
-/// line endings, not content.
-/// Whether `bytes` may hold a refused character: a byte below 0x20 other
-/// than tab and line feed (a carriage return may end a line: the caller
-/// decides), DEL, or the first byte of a C1 control (0xC2) or of a line or
-/// paragraph separator (0xE2). Eight bytes at a time: a word is looked at
-/// byte by byte only when it holds a byte below 0x20 (line feeds, tabs) or
-/// above 0x7E (DEL, any non-ASCII), so plain ASCII text costs a few
-/// operations per word. Every parse of a valid text runs this.
-fn may_hold_refused(bytes: &[u8]) -> bool {
-    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
-    const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
-    const SPACES: u64 = u64::from_ne_bytes([0x20; 8]);
-    let refused =
-        |b: u8| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f || b == 0xc2 || b == 0xe2;
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        let mut array = [0; 8];
-        array.copy_from_slice(word);
-        let w = u64::from_ne_bytes(array);
-        // A byte below 0x20 (exact for ASCII bytes; others are caught below).
-        let low = w.wrapping_sub(SPACES) & !w & HIGHS;
-        // A byte of 0x7F or more (a carry only adds false alarms).
-        let high = (w.wrapping_add(ONES) | w) & HIGHS;
-        if (low | high) != 0 && word.iter().any(|&b| refused(b)) {
-            return true;
-        }
-    }
-    words.remainder().iter().any(|&b| refused(b))
-}
-
+/// from) that holds a refused character, at the first one. Carriage returns
+/// that end a line are line endings, not content. (How many findings are
+/// shown is the renderer's business: `quire check` shows the first 100.)
 pub(crate) fn in_text(text: &str, document: &PlanDocument) -> Vec<PlanDiagnostic> {
-    // Every parse of a valid text comes here: rule out most texts with a
-    // byte scan before decoding characters. A refused character is a byte
-    // below 0x20 (tab and line feed aside; a carriage return may end a
-    // line), DEL, or starts with 0xC2 (C1) or 0xE2 (the separators).
-    if !may_hold_refused(text.as_bytes()) {
-        return Vec::new();
-    }
-    // (line number, byte offset and character of the first refused character
-    // on that line, how many more the line holds)
-    let mut lines: Vec<(usize, usize, char, usize)> = Vec::new();
-    let mut line = 1;
-    let mut chars = text.char_indices().peekable();
-    while let Some((at, c)) = chars.next() {
-        if c == '\n' {
-            line += 1;
-            continue;
-        }
-        if c == '\r' {
-            let rest = &text.as_bytes()[at..];
-            let run = rest.iter().take_while(|&&b| b == b'\r').count();
-            if rest.get(run).is_none_or(|&b| b == b'\n') {
-                // The line ending: skip the rest of the run.
-                for _ in 1..run {
-                    chars.next();
-                }
-                continue;
-            }
-        }
-        if !is_refused(c, false) {
-            continue;
-        }
-        match lines.last_mut() {
-            Some((last, _, _, more)) if *last == line => *more += 1,
-            _ => lines.push((line, at, c, 0)),
-        }
-    }
-    let unreported = lines.len().saturating_sub(MAX_LINES_REPORTED);
-    lines.truncate(MAX_LINES_REPORTED);
-    let count = lines.len();
-    lines
-        .into_iter()
-        .enumerate()
-        .map(|(index, (line, at, c, others))| {
-            let mut message = format!(
-                "line {line} contains {}{}",
+    let mut findings = Vec::new();
+    let mut fields: Option<Vec<Field<'_>>> = None;
+    let mut line_start = 0;
+    for (index, line) in text.split('\n').enumerate() {
+        let content = line.trim_end_matches('\r');
+        let mut refused = content
+            .char_indices()
+            .filter(|&(_, c)| is_terminal_control(c));
+        if let Some((at, c)) = refused.next() {
+            let at = line_start + at;
+            let message = format!(
+                "line {} contains {}{}",
+                index + 1,
                 character_phrase(c),
-                more(others)
+                more(refused.count())
             );
-            if index + 1 == count && unreported > 0 {
-                message.push_str(&format!(
-                    "; {unreported} more line{} hold such characters",
-                    if unreported == 1 { "" } else { "s" }
-                ));
-            }
-            let field = field_at(document, at);
-            let multi_line = field
-                .as_deref()
-                .map(|field| matches!(field, "description" | "direction"));
-            finding(
+            // The value the character is in, if any (not indentation, not
+            // text the parser ignored).
+            let fields = fields.get_or_insert_with(|| in_text_order(document));
+            let field = field_at(fields, at);
+            findings.push(finding(
                 c,
                 message,
                 Span::new(at, at + c.len_utf8()),
-                field,
-                multi_line,
-            )
-        })
-        .collect()
+                field.map(|field| field.path.clone()),
+                field.map(|field| field.multi_line),
+            ));
+        }
+        line_start += line.len() + 1;
+    }
+    findings
 }
 
-/// The path (in the document's JSON shape) of the parsed value whose span
-/// holds byte `offset`, if any.
-fn field_at(document: &PlanDocument, offset: usize) -> Option<String> {
-    let holds = |span: Span| span.start <= offset && offset < span.end;
-    if let Some(header) = &document.header {
-        let parts = [
-            ("header.type", &header.commit_type),
-            ("header.scope", &header.scope),
-            ("header.title", &header.title),
-        ];
-        for (field, value) in parts {
-            if value.as_ref().is_some_and(|value| holds(value.span)) {
-                return Some(field.to_owned());
-            }
-        }
-    }
-    if document
-        .description
-        .as_ref()
-        .is_some_and(|description| holds(description.span))
-    {
-        return Some("description".to_owned());
-    }
-    for (index, constraint) in document.constraints.iter().flatten().enumerate() {
-        if holds(constraint.key.span) {
-            return Some(format!("constraints.{index}.0"));
-        }
-        if holds(constraint.value.span) {
-            return Some(format!("constraints.{index}.1"));
-        }
-    }
-    let mut stack: Vec<(String, &Task)> = document
-        .tasks
-        .iter()
-        .flatten()
-        .enumerate()
-        .map(|(index, task)| (format!("tasks.{index}"), task))
-        .collect();
-    while let Some((path, task)) = stack.pop() {
-        if holds(task.text.span) {
-            return Some(format!("{path}.1"));
-        }
-        if holds(task.span) {
-            // The task's line, outside its text: its indentation.
-            return None;
-        }
-        stack.extend(
-            task.children
-                .iter()
-                .enumerate()
-                .map(|(index, child)| (format!("{path}.2.{index}"), child)),
-        );
-    }
-    if document
-        .direction
-        .as_ref()
-        .is_some_and(|direction| holds(direction.span))
-    {
-        return Some("direction".to_owned());
-    }
-    None
+/// The fields of a parsed document that hold text, by where they start.
+fn in_text_order(document: &PlanDocument) -> Vec<Field<'_>> {
+    let mut fields = fields(document);
+    fields.retain(|field| !field.value.span.is_empty());
+    fields.sort_by_key(|field| field.value.span.start);
+    fields
+}
+
+/// The field whose span holds byte `offset`, among fields sorted by start
+/// whose spans do not overlap (those of one parse).
+fn field_at<'f, 'd>(fields: &'f [Field<'d>], offset: usize) -> Option<&'f Field<'d>> {
+    let after = fields.partition_point(|field| field.value.span.start <= offset);
+    let field = fields.get(after.checked_sub(1)?)?;
+    (offset < field.value.span.end).then_some(field)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_word_scan_agrees_with_a_byte_scan() {
-        let refused = |b: &u8| {
-            (*b < 0x20 && *b != b'\t' && *b != b'\n') || *b == 0x7f || *b == 0xc2 || *b == 0xe2
-        };
-        // Every byte value, at every position of a word and in the tail.
-        for value in 0..=255u8 {
-            for at in 0..19 {
-                let mut bytes = b"feat(x): Plain text, ok".to_vec();
-                bytes[at] = value;
-                assert_eq!(
-                    may_hold_refused(&bytes),
-                    bytes.iter().any(refused),
-                    "byte {value:#04x} at {at}"
-                );
-            }
-        }
-        assert!(!may_hold_refused("café ünïcode\tand tabs\n".as_bytes()));
-        assert!(may_hold_refused("a\u{2028}b".as_bytes()));
-        assert!(may_hold_refused("a\u{85}b".as_bytes()));
-    }
     use crate::plan::{Constraint, Header, ParserConfig, parse};
 
     fn codes_and_fields(findings: &[PlanDiagnostic]) -> Vec<(Code, Option<&str>)> {
@@ -440,13 +324,7 @@ mod tests {
     #[test]
     fn every_value_of_a_built_document_is_checked() {
         let document = PlanDocument {
-            header: Some(Header {
-                commit_type: Some("fe\u{1b}at".into()),
-                scope: Some("cli".into()),
-                breaking: false,
-                title: Some("Ring\u{7} the bell\u{7}".into()),
-                span: Span::DETACHED,
-            }),
+            header: Some(Header::new("fe\u{1b}at", "cli", "Ring\u{7} the bell\u{7}")),
             description: Some("First line.\nSecond\u{85}line.".into()),
             constraints: Some(vec![Constraint::new("Never", "skip\u{2028}tests")]),
             tasks: Some(vec![Task::new(
@@ -572,28 +450,51 @@ mod tests {
     }
 
     #[test]
-    fn the_byte_scan_misses_no_refused_character() {
-        let refused = (0..=0x3000_u32)
-            .filter_map(char::from_u32)
-            .filter(|&c| is_refused(c, false) && c != '\n' && c != '\0');
-        for c in refused {
+    fn a_text_is_refused_exactly_the_characters_the_rule_names() {
+        // The rule as the module states it: control characters but tab, and
+        // the line and paragraph separators (line feeds end lines here).
+        let named = |c: char| {
+            (c.is_control() && c != '\t' && c != '\n') || matches!(c, '\u{2028}' | '\u{2029}')
+        };
+        for c in (0..=0x3000_u32).filter_map(char::from_u32) {
             let text = format!("fix(a): b{c}c");
             let findings = in_text(&text, &PlanDocument::default());
-            assert_eq!(findings.len(), 1, "U+{:04X}", u32::from(c));
+            assert_eq!(
+                findings.len(),
+                usize::from(named(c)),
+                "U+{:04X}",
+                u32::from(c)
+            );
         }
     }
 
     #[test]
-    fn many_lines_give_a_bounded_number_of_findings() {
-        let text = "feat(a): b\n\n".to_owned() + &"x\u{1b}\n".repeat(100);
-        let findings = in_text(&text, &PlanDocument::default());
-        assert_eq!(findings.len(), MAX_LINES_REPORTED);
-        assert!(
-            findings[MAX_LINES_REPORTED - 1]
-                .message
-                .ends_with("; 80 more lines hold such characters"),
-            "{}",
-            findings[MAX_LINES_REPORTED - 1].message
-        );
+    fn every_line_gets_its_finding_and_each_its_field() {
+        // Description, constraint value and task on alternate lines, many
+        // times over: each finding names the value its line holds.
+        let mut text = String::from("feat(a): b\n\nWhy.");
+        for n in 0..500 {
+            text.push_str(&format!("\nline \u{1b}{n}"));
+        }
+        text.push_str("\n- Never: x\u{7}y\n");
+        for n in 0..500 {
+            text.push_str(&format!("\n- [ ]: task \u{7f}{n}"));
+        }
+        let outcome = parse(&text, &ParserConfig::default());
+        assert!(outcome.is_parsed(), "{:?}", outcome.diagnostics);
+        let findings = in_text(&text, &outcome.document);
+        assert_eq!(findings.len(), 1001);
+        assert_eq!(findings[0].field.as_deref(), Some("description"));
+        assert_eq!(findings[499].field.as_deref(), Some("description"));
+        assert_eq!(findings[500].field.as_deref(), Some("constraints.0.1"));
+        assert_eq!(findings[501].field.as_deref(), Some("tasks.0.1"));
+        assert_eq!(findings[1000].field.as_deref(), Some("tasks.499.1"));
+        assert!(findings[1000].message.starts_with("line 1005 contains"));
+        for finding in &findings {
+            assert!(
+                matches!(&text[finding.span.range()], "\u{1b}" | "\u{7}" | "\u{7f}"),
+                "{finding:?}"
+            );
+        }
     }
 }

@@ -10,12 +10,11 @@ use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
 
 use super::ast::{Constraint, Header, PlanDocument, Task};
-use super::characters::{self, shown};
 use super::codes::{Code, PlanDiagnostic};
 use super::config::{ConstraintSyntax, HeaderSyntax, ParserConfig, TaskSyntax};
 use super::lines::{Line, end_without_line_ending, join_contents, split_lines};
 use super::rules::{self, Input, Piece, TaskLine, TaskProblem, parse_line};
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::{Diagnostic, Severity, one_line};
 use crate::span::{Span, Spanned};
 
 /// Whether the parser read the whole text.
@@ -38,9 +37,6 @@ pub struct ParseOutcome {
     pub state: ParseState,
     pub document: PlanDocument,
     pub diagnostics: Vec<PlanDiagnostic>,
-    /// The text's `plan::control_character` findings, for [`Self::check`]
-    /// (which has no text to read); empty when the parser halted.
-    pub(crate) control_characters: Vec<PlanDiagnostic>,
 }
 
 impl ParseOutcome {
@@ -101,11 +97,7 @@ pub fn parse(text: &str, config: &ParserConfig) -> ParseOutcome {
         Ok(()) => ParseState::Parsed,
         Err(Halted) => ParseState::Halted,
     };
-    let mut outcome = parser.finish(state);
-    if outcome.is_parsed() {
-        outcome.control_characters = characters::in_text(text, &outcome.document);
-    }
-    outcome
+    parser.finish(state)
 }
 
 /// The parser stopped; its error diagnostic is already recorded.
@@ -337,7 +329,7 @@ impl<'t> DocumentParser<'t> {
                     "ignored",
                     format!(
                         "add a scope to keep it as the title: `{type_name}(scope): {}`",
-                        shown(ignored.text)
+                        one_line(ignored.text)
                     ),
                 ),
             );
@@ -650,7 +642,6 @@ impl<'t> DocumentParser<'t> {
             state,
             document: self.document,
             diagnostics: self.diagnostics,
-            control_characters: Vec::new(),
         }
     }
 }
@@ -823,12 +814,12 @@ fn constraint_rejection(syntax: ConstraintSyntax, line: &str) -> (String, String
             if key_ok {
                 format!(
                     "its value `{}` does not start with a lowercase letter",
-                    shown(value)
+                    one_line(value)
                 )
             } else {
                 format!(
                     "its key `{}` is not a capital letter followed by lowercase letters and spaces",
-                    shown(key)
+                    one_line(key)
                 )
             }
         }

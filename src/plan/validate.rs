@@ -8,10 +8,10 @@
 //! shape (`header.scope`, `constraints.0.0`, `tasks.1.2.0.1`).
 
 use super::ast::{Constraint, PlanDocument, Task};
-use super::characters::{self, shown};
+use super::characters;
 use super::codes::{Code, PlanDiagnostic};
 use super::parse::ParseOutcome;
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::{Diagnostic, Severity, one_line};
 use crate::span::Span;
 
 /// The commit types a header may use.
@@ -56,30 +56,41 @@ pub const MAX_TASK_DEPTH: usize = 4;
 /// assert_eq!(codes, [Code::UnknownType, Code::InvalidScope, Code::ScopeCase]);
 /// ```
 pub fn validate(document: &PlanDocument) -> Vec<PlanDiagnostic> {
+    let mut findings = conventions(document);
+    findings.extend(characters::in_document(document));
+    findings
+}
+
+/// Every finding of [`validate`] but the control characters.
+fn conventions(document: &PlanDocument) -> Vec<PlanDiagnostic> {
     let mut findings = Findings::default();
     findings.document(document);
-    findings.0.extend(characters::in_document(document));
     findings.0
 }
 
 impl ParseOutcome {
-    /// Everything `quire check` reports: the parser's diagnostics, then —
-    /// when the document parsed — the validator's findings. A halted document
-    /// is not validated; its halt is already an error.
+    /// Everything `quire check` reports for `text`, the text this outcome
+    /// was parsed from: the parser's diagnostics, then — when the document
+    /// parsed — the validator's findings. A halted document is not
+    /// validated; its halt is already an error.
     ///
-    /// Control characters are looked for in the whole text the document was
-    /// parsed from, line by line, rather than value by value: so they are
-    /// found where no value keeps them too (indentation, blank lines, ignored
+    /// Control characters are looked for in the whole text, line by line,
+    /// rather than value by value as [`validate`] does: so they are found
+    /// where no value keeps them too (indentation, blank lines, ignored
     /// text), each at the exact character.
-    pub fn check(&self) -> Vec<PlanDiagnostic> {
+    ///
+    /// ```
+    /// use quire::plan::{parse, Code, ParserConfig};
+    ///
+    /// let text = "fix(cli): Ring\n\n- [ ]: Escape output\n  \u{7}\n";
+    /// let codes: Vec<Code> = parse(text, &ParserConfig::default()).check(text).iter().map(|f| f.code).collect();
+    /// assert_eq!(codes, [Code::ControlCharacter]);
+    /// ```
+    pub fn check(&self, text: &str) -> Vec<PlanDiagnostic> {
         let mut all = self.diagnostics.clone();
         if self.is_parsed() {
-            all.extend(
-                validate(&self.document)
-                    .into_iter()
-                    .filter(|finding| finding.code != Code::ControlCharacter),
-            );
-            all.extend(self.control_characters.iter().cloned());
+            all.extend(conventions(&self.document));
+            all.extend(characters::in_text(text, &self.document));
         }
         all
     }
@@ -150,7 +161,7 @@ impl Findings {
                     wording(
                         format!(
                             "`{}` is not an allowed commit type",
-                            shown(&commit_type.value)
+                            one_line(&commit_type.value)
                         ),
                         "unknown type",
                         format!("use one of: {}", ALLOWED_TYPES.join(", ")),
@@ -205,7 +216,7 @@ impl Findings {
                 wording(
                     "the title starts or ends with whitespace",
                     "surrounding whitespace",
-                    format!("write `{}`", shown(title.trim())),
+                    format!("write `{}`", one_line(title.trim())),
                 ),
             );
         }
@@ -221,7 +232,7 @@ impl Findings {
                 wording(
                     format!(
                         "`{}` is not an allowed constraint prefix",
-                        shown(&key.value)
+                        one_line(&key.value)
                     ),
                     "unknown prefix",
                     format!(
@@ -275,7 +286,7 @@ impl Findings {
             wording(
                 format!(
                     "the scope `{}` is not lowercase letters, digits and hyphens starting with a letter",
-                    shown(scope)
+                    one_line(scope)
                 ),
                 "invalid scope",
                 help,
@@ -371,7 +382,6 @@ fn suggest_scope(scope: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::plan::{Constraint, Header, ParserConfig, parse};
-    use crate::span::Spanned;
 
     fn fields(document: &PlanDocument) -> Vec<(Code, String)> {
         validate(document)
@@ -391,13 +401,11 @@ mod tests {
     #[test]
     fn header_rules() {
         let document = PlanDocument {
-            header: Some(Header {
-                commit_type: Some("feature".into()),
-                scope: Some("9lives".into()),
-                breaking: false,
-                title: Some(Spanned::from(format!(" {}", "a".repeat(120)))),
-                span: Span::DETACHED,
-            }),
+            header: Some(Header::new(
+                "feature",
+                "9lives",
+                format!(" {}", "a".repeat(120)),
+            )),
             ..PlanDocument::default()
         };
         assert_eq!(
@@ -490,11 +498,23 @@ mod tests {
 
     #[test]
     fn check_validates_only_parsed_documents() {
-        let halted = parse("feature(a): b\nc", &ParserConfig::default());
-        let codes: Vec<Code> = halted.check().iter().map(|f| f.code).collect();
-        assert_eq!(codes, [Code::MissingBlankLine]);
-        let parsed = parse("feature(a): b\n\nc", &ParserConfig::default());
-        let codes: Vec<Code> = parsed.check().iter().map(|f| f.code).collect();
-        assert_eq!(codes, [Code::UnknownType]);
+        let check = |text: &str| parse(text, &ParserConfig::default()).check(text);
+        let codes = |text: &str| -> Vec<Code> { check(text).iter().map(|f| f.code).collect() };
+        assert_eq!(codes("feature(a): b\nc"), [Code::MissingBlankLine]);
+        assert_eq!(codes("feature(a): b\u{7}\nc"), [Code::MissingBlankLine]);
+        assert_eq!(codes("feature(a): b\n\nc"), [Code::UnknownType]);
+        // A control character is found once, in the text (at its line), not
+        // a second time in the value that holds it.
+        let findings = check("feature(a): b\u{7}\n\nc");
+        assert_eq!(
+            findings.iter().map(|f| f.code).collect::<Vec<_>>(),
+            [Code::UnknownType, Code::ControlCharacter]
+        );
+        assert_eq!(
+            findings[1].message,
+            "line 1 contains the control character U+0007 BELL"
+        );
+        assert_eq!(findings[1].span, Span::new(13, 14));
+        assert_eq!(findings[1].field.as_deref(), Some("header.title"));
     }
 }

@@ -21,7 +21,8 @@
 #![allow(dead_code)]
 
 use quire::frontmatter::{
-    Code, Document, EditError, Frontmatter, ParseError, ValueLayout, parse, set_scalar,
+    Code, Document, EditError, Frontmatter, FrontmatterDiagnostic, ParseError, ValueLayout, parse,
+    set_scalar,
 };
 use quire::span::Span;
 use serde_json::Value;
@@ -117,14 +118,32 @@ pub fn check_message(message: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn check_parse_error(text: &str, error: &ParseError) -> Result<(), String> {
-    check_span(text, &format!("{} error", error.code()), error.span())?;
-    let diagnostic = error.to_diagnostic();
-    if diagnostic.span != error.span() || diagnostic.code != error.code() {
+/// An error (of `parse` or `set_scalar`) is sound: its span is a range of
+/// the text, its diagnostic keeps its code and span, and its words are
+/// written for people.
+pub fn check_error(
+    text: &str,
+    error: &dyn std::fmt::Display,
+    code: Code,
+    span: Span,
+    diagnostic: &FrontmatterDiagnostic,
+) -> Result<(), String> {
+    check_span(text, &format!("{code} error"), span)?;
+    if diagnostic.span != span || diagnostic.code != code {
         return Err(format!("the diagnostic of {error} lost its span or code"));
     }
     check_message(&diagnostic.message)?;
     check_message(&diagnostic.help)
+}
+
+fn check_parse_error(text: &str, error: &ParseError) -> Result<(), String> {
+    check_error(
+        text,
+        error,
+        error.code(),
+        error.span(),
+        &error.to_diagnostic(),
+    )
 }
 
 /// Everything `parse` returns for `text` is sound (see the module docs).
@@ -465,13 +484,13 @@ impl EditInput {
 }
 
 fn check_edit_error(text: &str, error: &EditError) -> Result<(), String> {
-    check_span(text, &format!("{} error", error.code()), error.span())?;
-    let diagnostic = error.to_diagnostic();
-    if diagnostic.span != error.span() || diagnostic.code != error.code() {
-        return Err(format!("the diagnostic of {error} lost its span or code"));
-    }
-    check_message(&diagnostic.message)?;
-    check_message(&diagnostic.help)
+    check_error(
+        text,
+        error,
+        error.code(),
+        error.span(),
+        &error.to_diagnostic(),
+    )
 }
 
 /// `set_scalar` on a decoded input refuses what it must and otherwise

@@ -14,9 +14,10 @@
 
 #![allow(dead_code)]
 
+use quire::diagnostics::is_terminal_control;
 use quire::plan::{
-    Constraint, ConstraintSyntax, Header, HeaderSyntax, ParseOutcome, ParseState, ParserConfig,
-    PlanDocument, Preset, Task, TaskSyntax, format, parse,
+    Code, Constraint, ConstraintSyntax, Header, HeaderSyntax, ParseOutcome, ParseState,
+    ParserConfig, PlanDocument, Preset, Task, TaskSyntax, format, parse, validate,
 };
 use quire::span::{Span, Spanned};
 
@@ -456,8 +457,22 @@ pub fn check_spans(text: &str, outcome: &ParseOutcome) -> Result<(), String> {
     for diagnostic in &outcome.diagnostics {
         check_span(text, &diagnostic.to_string(), diagnostic.span, whole)?;
     }
-    // The validator's findings point into the document's spans too.
-    for diagnostic in outcome.check() {
+    // The validator's findings point into the document's spans too, and a
+    // control character found in the text is exactly that character.
+    for diagnostic in outcome.check(text) {
+        check_span(text, &diagnostic.to_string(), diagnostic.span, whole)?;
+        if diagnostic.code == Code::ControlCharacter {
+            let mut found = text[diagnostic.span.range()].chars();
+            let exact = found.next().is_some_and(is_terminal_control) && found.next().is_none();
+            if !exact {
+                return Err(format!(
+                    "{diagnostic} is at {:?}, not at one control character",
+                    &text[diagnostic.span.range()]
+                ));
+            }
+        }
+    }
+    for diagnostic in validate(&outcome.document) {
         check_span(text, &diagnostic.to_string(), diagnostic.span, whole)?;
     }
     let errors = outcome.diagnostics.iter().filter(|d| d.is_error()).count();
