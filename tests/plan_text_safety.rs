@@ -297,10 +297,10 @@ fn every_tool_refuses_every_class_in_every_field_it_writes() {
             if field.starts_with("header.") && c == '\r' {
                 assert_mentions(&message, &["must be one line"]);
             } else if field.starts_with("tasks.") && c == '\r' {
-                // This refusal quotes the task as given, carriage return and
-                // all (`planner::edit::set_plan`), so the message is not
-                // checked for control characters here.
+                // This refusal quotes the task, its carriage return escaped.
                 assert!(message.contains("spans several lines"), "{message:?}");
+                assert!(message.contains(r"\r"), "{message:?}");
+                assert!(!message.chars().any(char::is_control), "{message:?}");
             } else {
                 assert_mentions(&message, &[&format!("{field}: "), name]);
             }
@@ -424,5 +424,29 @@ fn check_finds_every_class_in_every_field_of_a_text() {
             assert!(findings[0].message.contains(name), "{context}");
             assert!(findings[0].is_error(), "{context}");
         }
+    }
+}
+
+#[test]
+fn task_ids_and_task_texts_are_quoted_escaped_in_messages() {
+    let (_folder, tools) = tools();
+    started(&tools);
+    tools
+        .call(
+            "set_plan",
+            json!({"plan": [[false, "Write the parser", [[false, "Lex", []]]], [false, "Write the docs", []]]}),
+        )
+        .unwrap();
+    for (task_id, expected) in [
+        // No match: the id is quoted escaped, the open tasks listed.
+        ("\u{1b}[2Jgone", r#"no task matches "\u{1b}[2Jgone""#),
+        // Several matches.
+        ("Write", "\"Write\" matches 2 tasks"),
+        // A parent with open subtasks.
+        ("Write the parser", "has open subtasks: 1.1 Lex"),
+    ] {
+        let message = refused(&tools, "mark_task", json!({ "task_id": task_id }));
+        assert!(message.contains(expected), "{message:?}");
+        assert!(!message.chars().any(char::is_control), "{message:?}");
     }
 }

@@ -221,16 +221,22 @@ pub fn describe(error: &io::Error) -> String {
         _ if error.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
             "too many symbolic links".to_owned()
         }
-        kind => {
-            // `io::ErrorKind`'s Display is plain words ("broken pipe"); the
-            // error's own Display would add "(os error N)".
-            let words = kind.to_string();
-            if words.is_empty() {
-                "an I/O error".to_owned()
-            } else {
-                words
+        // The system's own words ("Input/output error"), without the
+        // "(os error N)" that Rust's Display appends.
+        _ if error.raw_os_error().is_some() => {
+            let code = error.raw_os_error().unwrap_or_default();
+            let text = io::Error::from_raw_os_error(code).to_string();
+            let words = text
+                .strip_suffix(&format!(" (os error {code})"))
+                .unwrap_or(&text);
+            let mut chars = words.chars();
+            match chars.next() {
+                Some(first) => first.to_lowercase().chain(chars).collect(),
+                None => "an I/O error".to_owned(),
             }
         }
+        // Plain words ("broken pipe").
+        kind => kind.to_string(),
     }
 }
 
@@ -274,6 +280,15 @@ mod tests {
     fn messages_carry_no_error_numbers() {
         let error = io::Error::from_raw_os_error(21);
         assert_eq!(describe(&error), "it is a folder, not a file");
+        // Kinds without words of ours take the system's.
+        assert_eq!(
+            describe(&io::Error::from_raw_os_error(5)),
+            "input/output error"
+        );
+        assert_eq!(
+            describe(&io::Error::from_raw_os_error(24)),
+            "too many open files"
+        );
         let error = FsError::io("t/a.md", "read", &io::Error::from_raw_os_error(5));
         let text = error.to_string();
         assert!(!text.contains("os error"), "{text}");

@@ -1,6 +1,7 @@
 //! The workflow's edits of a plan document, as pure functions. Each checks
 //! its input and says precisely what is wrong; none touches a store.
 
+use crate::diagnostics::one_line;
 use crate::plan::{
     ALLOWED_TYPES, Code, Header, MAX_TASK_DEPTH, ParseState, ParserConfig, PlanDocument, Task,
     parse,
@@ -8,7 +9,7 @@ use crate::plan::{
 use crate::span::Spanned;
 use crate::tool_error::ToolError;
 
-use super::stage::{COMPLETE, tasks_with_paths};
+use super::stage::{COMPLETE, TaskAt, tasks_with_paths};
 
 /// The overarching goal: the header's parts.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
@@ -136,6 +137,8 @@ pub fn set_plan(
     for (depth, task) in candidate.tasks_depth_first() {
         count += 1;
         let text = &task.text.value;
+        // Quoted in messages on one line, control characters escaped.
+        let shown = one_line(text);
         if text.trim().is_empty() {
             return Err(ToolError::validation(format!(
                 "task {count} has no text; every task says what to do"
@@ -143,23 +146,23 @@ pub fn set_plan(
         }
         if text.trim() != text && !text.contains(['\n', '\r']) {
             return Err(ToolError::validation(format!(
-                "task {count} (\"{text}\") starts or ends with whitespace; write it without (git would strip it from a commit message)"
+                "task {count} (\"{shown}\") starts or ends with whitespace; write it without (git would strip it from a commit message)"
             )));
         }
         if task.checked && task.children.iter().any(|child| !child.checked) {
             return Err(ToolError::validation(format!(
-                "task {count} (\"{text}\") is marked done but has open subtasks; a task is done only when all its subtasks are"
+                "task {count} (\"{shown}\") is marked done but has open subtasks; a task is done only when all its subtasks are"
             )));
         }
         if text.contains(['\n', '\r']) {
             return Err(ToolError::validation(format!(
                 "task {count} (\"{}\") spans several lines; a task is one line",
-                text.lines().next().unwrap_or_default()
+                one_line(text.lines().next().unwrap_or_default())
             )));
         }
         if depth > MAX_TASK_DEPTH {
             return Err(ToolError::validation(format!(
-                "task \"{text}\" is a subtask {depth} levels down; the limit is {MAX_TASK_DEPTH} levels of subtasks below the top-level tasks: flatten the plan"
+                "task \"{shown}\" is a subtask {depth} levels down; the limit is {MAX_TASK_DEPTH} levels of subtasks below the top-level tasks: flatten the plan"
             )));
         }
     }
@@ -220,7 +223,7 @@ pub fn mark_task(
             let open: Vec<String> = all
                 .iter()
                 .filter(|at| !at.task.checked)
-                .map(|at| format!("{} {}", at.path, at.task.text.value))
+                .map(TaskAt::listed)
                 .collect();
             let listing = if open.is_empty() {
                 "none; every task is done".to_owned()
@@ -228,16 +231,18 @@ pub fn mark_task(
                 open.join("; ")
             };
             return Err(ToolError::validation(format!(
-                "no task matches \"{task_id}\". Open tasks: {listing}"
+                "no task matches \"{}\". Open tasks: {listing}",
+                one_line(task_id)
             )));
         }
         several => {
             let candidates: Vec<String> = several
                 .iter()
-                .map(|at| format!("{} \"{}\"", at.path, at.task.text.value))
+                .map(|at| format!("{} \"{}\"", at.path, at.quoted()))
                 .collect();
             return Err(ToolError::validation(format!(
-                "\"{task_id}\" matches {} tasks: {}; nothing was changed. Give the full text of one of them",
+                "\"{}\" matches {} tasks: {}; nothing was changed. Give the full text of one of them",
+                one_line(task_id),
                 several.len(),
                 candidates.join(", ")
             )));
@@ -256,12 +261,12 @@ pub fn mark_task(
         let open_children: Vec<String> = tasks_with_paths(&task.children)
             .iter()
             .filter(|at| !at.task.checked)
-            .map(|at| format!("{path}.{} {}", at.path, at.task.text.value))
+            .map(|at| format!("{path}.{}", at.listed()))
             .collect();
         if !open_children.is_empty() {
             return Err(ToolError::validation(format!(
                 "task {path} \"{}\" has open subtasks: {}; a task is done only when all its subtasks are, so mark those first",
-                task.text.value,
+                one_line(&task.text.value),
                 open_children.join("; ")
             )));
         }
@@ -318,7 +323,7 @@ pub fn finish_job(document: &mut PlanDocument) -> Result<(), ToolError> {
     let open: Vec<String> = tasks_with_paths(tasks)
         .iter()
         .filter(|at| !at.task.checked)
-        .map(|at| format!("{} {}", at.path, at.task.text.value))
+        .map(TaskAt::listed)
         .collect();
     if !open.is_empty() {
         return Err(ToolError::validation(format!(

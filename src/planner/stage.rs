@@ -1,6 +1,7 @@
 //! The workflow stage of a plan, detected from which sections it has, and
 //! the guidance `gather_requirements` gives for each.
 
+use crate::diagnostics::one_line;
 use std::fmt::Write;
 
 use serde::Serialize;
@@ -68,6 +69,19 @@ impl Stage {
 pub struct TaskAt<'a> {
     pub path: String,
     pub task: &'a Task,
+}
+
+impl TaskAt<'_> {
+    /// `2.1 Write the tests`, as messages list a task: on one line, control
+    /// characters escaped.
+    pub fn listed(&self) -> String {
+        format!("{} {}", self.path, one_line(&self.task.text.value))
+    }
+
+    /// The task's text as messages quote it.
+    pub fn quoted(&self) -> std::borrow::Cow<'_, str> {
+        one_line(&self.task.text.value)
+    }
 }
 
 /// Every task in document order with its path.
@@ -156,10 +170,11 @@ pub fn guidance(stage: Stage, document: &PlanDocument, store: &str) -> String {
                          (`completed: false` reopens it). A parent task is done only when all its subtasks are, so \
                          mark it after them. When every task is done, call `finish_job`. To change the plan, call \
                          `set_plan` again.\n\nOpen tasks:",
-                        next.path, next.task.text.value
+                        next.path,
+                        next.quoted()
                     );
                     for at in open {
-                        let _ = write!(text, "\n- {} {}", at.path, at.task.text.value);
+                        let _ = write!(text, "\n- {}", at.listed());
                     }
                 }
                 None => text.push_str(

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::edit::{self, Goal};
 use super::stage::{Stage, guidance};
 use super::store::{self, PlanStore, StoreError};
+use crate::diagnostics::one_line;
 use crate::fs::Workspace;
 use crate::plan::{ParserConfig, PlanDocument, Task, format, parse, validate};
 use crate::tool_error::ToolError;
@@ -202,11 +203,15 @@ impl PlannerTools {
                 self.edit(|document, _| {
                     let marked = edit::mark_task(document, &request.task_id, request.completed)?;
                     let state = if request.completed { "done" } else { "open" };
-                    let mut summary =
-                        format!("Task {} \"{}\" is {state}.", marked.path, marked.text);
+                    let mut summary = format!(
+                        "Task {} \"{}\" is {state}.",
+                        marked.path,
+                        one_line(&marked.text)
+                    );
                     if let Some(parent) = marked.parent_ready {
                         summary.push_str(&format!(
-                            " All subtasks of \"{parent}\" are done: mark it with mark_task too."
+                            " All subtasks of \"{}\" are done: mark it with mark_task too.",
+                            one_line(&parent)
                         ));
                     }
                     Ok(summary)
