@@ -46,12 +46,11 @@ use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
-use rmcp::model::{ClientRequest, ErrorCode, JsonRpcMessage};
+use rmcp::model::{ClientRequest, ErrorCode, JsonRpcMessage, RequestId};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{
     SessionManager, StreamableHttpServerConfig, StreamableHttpService,
 };
-use serde_json::Value;
 use tokio::net::TcpListener;
 use tokio::sync::{Mutex, Semaphore};
 
@@ -337,7 +336,7 @@ impl Front {
             match jsonrpc::check(&body) {
                 Ok(message) => {
                     if let JsonRpcMessage::Request(request) = &message {
-                        request_id = serde_json::to_value(&request.id).ok();
+                        request_id = Some(request.id.clone());
                         opens_session =
                             matches!(request.request, ClientRequest::InitializeRequest(_))
                                 && !parts.headers.contains_key(SESSION_HEADER);
@@ -578,17 +577,11 @@ fn close(mut response: HttpResponse) -> HttpResponse {
 
 fn error_response(
     status: StatusCode,
-    id: Option<Value>,
+    id: Option<RequestId>,
     code: ErrorCode,
     message: impl Into<String>,
 ) -> HttpResponse {
-    let rejection = Rejection {
-        code,
-        id,
-        message: message.into(),
-        notification: false,
-    };
-    json_response(status, &rejection)
+    json_response(status, &Rejection::new(code, id, message))
 }
 
 fn json_response(status: StatusCode, rejection: &Rejection) -> HttpResponse {

@@ -302,7 +302,7 @@ impl Lifecycle {
                     Verdict::Pass(Box::new(message))
                 }
                 other => Verdict::Reject(Rejection::invalid_request(
-                    serde_json::to_value(&request.id).ok(),
+                    Some(request.id.clone()),
                     format!(
                         "Invalid Request: `{}` before `initialize`; start the session with an \
                          `initialize` request, then send `notifications/initialized`",
