@@ -368,6 +368,33 @@ fn a_request_before_initialize_is_refused_with_its_id() {
 }
 
 #[test]
+fn a_request_with_its_own_protocol_version_starts_the_session_without_initialize() {
+    let root = workspace();
+    let mut server = Server::start(&["--tools", "tracker"], root.path(), None);
+    let stateless = |id: i64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }}})
+        .to_string()
+    };
+    server.send(&stateless(1));
+    let reply = server.reply();
+    assert_eq!(reply["id"], 1, "{reply}");
+    assert!(reply["result"]["tools"].is_array(), "{reply}");
+    // The session has started: a notification is rmcp's to handle now
+    // (here a cancellation of a call that has ended), not dropped.
+    server.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#);
+    server.send(&stateless(2));
+    assert_eq!(server.reply()["id"], 2);
+    assert!(
+        !server.stderr().contains("ignored the notification"),
+        "{}",
+        server.stderr()
+    );
+}
+
+#[test]
 fn stdin_closing_ends_the_server_without_a_reply_lost() {
     let (mut server, _root) = tracker_server();
     server.send(r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#);

@@ -12,10 +12,11 @@
 //!   to its newline and answered with a parse error, `id: null`);
 //! - every line is checked by [`super::jsonrpc::check`]; a rejected request
 //!   is answered with its JSON-RPC error, a rejected notification is logged;
-//! - before `initialize`, notifications are logged and dropped and requests
-//!   other than `initialize` and `ping` are answered with an error, so rmcp
-//!   only ever sees a handshake it accepts (should it still refuse one, a
-//!   fresh handshake is started instead of exiting);
+//! - before the session starts, notifications are logged and dropped and
+//!   requests other than `initialize`, `ping`, `server/discover` and those
+//!   carrying their own protocol version are answered with an error, so
+//!   rmcp only ever sees a handshake it accepts (should it still refuse
+//!   one, a fresh handshake is started instead of exiting);
 //! - one writer task owns stdout and writes whole lines, so replies from
 //!   concurrent calls never interleave, and nothing else is written there;
 //! - the next line is read only when the writer's queue has room, so a
@@ -287,28 +288,31 @@ enum Verdict {
 }
 
 /// Where the client is in the MCP lifecycle, as far as the messages seen
-/// tell: before `initialize`, only `initialize`, `ping` and requests that
-/// carry their own protocol version (MCP 2026-07-28) go through.
+/// tell: before the session starts, only `initialize`, `ping`,
+/// `server/discover` and requests that carry their own protocol version go
+/// through. `initialize` starts the session, and so does a request with
+/// its own protocol version (MCP 2026-07-28 has no `initialize`).
 #[derive(Default)]
 struct Lifecycle {
-    initialized: bool,
+    started: bool,
 }
 
 impl Lifecycle {
     fn admit(&mut self, message: ClientJsonRpcMessage) -> Verdict {
-        if self.initialized {
+        if self.started {
             return Verdict::Pass(Box::new(message));
         }
         match &message {
             JsonRpcMessage::Request(request) => match &request.request {
-                ClientRequest::InitializeRequest(_) => {
-                    self.initialized = true;
-                    Verdict::Pass(Box::new(message))
-                }
                 ClientRequest::PingRequest(_) | ClientRequest::DiscoverRequest(_) => {
                     Verdict::Pass(Box::new(message))
                 }
+                ClientRequest::InitializeRequest(_) => {
+                    self.started = true;
+                    Verdict::Pass(Box::new(message))
+                }
                 other if other.get_meta().protocol_version().is_some() => {
+                    self.started = true;
                     Verdict::Pass(Box::new(message))
                 }
                 other => Verdict::Reject(Rejection::invalid_request(
