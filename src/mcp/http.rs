@@ -54,10 +54,10 @@ use rmcp::transport::streamable_http_server::{
 use tokio::net::TcpListener;
 use tokio::sync::{Mutex, Semaphore};
 
+use super::BoxError;
 use super::jsonrpc::{self, Rejection, human_size};
 use super::server::QuireServer;
 
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
 type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
 
 /// The only path served.
@@ -67,7 +67,8 @@ pub const MCP_PATH: &str = "/mcp";
 const SESSION_HEADER: &str = "mcp-session-id";
 
 /// Limits of the HTTP server. [`HttpLimits::default`] holds the values
-/// `quire serve --http` uses unless told otherwise.
+/// `quire serve --http` uses unless told otherwise; set a field to change
+/// one (`let mut limits = HttpLimits::default(); limits.max_sessions = 8;`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HttpLimits {
@@ -99,38 +100,6 @@ impl Default for HttpLimits {
             session_idle_timeout: Duration::from_secs(10 * 60),
             max_connections: 256,
         }
-    }
-}
-
-impl HttpLimits {
-    pub fn with_header_read_timeout(mut self, timeout: Duration) -> Self {
-        self.header_read_timeout = timeout;
-        self
-    }
-
-    pub fn with_body_read_timeout(mut self, timeout: Duration) -> Self {
-        self.body_read_timeout = timeout;
-        self
-    }
-
-    pub fn with_max_body_bytes(mut self, bytes: usize) -> Self {
-        self.max_body_bytes = bytes;
-        self
-    }
-
-    pub fn with_max_sessions(mut self, sessions: usize) -> Self {
-        self.max_sessions = sessions;
-        self
-    }
-
-    pub fn with_session_idle_timeout(mut self, timeout: Duration) -> Self {
-        self.session_idle_timeout = timeout;
-        self
-    }
-
-    pub fn with_max_connections(mut self, connections: usize) -> Self {
-        self.max_connections = connections;
-        self
     }
 }
 

@@ -42,6 +42,7 @@ use rmcp::transport::Transport;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, mpsc, oneshot};
 
+use super::BoxError;
 use super::jsonrpc::{self, Rejection};
 use super::server::QuireServer;
 
@@ -58,8 +59,6 @@ const FLUSH_GRACE: Duration = Duration::from_millis(500);
 
 /// Replies queued for stdout before a call's reply waits for the writer.
 const OUTPUT_QUEUE: usize = 64;
-
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Why the stdio server stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
