@@ -298,7 +298,10 @@ impl Front {
             }
         };
 
-        // rmcp answers a body that is not JSON with 415 itself.
+        // rmcp answers a body that is not JSON with 415 itself. A checked
+        // body is parsed once more by rmcp's service, which takes an HTTP
+        // request rather than a message: its API has no way to hand the
+        // parsed message on, as the stdio transport does.
         let mut opens_session = false;
         let mut request_id = None;
         if is_json(&parts.headers) {
@@ -461,7 +464,10 @@ fn parse_origin(origin: &str) -> Option<String> {
 }
 
 /// `host[:port]` with host a name, an IPv4 address or a bracketed IPv6
-/// address, and port 1-65535 in digits; the host lowercased.
+/// address, and port 1-65535 in digits; the host lowercased. Not
+/// `http::uri::Authority`: it takes `:abc`, `:+80`, `[zz]` and user info,
+/// reading them as no port or a valid one, where a malformed value must
+/// be refused.
 fn parse_authority(authority: &str) -> Option<(String, Option<u16>)> {
     let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
         let (inside, after) = rest.split_once(']')?;
