@@ -14,10 +14,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+#[path = "support/jsonrpc_replies.rs"]
+mod jsonrpc_replies;
+use jsonrpc_replies::{INITIALIZE, assert_initialized, error_of};
+
 /// How long a response may take before a test gives up on it.
 const READ_TIMEOUT: Duration = Duration::from_secs(20);
-
-const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw-test","version":"1"}}}"#;
 
 struct Server {
     child: Child,
@@ -113,12 +115,7 @@ impl Server {
     fn initialize(&self) -> String {
         let reply = self.post(INITIALIZE);
         assert_eq!(reply.status, 200, "{reply:?}\n{}", self.stderr());
-        let message = reply.message();
-        assert_eq!(message["id"], 1, "{message}");
-        assert_eq!(
-            message["result"]["serverInfo"]["name"], "quire",
-            "{message}"
-        );
+        assert_initialized(&reply.message());
         reply
             .header("mcp-session-id")
             .expect("a session id")
@@ -215,14 +212,7 @@ impl Reply {
                 .is_some_and(|kind| kind.starts_with("application/json")),
             "{self:?}"
         );
-        let message = self.message();
-        assert_eq!(message["jsonrpc"], "2.0", "{message}");
-        let text = message["error"]["message"].as_str().unwrap_or_default();
-        assert!(!text.is_empty(), "an error says what was wrong: {message}");
-        (
-            message["error"]["code"].as_i64().unwrap(),
-            message["id"].clone(),
-        )
+        error_of(&self.message())
     }
 
     fn error_text(&self) -> String {
@@ -306,9 +296,15 @@ fn closed_within(stream: &mut TcpStream, deadline: Instant) -> bool {
     }
 }
 
+/// How much later than its timeout a connection may be cut off on a busy
+/// machine: well short of the 10 s default, so a server that ignored
+/// `--http-header-timeout 1s` would fail.
+const CUT_OFF_SLACK: Duration = Duration::from_secs(3);
+
 #[test]
 fn slow_headers_are_cut_off_and_the_server_keeps_serving() {
     let server = Server::start(&["--http-header-timeout", "1s"]);
+    let deadline = Instant::now() + Duration::from_secs(1) + CUT_OFF_SLACK;
     let mut sockets: Vec<TcpStream> = (0..50)
         .map(|_| {
             let mut stream = server.connect();
@@ -318,22 +314,24 @@ fn slow_headers_are_cut_off_and_the_server_keeps_serving() {
             stream
         })
         .collect();
-    // One that sends nothing at all, and one that trickles a byte at a time.
+    // One that sends nothing at all.
     sockets.push(server.connect());
+    // One that keeps sending a byte every 100 ms, its headers never ending:
+    // each byte is progress, but the timeout is for the headers as a whole.
     let mut trickle = server.connect();
-    let start = Instant::now();
-    for byte in b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".iter() {
-        if trickle.write_all(&[*byte]).is_err() || start.elapsed() > Duration::from_secs(3) {
+    let head = b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+    let mut bytes = head.iter().chain(std::iter::repeat(&b'a'));
+    while Instant::now() < deadline {
+        if trickle.write_all(&[*bytes.next().unwrap()]).is_err() {
             break;
         }
         thread::sleep(Duration::from_millis(100));
     }
     sockets.push(trickle);
-    let deadline = Instant::now() + Duration::from_secs(8);
     for (index, socket) in sockets.iter_mut().enumerate() {
         assert!(
             closed_within(socket, deadline),
-            "socket {index} is still open long after the 1 s header timeout"
+            "socket {index} is still open {CUT_OFF_SLACK:?} after the 1 s header timeout"
         );
     }
     server.still_serving();
@@ -350,7 +348,13 @@ fn a_slow_body_gets_408_and_a_closed_connection() {
         server.port
     )
     .unwrap();
+    let sent = Instant::now();
     let reply = read_reply(&mut stream);
+    assert!(
+        sent.elapsed() < Duration::from_secs(1) + CUT_OFF_SLACK,
+        "the 408 took {:?}",
+        sent.elapsed()
+    );
     assert_eq!(reply.status, 408, "{reply:?}");
     assert_eq!(reply.error().1, Value::Null);
     assert!(reply.error_text().contains("1 s"), "{reply:?}");
@@ -393,6 +397,8 @@ fn an_oversized_body_gets_413_without_being_read() {
     }
     let reply = read_reply(&mut stream);
     assert_eq!(reply.status, 413, "{reply:?}");
+    assert_eq!(reply.error(), (-32000, Value::Null));
+    assert!(reply.error_text().contains("16 MiB"), "{reply:?}");
     server.still_serving();
 }
 
@@ -401,14 +407,32 @@ fn malformed_messages_get_jsonrpc_error_bodies() {
     let server = Server::start(&[]);
     let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
     let cases = [
+        // not JSON
         ("{bad".to_owned(), -32700, Value::Null),
         (deep, -32700, Value::Null),
         (String::new(), -32700, Value::Null),
+        (
+            r#"{"jsonrpc":"2.0","id":4,"method":"ping"} trailing"#.to_owned(),
+            -32700,
+            Value::Null,
+        ),
+        // params of the wrong JSON type
         (
             r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":[1]}"#.to_owned(),
             -32600,
             json!(7),
         ),
+        (
+            r#"{"jsonrpc":"2.0","id":"s","method":"tools/call","params":"x"}"#.to_owned(),
+            -32600,
+            json!("s"),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":8,"method":"ping","params":3}"#.to_owned(),
+            -32600,
+            json!(8),
+        ),
+        // params of a known method that do not fit it
         (
             r#"{"jsonrpc":"2.0","id":"eight","method":"tools/call","params":{"name":5}}"#
                 .to_owned(),
@@ -420,8 +444,47 @@ fn malformed_messages_get_jsonrpc_error_bodies() {
             -32602,
             json!(9),
         ),
+        // method not a string
+        (
+            r#"{"jsonrpc":"2.0","id":10,"method":5}"#.to_owned(),
+            -32600,
+            json!(10),
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":11,"method":["initialize"]}"#.to_owned(),
+            -32600,
+            json!(11),
+        ),
+        // an id that is not a string or an integer cannot be echoed
+        (
+            r#"{"jsonrpc":"2.0","id":{"a":1},"method":"initialize"}"#.to_owned(),
+            -32600,
+            Value::Null,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#.to_owned(),
+            -32600,
+            Value::Null,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#.to_owned(),
+            -32600,
+            Value::Null,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"}"#.to_owned(),
+            -32600,
+            Value::Null,
+        ),
+        // batches
         (
             r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#.to_owned(),
+            -32600,
+            Value::Null,
+        ),
+        // a notification that cannot be read: refused, with no id
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":7}"#.to_owned(),
             -32600,
             Value::Null,
         ),
@@ -431,6 +494,50 @@ fn malformed_messages_get_jsonrpc_error_bodies() {
         assert_eq!(reply.status, 400, "{body}: {reply:?}");
         assert_eq!(reply.error(), (code, id), "{body}");
     }
+    let not_utf8 = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}";
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAccept: application/json, text/event-stream\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n",
+        server.port,
+        not_utf8.len()
+    );
+    let reply = server.raw(&head, not_utf8);
+    assert_eq!(
+        (reply.status, reply.error()),
+        (400, (-32700, Value::Null)),
+        "not UTF-8"
+    );
+    server.still_serving();
+}
+
+#[test]
+fn messages_outside_a_session_are_refused_and_open_none() {
+    let server = Server::start(&["--http-max-sessions", "1"]);
+    // Before `initialize`, or without the session's header: nothing is
+    // served and no session is opened.
+    for body in [
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","id":4,"result":{}}"#,
+    ] {
+        let reply = server.post(body);
+        assert_eq!(reply.status, 400, "{body}: {reply:?}");
+        assert!(
+            String::from_utf8_lossy(&reply.body).contains("Session ID"),
+            "{body}: {reply:?}"
+        );
+        assert_eq!(reply.header("mcp-session-id"), None, "{reply:?}");
+    }
+    // A forged session id is not one.
+    let reply = server.request(
+        "POST",
+        "/mcp",
+        &["Mcp-Session-Id: forged-0123456789".to_owned()],
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    assert_eq!(reply.status, 404, "{reply:?}");
+    // The one session the server keeps is still free.
     server.still_serving();
 }
 
@@ -446,6 +553,37 @@ fn sessions_are_capped_at_64_and_an_ended_one_frees_its_place() {
     assert_eq!(server.tools_list(&sessions[0]).status, 200);
     assert_eq!(server.delete(Some(&sessions[0])).status, 200);
     server.still_serving();
+}
+
+#[test]
+fn initializes_at_once_cannot_pass_the_session_cap_together() {
+    let server = Server::start(&["--http-max-sessions", "3"]);
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nAccept: application/json, text/event-stream\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{INITIALIZE}",
+        server.port,
+        INITIALIZE.len()
+    );
+    // Every request but its last byte first, then all the last bytes, so
+    // that the server has them all to serve at the same moment.
+    let (most, last) = request.as_bytes().split_at(request.len() - 1);
+    let mut streams: Vec<TcpStream> = (0..40)
+        .map(|_| {
+            let mut stream = server.connect();
+            stream.write_all(most).unwrap();
+            stream
+        })
+        .collect();
+    for stream in &mut streams {
+        stream.write_all(last).unwrap();
+    }
+    let statuses: Vec<u16> = streams
+        .iter_mut()
+        .map(|stream| read_reply(stream).status)
+        .collect();
+    let opened = statuses.iter().filter(|&&status| status == 200).count();
+    let refused = statuses.iter().filter(|&&status| status == 503).count();
+    assert_eq!((opened, refused), (3, 37), "{statuses:?}");
 }
 
 #[test]
@@ -546,6 +684,8 @@ fn origins_and_hosts_must_be_well_formed_and_loopback() {
     }
     for origin in [
         "http://localhost:3000".to_owned(),
+        "http://localhost".to_owned(),
+        "https://127.0.0.1".to_owned(),
         format!("http://127.0.0.1:{port}"),
         "http://[::1]:8080".to_owned(),
     ] {

@@ -15,12 +15,15 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+#[path = "support/jsonrpc_replies.rs"]
+mod jsonrpc_replies;
+use jsonrpc_replies::{INITIALIZE, assert_initialized, error_of};
+
 /// How long a reply may take before a test gives up on it.
 const REPLY_TIMEOUT: Duration = Duration::from_secs(20);
 /// How long the server may take to exit once stdin or stdout is closed.
 const EXIT_DEADLINE: Duration = Duration::from_secs(3);
 
-const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw-test","version":"1"}}}"#;
 const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
 
 /// A `quire serve` process with its stdout read line by line on a thread.
@@ -114,9 +117,7 @@ impl Server {
 
     fn initialize(&mut self) {
         self.send(INITIALIZE);
-        let reply = self.reply();
-        assert_eq!(reply["id"], 1, "{reply}");
-        assert_eq!(reply["result"]["serverInfo"]["name"], "quire", "{reply}");
+        assert_initialized(&self.reply());
         self.send(INITIALIZED);
     }
 
@@ -135,15 +136,7 @@ impl Server {
 
     /// The error reply to the last message: `(code, id)`.
     fn error(&self) -> (i64, Value) {
-        let reply = self.reply();
-        assert_eq!(reply["jsonrpc"], "2.0", "{reply}");
-        assert!(reply.get("result").is_none(), "{reply}");
-        let message = reply["error"]["message"].as_str().unwrap_or_default();
-        assert!(!message.is_empty(), "an error says what was wrong: {reply}");
-        (
-            reply["error"]["code"].as_i64().unwrap(),
-            reply["id"].clone(),
-        )
+        error_of(&self.reply())
     }
 
     fn stderr(&self) -> String {
@@ -294,6 +287,11 @@ fn invalid_requests_are_answered_with_their_id() {
             -32600,
             json!(13),
         ),
+        (
+            json!({"jsonrpc": "2.0", "id": 13, "method": null}),
+            -32600,
+            json!(13),
+        ),
         (json!({"jsonrpc": "2.0", "id": 14}), -32600, json!(14)),
         // no id that could be echoed
         (
@@ -303,6 +301,21 @@ fn invalid_requests_are_answered_with_their_id() {
         ),
         (
             json!({"jsonrpc": "2.0", "id": null, "method": "ping"}),
+            -32600,
+            Value::Null,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 1.5, "method": "ping"}),
+            -32600,
+            Value::Null,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": true, "method": "ping"}),
+            -32600,
+            Value::Null,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": [15], "method": "ping"}),
             -32600,
             Value::Null,
         ),
@@ -317,6 +330,23 @@ fn invalid_requests_are_answered_with_their_id() {
     // A notification is never answered, even a bad one.
     server.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":7}"#);
     server.still_serving(20);
+}
+
+#[test]
+fn a_message_that_arrives_in_pieces_is_read_whole() {
+    let (mut server, _root) = tracker_server();
+    let ping = br#"{"jsonrpc":"2.0","id":"slow","method":"ping"}"#;
+    let (first, rest) = ping.split_at(20);
+    server.send_bytes(first);
+    server.no_reply_within(Duration::from_millis(200));
+    server.send_bytes(rest);
+    server.no_reply_within(Duration::from_millis(200));
+    server.send_bytes(b"\r\n");
+    assert_eq!(
+        server.reply(),
+        json!({"jsonrpc": "2.0", "id": "slow", "result": {}})
+    );
+    server.still_serving(10);
 }
 
 #[test]
@@ -365,6 +395,33 @@ fn a_request_before_initialize_is_refused_with_its_id() {
     );
     server.initialize();
     server.still_serving(10);
+}
+
+#[test]
+fn a_request_with_its_own_protocol_version_starts_the_session_without_initialize() {
+    let root = workspace();
+    let mut server = Server::start(&["--tools", "tracker"], root.path(), None);
+    let stateless = |id: i64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }}})
+        .to_string()
+    };
+    server.send(&stateless(1));
+    let reply = server.reply();
+    assert_eq!(reply["id"], 1, "{reply}");
+    assert!(reply["result"]["tools"].is_array(), "{reply}");
+    // The session has started: a notification is rmcp's to handle now
+    // (here a cancellation of a call that has ended), not dropped.
+    server.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#);
+    server.send(&stateless(2));
+    assert_eq!(server.reply()["id"], 2);
+    assert!(
+        !server.stderr().contains("ignored the notification"),
+        "{}",
+        server.stderr()
+    );
 }
 
 #[test]

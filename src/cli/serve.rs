@@ -87,19 +87,20 @@ pub fn serve(
     Ok(Outcome::Success)
 }
 
+/// The server's limits, changed where the command line says so.
 fn limits(args: &HttpLimitArgs) -> HttpLimits {
     let mut limits = HttpLimits::default();
     if let Some(timeout) = args.http_header_timeout {
-        limits = limits.with_header_read_timeout(timeout);
+        limits.header_read_timeout = timeout;
     }
     if let Some(timeout) = args.http_body_timeout {
-        limits = limits.with_body_read_timeout(timeout);
+        limits.body_read_timeout = timeout;
     }
     if let Some(timeout) = args.http_session_idle_timeout {
-        limits = limits.with_session_idle_timeout(timeout);
+        limits.session_idle_timeout = timeout;
     }
     if let Some(sessions) = args.http_max_sessions {
-        limits = limits.with_max_sessions(sessions as usize);
+        limits.max_sessions = sessions as usize;
     }
     limits
 }

@@ -46,19 +46,18 @@ use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
-use rmcp::model::{ClientRequest, ErrorCode, JsonRpcMessage};
+use rmcp::model::{ClientRequest, ErrorCode, JsonRpcMessage, RequestId};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{
     SessionManager, StreamableHttpServerConfig, StreamableHttpService,
 };
-use serde_json::Value;
 use tokio::net::TcpListener;
 use tokio::sync::{Mutex, Semaphore};
 
+use super::BoxError;
 use super::jsonrpc::{self, Rejection, human_size};
 use super::server::QuireServer;
 
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
 type HttpResponse = Response<BoxBody<Bytes, Infallible>>;
 
 /// The only path served.
@@ -68,7 +67,8 @@ pub const MCP_PATH: &str = "/mcp";
 const SESSION_HEADER: &str = "mcp-session-id";
 
 /// Limits of the HTTP server. [`HttpLimits::default`] holds the values
-/// `quire serve --http` uses unless told otherwise.
+/// `quire serve --http` uses unless told otherwise; set a field to change
+/// one (`let mut limits = HttpLimits::default(); limits.max_sessions = 8;`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HttpLimits {
@@ -100,38 +100,6 @@ impl Default for HttpLimits {
             session_idle_timeout: Duration::from_secs(10 * 60),
             max_connections: 256,
         }
-    }
-}
-
-impl HttpLimits {
-    pub fn with_header_read_timeout(mut self, timeout: Duration) -> Self {
-        self.header_read_timeout = timeout;
-        self
-    }
-
-    pub fn with_body_read_timeout(mut self, timeout: Duration) -> Self {
-        self.body_read_timeout = timeout;
-        self
-    }
-
-    pub fn with_max_body_bytes(mut self, bytes: usize) -> Self {
-        self.max_body_bytes = bytes;
-        self
-    }
-
-    pub fn with_max_sessions(mut self, sessions: usize) -> Self {
-        self.max_sessions = sessions;
-        self
-    }
-
-    pub fn with_session_idle_timeout(mut self, timeout: Duration) -> Self {
-        self.session_idle_timeout = timeout;
-        self
-    }
-
-    pub fn with_max_connections(mut self, connections: usize) -> Self {
-        self.max_connections = connections;
-        self
     }
 }
 
@@ -330,14 +298,17 @@ impl Front {
             }
         };
 
-        // rmcp answers a body that is not JSON with 415 itself.
+        // rmcp answers a body that is not JSON with 415 itself. A checked
+        // body is parsed once more by rmcp's service, which takes an HTTP
+        // request rather than a message: its API has no way to hand the
+        // parsed message on, as the stdio transport does.
         let mut opens_session = false;
         let mut request_id = None;
         if is_json(&parts.headers) {
             match jsonrpc::check(&body) {
                 Ok(message) => {
                     if let JsonRpcMessage::Request(request) = &message {
-                        request_id = serde_json::to_value(&request.id).ok();
+                        request_id = Some(request.id.clone());
                         opens_session =
                             matches!(request.request, ClientRequest::InitializeRequest(_))
                                 && !parts.headers.contains_key(SESSION_HEADER);
@@ -493,7 +464,10 @@ fn parse_origin(origin: &str) -> Option<String> {
 }
 
 /// `host[:port]` with host a name, an IPv4 address or a bracketed IPv6
-/// address, and port 1-65535 in digits; the host lowercased.
+/// address, and port 1-65535 in digits; the host lowercased. Not
+/// `http::uri::Authority`: it takes `:abc`, `:+80`, `[zz]` and user info,
+/// reading them as no port or a valid one, where a malformed value must
+/// be refused.
 fn parse_authority(authority: &str) -> Option<(String, Option<u16>)> {
     let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
         let (inside, after) = rest.split_once(']')?;
@@ -578,17 +552,11 @@ fn close(mut response: HttpResponse) -> HttpResponse {
 
 fn error_response(
     status: StatusCode,
-    id: Option<Value>,
+    id: Option<RequestId>,
     code: ErrorCode,
     message: impl Into<String>,
 ) -> HttpResponse {
-    let rejection = Rejection {
-        code,
-        id,
-        message: message.into(),
-        notification: false,
-    };
-    json_response(status, &rejection)
+    json_response(status, &Rejection::new(code, id, message))
 }
 
 fn json_response(status: StatusCode, rejection: &Rejection) -> HttpResponse {

@@ -7,20 +7,25 @@
 //! known method as a *custom* request, which then fails as "method not
 //! found". JSON-RPC 2.0 asks for `-32700` with `id: null` for a parse
 //! error, and for the request's own `id` whenever it can be read. So every
-//! message is parsed here first, with serde_json (whose recursion limit of
-//! 128 bounds the nesting), checked against rmcp's own message types, and
-//! only a message that parses as what it claims to be is passed on. The
-//! stdio and HTTP transports share this check.
+//! message is parsed here, with serde_json (whose recursion limit of 128
+//! bounds the nesting), into rmcp's own message type, and only a message
+//! that parses as what it claims to be is passed on. The stdio and HTTP
+//! transports share this check.
 
 use rmcp::model::{
-    CallToolRequest, CallToolRequestMethod, ClientJsonRpcMessage, ClientRequest, CompleteRequest,
-    CompleteRequestMethod, ConstString, DiscoverRequest, DiscoverRequestMethod, ErrorCode,
-    GetPromptRequest, GetPromptRequestMethod, InitializeRequest, InitializeResultMethod,
-    JsonRpcMessage, ListPromptsRequest, ListPromptsRequestMethod, ListResourceTemplatesRequest,
-    ListResourceTemplatesRequestMethod, ListResourcesRequest, ListResourcesRequestMethod,
-    ListToolsRequest, ListToolsRequestMethod, PingRequest, PingRequestMethod, ReadResourceRequest,
-    ReadResourceRequestMethod, RequestId,
+    CallToolRequest, CancelTaskRequest, ClientJsonRpcMessage, ClientRequest, CompleteRequest,
+    ConstString, DiscoverRequest, ErrorCode, GetPromptRequest, GetSkillRequest, GetTaskRequest,
+    InitializeRequest, JsonRpcMessage, ListPromptsRequest, ListResourceTemplatesRequest,
+    ListResourcesRequest, ListSkillsRequest, ListToolsRequest, PingRequest,
+    ReadResourceDirectoryRequest, ReadResourceRequest, Request, RequestId, RequestNoParam,
+    RequestOptionalParam, SubscriptionsListenRequest, UpdateTaskRequest,
 };
+// Deprecated in rmcp, which still reads them (clients of older protocol
+// versions send them), so their params are still checked.
+#[allow(deprecated)]
+use rmcp::model::{SetLevelRequest, SubscribeRequest, UnsubscribeRequest};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 /// The deepest nesting of arrays and objects a message may have: the
@@ -33,10 +38,11 @@ const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Why a message was not passed on, and how to answer it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rejection {
-    /// The JSON-RPC error code: `-32700`, `-32600`, `-32601` or `-32602`.
+    /// The JSON-RPC error code: `-32700`, `-32600`, `-32602`, or a
+    /// transport's own `-32000`.
     pub code: ErrorCode,
-    /// The request's `id`, exactly as sent, when it could be read.
-    pub id: Option<Value>,
+    /// The request's `id`, when it could be read.
+    pub id: Option<RequestId>,
     /// What was wrong and what to send instead.
     pub message: String,
     /// The message was a notification: JSON-RPC never answers one, so over
@@ -45,7 +51,7 @@ pub struct Rejection {
 }
 
 impl Rejection {
-    fn new(code: ErrorCode, id: Option<Value>, message: impl Into<String>) -> Self {
+    pub fn new(code: ErrorCode, id: Option<RequestId>, message: impl Into<String>) -> Self {
         Rejection {
             code,
             id,
@@ -60,7 +66,7 @@ impl Rejection {
     }
 
     /// An invalid request (`-32600`).
-    pub fn invalid_request(id: Option<Value>, message: impl Into<String>) -> Self {
+    pub fn invalid_request(id: Option<RequestId>, message: impl Into<String>) -> Self {
         Rejection::new(ErrorCode::INVALID_REQUEST, id, message)
     }
 
@@ -75,12 +81,14 @@ impl Rejection {
     }
 
     /// The JSON-RPC error response, as JSON text (members in the usual
-    /// order: `jsonrpc`, `id`, `error`).
+    /// order: `jsonrpc`, `id`, `error`). Not rmcp's `JsonRpcError`: that
+    /// leaves out an `id` it could not read, where JSON-RPC 2.0 asks for
+    /// `"id": null`.
     pub fn to_json_text(&self) -> String {
         #[derive(serde::Serialize)]
         struct Response<'a> {
             jsonrpc: &'static str,
-            id: &'a Value,
+            id: Option<&'a RequestId>,
             error: Error<'a>,
         }
         #[derive(serde::Serialize)]
@@ -90,7 +98,7 @@ impl Rejection {
         }
         let response = Response {
             jsonrpc: "2.0",
-            id: self.id.as_ref().unwrap_or(&Value::Null),
+            id: self.id.as_ref(),
             error: Error {
                 code: self.code.0,
                 message: &self.message,
@@ -127,79 +135,84 @@ pub fn human_size(bytes: usize) -> String {
 
 /// Parses `bytes` as one JSON-RPC message from a client and checks that it
 /// is what it claims to be; a leading UTF-8 byte order mark is skipped.
+///
+/// A message is parsed once, straight into rmcp's types: that parse is the
+/// check, and its result is what rmcp serves. Only a message that fails it
+/// is parsed again, as a plain JSON value, to say what is wrong.
 pub fn check(bytes: &[u8]) -> Result<ClientJsonRpcMessage, Rejection> {
     let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
-    let value: Value = serde_json::from_slice(bytes).map_err(|error| {
-        Rejection::parse(format!(
-            "Parse error: {error}. A message must be one complete UTF-8 JSON object, \
-             nested at most {MAX_NESTING} levels deep."
-        ))
-    })?;
-    let object = match &value {
-        Value::Object(object) => object,
-        Value::Array(items) if items.is_empty() => {
-            return Err(Rejection::invalid_request(
-                None,
-                "Invalid Request: an empty array is not a JSON-RPC message; send one JSON object",
-            ));
-        }
-        Value::Array(_) => {
-            return Err(Rejection::invalid_request(
-                None,
-                "Invalid Request: JSON-RPC batches (arrays) are not supported (MCP dropped them in \
-                 2025-06-18); send each message on its own",
-            ));
-        }
-        other => {
-            return Err(Rejection::invalid_request(
-                None,
-                format!(
-                    "Invalid Request: a JSON-RPC message is a JSON object, not {}",
-                    kind(other)
-                ),
-            ));
-        }
-    };
-    let id = match object.get("id") {
-        None => None,
-        Some(id) if serde_json::from_value::<RequestId>(id.clone()).is_ok() => Some(id.clone()),
-        Some(id) => {
-            return Err(Rejection::invalid_request(
-                None,
-                format!(
-                    "Invalid Request: `id` must be a string or an integer, not {}",
-                    kind(id)
-                ),
-            ));
-        }
-    };
-    match serde_json::from_value::<ClientJsonRpcMessage>(value.clone()) {
+    match serde_json::from_slice::<ClientJsonRpcMessage>(bytes) {
         Ok(JsonRpcMessage::Request(request)) => {
             // rmcp reads a known method whose params do not fit as a custom
             // request, which would be answered "method not found".
             if let ClientRequest::CustomRequest(custom) = &request.request
-                && let Some(problem) = params_problem(&custom.method, object)
+                && let Some(problem) = params_problem(&custom.method, custom.params.as_ref())
             {
                 return Err(Rejection::new(
                     ErrorCode::INVALID_PARAMS,
-                    id,
+                    Some(request.id.clone()),
                     format!("Invalid params for `{}`: {problem}", custom.method),
                 ));
             }
             Ok(JsonRpcMessage::Request(request))
         }
         Ok(message) => Ok(message),
-        Err(error) => Err(diagnose(object, id, &error)),
+        Err(error) => Err(diagnose(bytes, &error)),
     }
 }
 
-/// Why `object`, well-formed JSON that rmcp could not read as a client
-/// message, is not one; the most specific reason wins.
-fn diagnose(
-    object: &Map<String, Value>,
-    id: Option<Value>,
-    error: &serde_json::Error,
-) -> Rejection {
+/// Why `bytes`, which rmcp could not read as a client message (`error`),
+/// is not one; the most specific reason wins.
+fn diagnose(bytes: &[u8], error: &serde_json::Error) -> Rejection {
+    let value: Value = match serde_json::from_slice(bytes) {
+        Ok(value) => value,
+        Err(error) => {
+            return Rejection::parse(format!(
+                "Parse error: {error}. A message must be one complete UTF-8 JSON object, \
+                 nested at most {MAX_NESTING} levels deep."
+            ));
+        }
+    };
+    let object = match &value {
+        Value::Object(object) => object,
+        Value::Array(items) if items.is_empty() => {
+            return Rejection::invalid_request(
+                None,
+                "Invalid Request: an empty array is not a JSON-RPC message; send one JSON object",
+            );
+        }
+        Value::Array(_) => {
+            return Rejection::invalid_request(
+                None,
+                "Invalid Request: JSON-RPC batches (arrays) are not supported (MCP dropped them in \
+                 2025-06-18); send each message on its own",
+            );
+        }
+        other => {
+            return Rejection::invalid_request(
+                None,
+                format!(
+                    "Invalid Request: a JSON-RPC message is a JSON object, not {}",
+                    kind(other)
+                ),
+            );
+        }
+    };
+    let id = match object.get("id") {
+        None => None,
+        Some(id) => match RequestId::deserialize(id) {
+            Ok(id) => Some(id),
+            Err(_) => {
+                return Rejection::invalid_request(
+                    None,
+                    format!(
+                        "Invalid Request: `id` must be a string or an integer, not {}",
+                        kind(id)
+                    ),
+                );
+            }
+        },
+    };
     let notification = id.is_none() && object.contains_key("method");
     let mut rejection = diagnose_fields(object, id, error);
     rejection.notification = notification;
@@ -208,7 +221,7 @@ fn diagnose(
 
 fn diagnose_fields(
     object: &Map<String, Value>,
-    id: Option<Value>,
+    id: Option<RequestId>,
     error: &serde_json::Error,
 ) -> Rejection {
     match object.get("jsonrpc") {
@@ -247,7 +260,8 @@ fn diagnose_fields(
              `result`/`error` (a response), not both",
         ),
         Some(method) => {
-            if let Some(params) = object.get("params")
+            let params = object.get("params");
+            if let Some(params) = params
                 && !params.is_object()
             {
                 return Rejection::invalid_request(
@@ -258,7 +272,7 @@ fn diagnose_fields(
                     ),
                 );
             }
-            if let Some(problem) = params_problem(method, object) {
+            if let Some(problem) = params_problem(method, params) {
                 return Rejection::new(
                     ErrorCode::INVALID_PARAMS,
                     id,
@@ -284,41 +298,75 @@ fn diagnose_fields(
     }
 }
 
-/// What is wrong with the params of `object` for `method`, read as the
-/// request type rmcp has for it; `None` when rmcp has no such method or
-/// the params fit.
-fn params_problem(method: &str, object: &Map<String, Value>) -> Option<String> {
+/// A request type of rmcp's, with the method it is sent under.
+trait TypedRequest: DeserializeOwned {
+    const METHOD: &'static str;
+}
+
+impl<M: ConstString + DeserializeOwned, P: DeserializeOwned> TypedRequest for Request<M, P> {
+    const METHOD: &'static str = M::VALUE;
+}
+
+impl<M: ConstString + DeserializeOwned, P: DeserializeOwned> TypedRequest
+    for RequestOptionalParam<M, P>
+{
+    const METHOD: &'static str = M::VALUE;
+}
+
+impl<M: ConstString + DeserializeOwned> TypedRequest for RequestNoParam<M> {
+    const METHOD: &'static str = M::VALUE;
+}
+
+/// Reads `params` as the params of one request type: what does not fit.
+type ParamsCheck = fn(Option<&Value>) -> Option<String>;
+
+/// Every typed request of rmcp's `ClientRequest`, by method (a test checks
+/// this list against rmcp's own schema of `ClientRequest`).
+#[allow(deprecated)]
+const TYPED_REQUESTS: &[(&str, ParamsCheck)] = &[
+    typed::<PingRequest>(),
+    typed::<InitializeRequest>(),
+    typed::<DiscoverRequest>(),
+    typed::<CompleteRequest>(),
+    typed::<SetLevelRequest>(),
+    typed::<GetPromptRequest>(),
+    typed::<ListPromptsRequest>(),
+    typed::<ListResourcesRequest>(),
+    typed::<ListResourceTemplatesRequest>(),
+    typed::<ReadResourceRequest>(),
+    typed::<SubscriptionsListenRequest>(),
+    typed::<SubscribeRequest>(),
+    typed::<UnsubscribeRequest>(),
+    typed::<CallToolRequest>(),
+    typed::<ListToolsRequest>(),
+    typed::<GetTaskRequest>(),
+    typed::<UpdateTaskRequest>(),
+    typed::<CancelTaskRequest>(),
+    typed::<ListSkillsRequest>(),
+    typed::<GetSkillRequest>(),
+    typed::<ReadResourceDirectoryRequest>(),
+];
+
+const fn typed<R: TypedRequest>() -> (&'static str, ParamsCheck) {
+    (R::METHOD, params_problem_of::<R>)
+}
+
+fn params_problem_of<R: TypedRequest>(params: Option<&Value>) -> Option<String> {
     let mut request = Map::new();
-    request.insert("method".to_owned(), Value::String(method.to_owned()));
-    if let Some(params) = object.get("params") {
+    request.insert("method".to_owned(), Value::from(R::METHOD));
+    if let Some(params) = params {
         request.insert("params".to_owned(), params.clone());
     }
-    let request = Value::Object(request);
-    macro_rules! known_methods {
-        ($($method:ty => $request:ty),* $(,)?) => {
-            $(
-                if method == <$method as ConstString>::VALUE {
-                    return serde_json::from_value::<$request>(request)
-                        .err()
-                        .map(|error| error.to_string());
-                }
-            )*
-        };
-    }
-    known_methods!(
-        PingRequestMethod => PingRequest,
-        InitializeResultMethod => InitializeRequest,
-        DiscoverRequestMethod => DiscoverRequest,
-        CompleteRequestMethod => CompleteRequest,
-        GetPromptRequestMethod => GetPromptRequest,
-        ListPromptsRequestMethod => ListPromptsRequest,
-        ListResourcesRequestMethod => ListResourcesRequest,
-        ListResourceTemplatesRequestMethod => ListResourceTemplatesRequest,
-        ReadResourceRequestMethod => ReadResourceRequest,
-        CallToolRequestMethod => CallToolRequest,
-        ListToolsRequestMethod => ListToolsRequest,
-    );
-    None
+    serde_json::from_value::<R>(Value::Object(request))
+        .err()
+        .map(|error| error.to_string())
+}
+
+/// What is wrong with `params` for `method`, read as the request type rmcp
+/// has for it; `None` when rmcp has no such method or the params fit.
+fn params_problem(method: &str, params: Option<&Value>) -> Option<String> {
+    let (_, check) = TYPED_REQUESTS.iter().find(|(known, _)| *known == method)?;
+    check(params)
 }
 
 /// "a string", "an array", ...: a JSON value's kind, for messages.
@@ -337,38 +385,97 @@ fn kind(value: &Value) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rmcp::model::{ClientNotification, ClientResult};
     use serde_json::json;
 
     fn rejected(text: &str) -> Rejection {
         check(text.as_bytes()).expect_err(text)
     }
 
+    /// The reply a rejected `text` gets: `(code, id)`, from its JSON text.
+    fn reply(text: &str) -> (i64, Value) {
+        let reply: Value = serde_json::from_str(&rejected(text).to_json_text()).unwrap();
+        assert_eq!(reply["jsonrpc"], "2.0", "{reply}");
+        assert!(
+            reply["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty()),
+            "{reply}"
+        );
+        (
+            reply["error"]["code"].as_i64().unwrap(),
+            reply["id"].clone(),
+        )
+    }
+
     #[test]
-    fn valid_messages_pass_unchanged() {
-        for text in [
-            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
-            r#"{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{}}"#,
-            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x","arguments":{}}}"#,
-            r#"{"jsonrpc":"2.0","id":4,"method":"vendor/thing","params":{"a":1}}"#,
-            "\u{feff}{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}",
-        ] {
-            assert!(check(text.as_bytes()).is_ok(), "{text}");
-        }
+    fn valid_messages_pass_as_what_they_are() {
+        let request = |text: &str| match check(text.as_bytes()) {
+            Ok(JsonRpcMessage::Request(request)) => (request.id, request.request),
+            other => panic!("{text}: {other:?}"),
+        };
+        let (id, ping) = request(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
+        assert_eq!(id, RequestId::Number(1));
+        assert!(matches!(ping, ClientRequest::PingRequest(_)), "{ping:?}");
+        let (id, list) = request(r#"{"jsonrpc":"2.0","id":"a","method":"tools/list","params":{}}"#);
+        assert_eq!(id, RequestId::String("a".into()));
+        assert!(
+            matches!(list, ClientRequest::ListToolsRequest(_)),
+            "{list:?}"
+        );
+        let (_, call) = request(
+            r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"x","arguments":{"k":[1]}}}"#,
+        );
+        let ClientRequest::CallToolRequest(call) = call else {
+            panic!("{call:?}")
+        };
+        assert_eq!(call.params.name, "x");
+        assert_eq!(
+            call.params.arguments,
+            json!({"k": [1]}).as_object().cloned()
+        );
+        let (_, vendor) =
+            request(r#"{"jsonrpc":"2.0","id":4,"method":"vendor/thing","params":{"a":1}}"#);
+        let ClientRequest::CustomRequest(vendor) = vendor else {
+            panic!("{vendor:?}")
+        };
+        assert_eq!(
+            (vendor.method.as_str(), vendor.params),
+            ("vendor/thing", Some(json!({"a": 1})))
+        );
+        let (id, _) = request("\u{feff}{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\"}");
+        assert_eq!(id, RequestId::Number(5), "after a byte order mark");
+        assert!(matches!(
+            check(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#),
+            Ok(JsonRpcMessage::Notification(notification))
+                if matches!(notification.notification, ClientNotification::InitializedNotification(_))
+        ));
+        // An error response with an id it could not read goes to rmcp too.
+        assert!(matches!(
+            check(br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"?"}}"#),
+            Ok(JsonRpcMessage::Error(error)) if error.id.is_none()
+        ));
+        assert!(matches!(
+            check(br#"{"jsonrpc":"2.0","id":6,"result":{}}"#),
+            Ok(JsonRpcMessage::Response(response))
+                if response.id == RequestId::Number(6)
+                    && matches!(response.result, ClientResult::EmptyResult(_))
+        ));
     }
 
     #[test]
     fn parse_errors_are_32700_with_a_null_id() {
-        for text in ["{bad", "", "{\"jsonrpc\":\"2.0\"} x", "\"\\ud800\""] {
-            let rejection = rejected(text);
-            assert_eq!(
-                (rejection.code, rejection.id.clone()),
-                (ErrorCode::PARSE_ERROR, None)
-            );
-            let reply: Value = serde_json::from_str(&rejection.to_json_text()).unwrap();
-            assert_eq!(reply["id"], Value::Null);
-            assert_eq!(reply["error"]["code"], -32700);
+        for text in [
+            "{bad",
+            "",
+            "{\"jsonrpc\":\"2.0\"} x",
+            "\"\\ud800\"",
+            "{\"a\":\"\u{fffd}\\x\"}",
+        ] {
+            assert_eq!(reply(text), (-32700, Value::Null), "{text:?}");
         }
+        let not_utf8 = check(b"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"\xff\"}").unwrap_err();
+        assert_eq!((not_utf8.code, not_utf8.id), (ErrorCode::PARSE_ERROR, None));
         let deep = format!(
             "{}{}",
             "[".repeat(MAX_NESTING + 1),
@@ -381,82 +488,154 @@ mod tests {
             "{}",
             rejection.message
         );
-        let at_limit = format!(
-            r#"{{"jsonrpc":"2.0","id":1,"method":"vendor/x","params":{{"a":{}1{}}}}}"#,
-            "[".repeat(MAX_NESTING - 3),
-            "]".repeat(MAX_NESTING - 3)
+        let nested = |levels: usize| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"vendor/x","params":{{"a":{}1{}}}}}"#,
+                "[".repeat(levels),
+                "]".repeat(levels)
+            )
+        };
+        // The message, its params and `a` are three levels of their own.
+        assert!(check(nested(MAX_NESTING - 3).as_bytes()).is_ok());
+        assert_eq!(
+            rejected(&nested(MAX_NESTING - 2)).code,
+            ErrorCode::PARSE_ERROR
         );
-        assert!(check(at_limit.as_bytes()).is_ok());
     }
 
     #[test]
     fn invalid_requests_echo_the_id_when_it_can_be_read() {
-        let rejection = rejected(r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":[1]}"#);
-        assert_eq!(
-            (rejection.code, rejection.id),
-            (ErrorCode::INVALID_REQUEST, Some(json!(7)))
-        );
-        let rejection = rejected(r#"{"jsonrpc":"2.0","id":"x","method":"ping","params":"p"}"#);
-        assert_eq!(
-            (rejection.code, rejection.id),
-            (ErrorCode::INVALID_REQUEST, Some(json!("x")))
-        );
-        let rejection = rejected(r#"{"jsonrpc":"1.0","id":8,"method":"ping"}"#);
-        assert_eq!(
-            (rejection.code, rejection.id),
-            (ErrorCode::INVALID_REQUEST, Some(json!(8)))
-        );
-        let rejection = rejected(r#"{"jsonrpc":"2.0","id":9,"method":5}"#);
-        assert_eq!(
-            (rejection.code, rejection.id),
-            (ErrorCode::INVALID_REQUEST, Some(json!(9)))
-        );
-        let rejection = rejected(r#"{"jsonrpc":"2.0","id":10}"#);
-        assert_eq!(
-            (rejection.code, rejection.id),
-            (ErrorCode::INVALID_REQUEST, Some(json!(10)))
-        );
+        for (text, expected) in [
+            (
+                r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":[1]}"#,
+                json!(7),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":"x","method":"ping","params":"p"}"#,
+                json!("x"),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":"n","method":"ping","params":3}"#,
+                json!("n"),
+            ),
+            (r#"{"jsonrpc":"1.0","id":8,"method":"ping"}"#, json!(8)),
+            (r#"{"id":8,"method":"ping"}"#, json!(8)),
+            (r#"{"jsonrpc":"2.0","id":9,"method":5}"#, json!(9)),
+            (r#"{"jsonrpc":"2.0","id":9,"method":null}"#, json!(9)),
+            (r#"{"jsonrpc":"2.0","id":10}"#, json!(10)),
+            (
+                r#"{"jsonrpc":"2.0","id":11,"method":"ping","result":{}}"#,
+                json!(11),
+            ),
+            // An integer written as a float is the integer, as rmcp reads it.
+            (
+                r#"{"jsonrpc":"2.0","id":12.0,"method":"ping","params":1}"#,
+                json!(12),
+            ),
+        ] {
+            assert_eq!(reply(text), (-32600, expected), "{text}");
+        }
         // An id that is not a string or an integer cannot be echoed.
         for text in [
             r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":[1],"method":"ping"}"#,
             r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
             r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":true,"result":{}}"#,
+            r#"{"jsonrpc":"2.0","result":{}}"#,
+            "[]",
+            "[1]",
+            "3",
+            "null",
+            "\"ping\"",
         ] {
-            let rejection = rejected(text);
-            assert_eq!(
-                (rejection.code, rejection.id),
-                (ErrorCode::INVALID_REQUEST, None),
-                "{text}"
-            );
-        }
-        for text in ["[]", "[1]", "3", "null"] {
-            assert_eq!(rejected(text).code, ErrorCode::INVALID_REQUEST, "{text}");
+            assert_eq!(reply(text), (-32600, Value::Null), "{text}");
         }
     }
 
     #[test]
     fn known_methods_with_unfitting_params_are_32602() {
-        let rejection =
-            rejected(r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":5}}"#);
+        for (text, says) in [
+            (
+                r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":5}}"#,
+                "tools/call",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":8,"method":"tools/call"}"#,
+                "params",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":8,"method":"initialize","params":{}}"#,
+                "missing field",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":8,"method":"logging/setLevel","params":{"level":5}}"#,
+                "logging/setLevel",
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":8,"method":"tasks/get","params":{}}"#,
+                "taskId",
+            ),
+        ] {
+            let rejection = rejected(text);
+            assert_eq!(
+                (rejection.code, rejection.id),
+                (ErrorCode::INVALID_PARAMS, Some(RequestId::Number(8))),
+                "{text}"
+            );
+            assert!(
+                rejection.message.contains(says),
+                "{text}: {}",
+                rejection.message
+            );
+        }
+    }
+
+    /// The methods of rmcp's typed client requests, from its JSON schema of
+    /// `ClientRequest`: each variant but `CustomRequest` names its method as
+    /// a constant.
+    fn rmcp_request_methods() -> Vec<String> {
+        let schema = serde_json::to_value(schemars::schema_for!(ClientRequest)).unwrap();
+        let definition = |reference: &Value| {
+            let name = reference["$ref"]
+                .as_str()
+                .unwrap()
+                .trim_start_matches("#/$defs/");
+            schema["$defs"][name].clone()
+        };
+        schema["anyOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|variant| variant["$ref"] != "#/$defs/CustomRequest")
+            .map(|variant| {
+                let method = definition(&definition(variant)["properties"]["method"]);
+                method["const"]
+                    .as_str()
+                    .expect("a constant method")
+                    .to_owned()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_typed_request_of_rmcp_has_its_params_checked() {
+        let methods = rmcp_request_methods();
+        assert!(methods.len() >= 20, "{methods:?}");
+        let listed: Vec<&str> = TYPED_REQUESTS.iter().map(|(method, _)| *method).collect();
+        for method in &methods {
+            assert!(
+                listed.contains(&method.as_str()),
+                "`{method}` is missing from TYPED_REQUESTS"
+            );
+        }
         assert_eq!(
-            (rejection.code, rejection.id),
-            (ErrorCode::INVALID_PARAMS, Some(json!(8)))
+            listed.len(),
+            methods.len(),
+            "{listed:?} against rmcp's {methods:?}"
         );
-        assert!(
-            rejection.message.contains("tools/call"),
-            "{}",
-            rejection.message
-        );
-        let rejection = rejected(r#"{"jsonrpc":"2.0","id":9,"method":"initialize","params":{}}"#);
-        assert_eq!(
-            (rejection.code, rejection.id),
-            (ErrorCode::INVALID_PARAMS, Some(json!(9)))
-        );
-        assert!(
-            rejection.message.contains("missing field"),
-            "{}",
-            rejection.message
-        );
+        assert_eq!(params_problem("vendor/thing", Some(&json!([1]))), None);
     }
 
     #[test]

@@ -20,3 +20,6 @@ pub use http::{HttpLimits, MCP_PATH, serve_http, serve_http_on};
 pub use server::{QuireServer, Toolset, UnknownToolset};
 pub use stdio::{EXIT_GRACE, MAX_LINE_BYTES, StdioEnd, serve_stdio};
 pub use transport::{CallOutcome, call_in_process};
+
+/// What the transports fail with: rmcp's, hyper's and I/O errors alike.
+type BoxError = Box<dyn std::error::Error + Send + Sync>;

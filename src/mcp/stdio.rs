@@ -12,12 +12,16 @@
 //!   to its newline and answered with a parse error, `id: null`);
 //! - every line is checked by [`super::jsonrpc::check`]; a rejected request
 //!   is answered with its JSON-RPC error, a rejected notification is logged;
-//! - before `initialize`, notifications are logged and dropped and requests
-//!   other than `initialize` and `ping` are answered with an error, so rmcp
-//!   only ever sees a handshake it accepts (should it still refuse one, a
-//!   fresh handshake is started instead of exiting);
+//! - before the session starts, notifications are logged and dropped and
+//!   requests other than `initialize`, `ping`, `server/discover` and those
+//!   carrying their own protocol version are answered with an error, so
+//!   rmcp only ever sees a handshake it accepts (should it still refuse
+//!   one, a fresh handshake is started instead of exiting);
 //! - one writer task owns stdout and writes whole lines, so replies from
 //!   concurrent calls never interleave, and nothing else is written there;
+//! - the next line is read only when the writer's queue has room, so a
+//!   client that does not read its replies is not read from either (the
+//!   server holds at most [`OUTPUT_QUEUE`] replies, not one per request);
 //! - when stdin reaches its end, replies still being worked on get
 //!   [`EXIT_GRACE`], then the server stops, whatever is in flight; when
 //!   stdout is gone (a write fails, or on Unix the reading end closes) it
@@ -38,6 +42,7 @@ use rmcp::transport::Transport;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::{Mutex, mpsc, oneshot};
 
+use super::BoxError;
 use super::jsonrpc::{self, Rejection};
 use super::server::QuireServer;
 
@@ -54,8 +59,6 @@ const FLUSH_GRACE: Duration = Duration::from_millis(500);
 
 /// Replies queued for stdout before a call's reply waits for the writer.
 const OUTPUT_QUEUE: usize = 64;
-
-type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Why the stdio server stopped.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,6 +232,13 @@ async fn read_messages<R: AsyncRead + Unpin>(
     let mut lines = LineReader::new(input, max_line_bytes);
     let mut lifecycle = Lifecycle::default();
     loop {
+        // The next message is read only once stdout has room for a reply:
+        // rmcp sends every reply from a task of its own, so without this
+        // wait a client that never reads would have the server take in
+        // requests, and hold their replies, without end.
+        if replies.reserve().await.is_err() {
+            return;
+        }
         let verdict = match lines.next().await {
             Ok(Line::End) => {
                 tracing::info!("stdin closed");
@@ -277,32 +287,35 @@ enum Verdict {
 }
 
 /// Where the client is in the MCP lifecycle, as far as the messages seen
-/// tell: before `initialize`, only `initialize`, `ping` and requests that
-/// carry their own protocol version (MCP 2026-07-28) go through.
+/// tell: before the session starts, only `initialize`, `ping`,
+/// `server/discover` and requests that carry their own protocol version go
+/// through. `initialize` starts the session, and so does a request with
+/// its own protocol version (MCP 2026-07-28 has no `initialize`).
 #[derive(Default)]
 struct Lifecycle {
-    initialized: bool,
+    started: bool,
 }
 
 impl Lifecycle {
     fn admit(&mut self, message: ClientJsonRpcMessage) -> Verdict {
-        if self.initialized {
+        if self.started {
             return Verdict::Pass(Box::new(message));
         }
         match &message {
             JsonRpcMessage::Request(request) => match &request.request {
-                ClientRequest::InitializeRequest(_) => {
-                    self.initialized = true;
-                    Verdict::Pass(Box::new(message))
-                }
                 ClientRequest::PingRequest(_) | ClientRequest::DiscoverRequest(_) => {
                     Verdict::Pass(Box::new(message))
                 }
+                ClientRequest::InitializeRequest(_) => {
+                    self.started = true;
+                    Verdict::Pass(Box::new(message))
+                }
                 other if other.get_meta().protocol_version().is_some() => {
+                    self.started = true;
                     Verdict::Pass(Box::new(message))
                 }
                 other => Verdict::Reject(Rejection::invalid_request(
-                    serde_json::to_value(&request.id).ok(),
+                    Some(request.id.clone()),
                     format!(
                         "Invalid Request: `{}` before `initialize`; start the session with an \
                          `initialize` request, then send `notifications/initialized`",
@@ -468,6 +481,110 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fs::Workspace;
+    use crate::mcp::Toolset;
+    use tokio::io::{AsyncReadExt, DuplexStream};
+    use tokio::task::JoinHandle;
+
+    /// A tracker server on in-memory streams: the client's ends, and the
+    /// server's task. `output_buffer` is how much of its output the server
+    /// can write before the client reads.
+    fn serve_in_memory(
+        output_buffer: usize,
+    ) -> (
+        DuplexStream,
+        DuplexStream,
+        JoinHandle<Result<StdioEnd, BoxError>>,
+        tempfile::TempDir,
+    ) {
+        let root = tempfile::tempdir().unwrap();
+        let server = QuireServer::new(Workspace::new(root.path()).unwrap(), &[Toolset::Tracker]);
+        let (client_input, server_input) = tokio::io::duplex(64 * 1024);
+        let (server_output, client_output) = tokio::io::duplex(output_buffer);
+        let served = tokio::spawn(serve_lines(
+            server,
+            server_input,
+            server_output,
+            std::future::pending(),
+            MAX_LINE_BYTES,
+        ));
+        (client_input, client_output, served, root)
+    }
+
+    const INITIALIZE: &[u8] = br#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"unit","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+"#;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_client_that_never_reads_its_output_is_not_read_either() {
+        let (mut input, output, served, _root) = serve_in_memory(4 * 1024);
+        input.write_all(INITIALIZE).await.unwrap();
+        // Everything the server takes in while its replies go unread, it
+        // must hold. It takes what its input buffers hold (128 KiB here)
+        // and the requests of the replies queued for output, then waits.
+        const MOST_TAKEN: usize = 512 * 1024;
+        let mut taken = 0;
+        for id in 1.. {
+            let ping = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n");
+            let write = input.write_all(ping.as_bytes());
+            if tokio::time::timeout(Duration::from_millis(500), write)
+                .await
+                .is_err()
+            {
+                break;
+            }
+            taken += ping.len();
+            assert!(
+                taken < MOST_TAKEN,
+                "the server took {taken} bytes of requests while nobody read its replies"
+            );
+        }
+        // The client goes away: the server notices at its next write.
+        drop(output);
+        let end = tokio::time::timeout(Duration::from_secs(5), served).await;
+        assert!(matches!(end, Ok(Ok(Ok(StdioEnd::OutputClosed)))), "{end:?}");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn replies_flow_again_once_the_client_reads() {
+        let (mut input, mut output, served, _root) = serve_in_memory(1024);
+        input.write_all(INITIALIZE).await.unwrap();
+        let pings = 2_000;
+        let writer = tokio::spawn(async move {
+            for id in 1..=pings {
+                let ping = format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}\n");
+                input.write_all(ping.as_bytes()).await.unwrap();
+            }
+            input
+        });
+        // Only once the writer is stuck does the client start reading.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let mut replies = String::new();
+        let mut buffer = vec![0; 64 * 1024];
+        while replies.matches('\n').count() < pings + 1 {
+            let read = tokio::time::timeout(Duration::from_secs(5), output.read(&mut buffer))
+                .await
+                .expect("replies keep coming")
+                .unwrap();
+            assert_ne!(read, 0, "the server stopped");
+            replies.push_str(std::str::from_utf8(&buffer[..read]).unwrap());
+        }
+        for id in 1..=pings {
+            assert!(
+                replies.contains(&format!("\"id\":{id},")),
+                "no reply to {id}"
+            );
+        }
+        drop(writer.await.unwrap());
+        let end = tokio::time::timeout(Duration::from_secs(5), served).await;
+        assert!(
+            matches!(
+                end,
+                Ok(Ok(Ok(StdioEnd::InputClosed | StdioEnd::SessionEnded)))
+            ),
+            "{end:?}"
+        );
+    }
 
     async fn lines_of(input: &[u8], limit: usize) -> Vec<Result<String, Line>> {
         let mut reader = LineReader::new(input, limit);

@@ -2,14 +2,11 @@
 //! connected in memory. (The stdio and HTTP transports are in [`super::stdio`]
 //! and [`super::http`].)
 
-use std::error::Error;
-
 use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, JsonObject};
 
+use super::BoxError;
 use super::server::QuireServer;
-
-type BoxError = Box<dyn Error + Send + Sync>;
 
 /// The result of one in-process tool call.
 #[derive(Debug)]
