@@ -122,7 +122,11 @@ where
             ended?;
             StdioEnd::SessionEnded
         }
-        _ = &mut reader => {
+        read = &mut reader => {
+            if matches!(read, Ok(ReaderEnd::OutputClosed)) {
+                tracing::info!("stdout is closed; exiting");
+                return Ok(StdioEnd::OutputClosed);
+            }
             if tokio::time::timeout(EXIT_GRACE, &mut session).await.is_err() {
                 tracing::warn!(
                     "stdin closed while a call was still running; exiting without its reply"
@@ -228,7 +232,7 @@ async fn read_messages<R: AsyncRead + Unpin>(
     max_line_bytes: usize,
     to_rmcp: mpsc::Sender<ClientJsonRpcMessage>,
     replies: mpsc::Sender<Vec<u8>>,
-) {
+) -> ReaderEnd {
     let mut lines = LineReader::new(input, max_line_bytes);
     let mut lifecycle = Lifecycle::default();
     loop {
@@ -237,16 +241,16 @@ async fn read_messages<R: AsyncRead + Unpin>(
         // wait a client that never reads would have the server take in
         // requests, and hold their replies, without end.
         if replies.reserve().await.is_err() {
-            return;
+            return ReaderEnd::OutputClosed;
         }
         let verdict = match lines.next().await {
             Ok(Line::End) => {
                 tracing::info!("stdin closed");
-                return;
+                return ReaderEnd::InputClosed;
             }
             Err(error) => {
                 tracing::warn!(%error, "cannot read stdin; stopping");
-                return;
+                return ReaderEnd::InputClosed;
             }
             Ok(Line::TooLong) => Verdict::Reject(Rejection::too_long(max_line_bytes)),
             Ok(Line::Complete) => {
@@ -263,7 +267,7 @@ async fn read_messages<R: AsyncRead + Unpin>(
         match verdict {
             Verdict::Pass(message) => {
                 if to_rmcp.send(*message).await.is_err() {
-                    return;
+                    return ReaderEnd::SessionGone;
                 }
             }
             Verdict::Reject(rejection) if rejection.notification => {
@@ -272,12 +276,21 @@ async fn read_messages<R: AsyncRead + Unpin>(
             Verdict::Reject(rejection) => {
                 tracing::warn!(code = rejection.code.0, reason = %rejection.message, "answered a message that cannot be served");
                 if replies.send(rejection.to_line()).await.is_err() {
-                    return;
+                    return ReaderEnd::OutputClosed;
                 }
             }
             Verdict::Ignore(reason) => tracing::warn!("{reason}"),
         }
     }
+}
+
+/// Why the reader stopped. It can notice a closed stdout before the
+/// writer's end is seen, so it says so itself.
+enum ReaderEnd {
+    InputClosed,
+    OutputClosed,
+    /// rmcp stopped taking messages: its session ended.
+    SessionGone,
 }
 
 enum Verdict {

@@ -41,8 +41,10 @@ impl PlanDocument {
             && self.direction.is_none()
     }
 
-    /// The directive the direction holds, if it is exactly `~~~ WORD ~~~`
-    /// (a word of capital letters): `Some("COMPLETE")` for `~~~ COMPLETE ~~~`.
+    /// The directive the direction ends with, if its last line is exactly
+    /// `~~~ WORD ~~~` (a word of capital letters): `Some("COMPLETE")` for
+    /// `~~~ COMPLETE ~~~`. Lines before it are the rest of the direction
+    /// ([`PlanDocument::direction_before_directive`]).
     ///
     /// ```
     /// use quire::plan::{parse, ParserConfig};
@@ -50,11 +52,30 @@ impl PlanDocument {
     /// let text = "feat(a): b\n\nWhy.\n- [x]: Done\n\n~~~ COMPLETE ~~~\n";
     /// let outcome = parse(text, &ParserConfig::default());
     /// assert_eq!(outcome.document.directive(), Some("COMPLETE"));
+    ///
+    /// let text = "feat(a): b\n\nWhy.\n- [x]: Done\n\nShip it on Friday\n~~~ COMPLETE ~~~\n";
+    /// let outcome = parse(text, &ParserConfig::default());
+    /// assert_eq!(outcome.document.directive(), Some("COMPLETE"));
+    /// assert_eq!(outcome.document.direction_before_directive(), Some("Ship it on Friday"));
     /// ```
     pub fn directive(&self) -> Option<&str> {
         let direction = self.direction.as_ref()?.value.as_str();
-        let word = direction.strip_prefix("~~~ ")?.strip_suffix(" ~~~")?;
+        let last_line = direction.rsplit('\n').next().unwrap_or(direction);
+        let word = last_line.strip_prefix("~~~ ")?.strip_suffix(" ~~~")?;
         (!word.is_empty() && word.chars().all(|c| c.is_ascii_uppercase())).then_some(word)
+    }
+
+    /// The direction without its closing directive line: the whole direction
+    /// when it has no directive, `None` when it is only a directive (or
+    /// absent).
+    pub fn direction_before_directive(&self) -> Option<&str> {
+        let direction = self.direction.as_ref()?.value.as_str();
+        let before = match self.directive() {
+            Some(_) => direction.rsplit_once('\n').map_or("", |(before, _)| before),
+            None => direction,
+        };
+        let before = before.trim_end();
+        (!before.is_empty()).then_some(before)
     }
 
     /// All tasks in document order (depth first), with their depth (0 for a

@@ -149,11 +149,6 @@ pub fn set_plan(
                 "task {count} (\"{shown}\") starts or ends with whitespace; write it without (git would strip it from a commit message)"
             )));
         }
-        if task.checked && task.children.iter().any(|child| !child.checked) {
-            return Err(ToolError::validation(format!(
-                "task {count} (\"{shown}\") is marked done but has open subtasks; a task is done only when all its subtasks are"
-            )));
-        }
         if text.contains(['\n', '\r']) {
             return Err(ToolError::validation(format!(
                 "task {count} (\"{}\") spans several lines; a task is one line",
@@ -172,11 +167,49 @@ pub fn set_plan(
             config.max_task_count
         )));
     }
+    refuse_duplicate_texts(candidate.tasks.as_deref().unwrap_or_default())?;
     document.tasks = candidate.tasks;
-    if document.directive() == Some(COMPLETE) {
-        document.direction = None;
-    }
+    reopen(document);
     Ok(())
+}
+
+/// Two tasks with the same text could not be told apart by text, so
+/// `mark_task` by text (and then `finish_job`) could never reach both.
+fn refuse_duplicate_texts(tasks: &[Task]) -> Result<(), ToolError> {
+    let all = tasks_with_paths(tasks);
+    let mut seen: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+    let mut repeated: Vec<String> = Vec::new();
+    for at in &all {
+        let text = at.task.text.value.as_str();
+        match seen.get(text) {
+            Some(first) => repeated.push(format!(
+                "\"{}\" (tasks {first} and {})",
+                at.quoted(),
+                at.path
+            )),
+            None => {
+                seen.insert(text, &at.path);
+            }
+        }
+    }
+    if repeated.is_empty() {
+        return Ok(());
+    }
+    Err(ToolError::validation(format!(
+        "the plan repeats a task text: {}; nothing was stored. Every task needs its own text, so that it can be marked by it: \
+         say what differs (\"Write the parser tests\", \"Write the CLI tests\")",
+        repeated.join(", ")
+    )))
+}
+
+/// A plan that changes is not finished any more: the closing directive
+/// goes, and the direction the user wrote before it stays.
+fn reopen(document: &mut PlanDocument) {
+    if document.directive() == Some(COMPLETE) {
+        document.direction = document
+            .direction_before_directive()
+            .map(|direction| Spanned::detached(direction.to_owned()));
+    }
 }
 
 /// What [`mark_task`] did.
@@ -187,8 +220,10 @@ pub struct Marked {
     pub parent_ready: Option<String>,
 }
 
-/// Marks the task `task_id` names (an exact text match wins, else a unique
-/// case-insensitive substring) as completed or open.
+/// Marks the task `task_id` names as completed or open. An id written as a
+/// tree path (`2`, `1.1`, `2.3.1`, as the tools list tasks) names exactly the
+/// task at that path; any other id is a task's text (an exact match wins,
+/// else a unique case-insensitive part of it). Ids are trimmed.
 pub fn mark_task(
     document: &mut PlanDocument,
     task_id: &str,
@@ -199,52 +234,39 @@ pub fn mark_task(
             "the plan has no tasks yet; set them with set_plan",
         ));
     };
-    if task_id.trim().is_empty() {
+    let task_id = task_id.trim();
+    if task_id.is_empty() {
         return Err(ToolError::validation(
-            "task_id is empty; give the task's text or a unique part of it",
+            "task_id is empty; give the task's path as listed (`2`, `1.1`) or its text",
         ));
     }
     let all = tasks_with_paths(tasks);
-    let exact: Vec<&_> = all
-        .iter()
-        .filter(|at| at.task.text.value == task_id)
-        .collect();
-    let needle = task_id.to_lowercase();
-    let chosen: Vec<&_> = if exact.is_empty() {
-        all.iter()
-            .filter(|at| at.task.text.value.to_lowercase().contains(&needle))
-            .collect()
-    } else {
-        exact
-    };
-    let path = match chosen.as_slice() {
-        [one] => one.path.clone(),
-        [] => {
-            let open: Vec<String> = all
-                .iter()
-                .filter(|at| !at.task.checked)
-                .map(TaskAt::listed)
-                .collect();
-            let listing = if open.is_empty() {
-                "none; every task is done".to_owned()
-            } else {
-                open.join("; ")
-            };
+    let path = match find_task(&all, task_id) {
+        Found::One(at) => at.path.clone(),
+        Found::NoPath => {
             return Err(ToolError::validation(format!(
-                "no task matches \"{}\". Open tasks: {listing}",
-                one_line(task_id)
+                "there is no task {task_id}; the plan's tasks are: {}",
+                listing(all.iter())
             )));
         }
-        several => {
+        Found::None => {
+            return Err(ToolError::validation(format!(
+                "no task matches \"{}\". Open tasks: {}",
+                one_line(task_id),
+                listing(all.iter().filter(|at| !at.task.checked))
+            )));
+        }
+        Found::Several(several) => {
             let candidates: Vec<String> = several
                 .iter()
                 .map(|at| format!("{} \"{}\"", at.path, at.quoted()))
                 .collect();
             return Err(ToolError::validation(format!(
-                "\"{}\" matches {} tasks: {}; nothing was changed. Give the full text of one of them",
+                "\"{}\" matches {} tasks: {}; nothing was changed. Give the path of one of them (e.g. `{}`) or its full text",
                 one_line(task_id),
                 several.len(),
-                candidates.join(", ")
+                candidates.join(", "),
+                several[0].path
             )));
         }
     };
@@ -293,15 +315,67 @@ pub fn mark_task(
             level = &mut task.children;
         }
         text = reopened_text;
-        if document.directive() == Some(COMPLETE) {
-            document.direction = None;
-        }
+        reopen(document);
     }
     Ok(Marked {
         path,
         text,
         parent_ready,
     })
+}
+
+enum Found<'t, 'a> {
+    One(&'t TaskAt<'a>),
+    /// A tree path that names no task.
+    NoPath,
+    None,
+    Several(Vec<&'t TaskAt<'a>>),
+}
+
+/// Whether `id` is written as a tree path: numbers from 1 joined by dots.
+fn is_tree_path(id: &str) -> bool {
+    id.split('.').all(|part| {
+        !part.is_empty() && part.bytes().all(|b| b.is_ascii_digit()) && !part.starts_with('0')
+    })
+}
+
+fn find_task<'t, 'a>(all: &'t [TaskAt<'a>], id: &str) -> Found<'t, 'a> {
+    let exact_text = || all.iter().find(|at| at.task.text.value.trim() == id);
+    if is_tree_path(id) {
+        // A path is an exact id: never a part of some task's text. A task
+        // whose whole text is the id is the only other reading.
+        return match all.iter().find(|at| at.path == id).or_else(exact_text) {
+            Some(at) => Found::One(at),
+            None => Found::NoPath,
+        };
+    }
+    let exact: Vec<&TaskAt<'a>> = all
+        .iter()
+        .filter(|at| at.task.text.value.trim() == id)
+        .collect();
+    let chosen = if exact.is_empty() {
+        let needle = id.to_lowercase();
+        all.iter()
+            .filter(|at| at.task.text.value.to_lowercase().contains(&needle))
+            .collect()
+    } else {
+        exact
+    };
+    match chosen.as_slice() {
+        [] => Found::None,
+        [one] => Found::One(one),
+        _ => Found::Several(chosen),
+    }
+}
+
+/// Tasks as messages list them: `1 Parse; 1.1 Handle indentation`.
+fn listing<'t, 'a: 't>(tasks: impl Iterator<Item = &'t TaskAt<'a>>) -> String {
+    let listed: Vec<String> = tasks.map(TaskAt::listed).collect();
+    if listed.is_empty() {
+        "none; every task is done".to_owned()
+    } else {
+        listed.join("; ")
+    }
 }
 
 fn task_at_mut<'a>(tasks: &'a mut [Task], indices: &[usize]) -> &'a mut Task {
@@ -326,13 +400,22 @@ pub fn finish_job(document: &mut PlanDocument) -> Result<(), ToolError> {
         .map(TaskAt::listed)
         .collect();
     if !open.is_empty() {
+        let (count, verb) = match open.len() {
+            1 => ("1 task is".to_owned(), "it"),
+            n => (format!("{n} tasks are"), "them"),
+        };
         return Err(ToolError::validation(format!(
-            "{} task(s) are still open: {}; finish them and mark them with mark_task first",
-            open.len(),
+            "{count} still open: {}; finish {verb} and mark {verb} with mark_task first",
             open.join("; ")
         )));
     }
-    document.direction = Some(Spanned::detached(format!("~~~ {COMPLETE} ~~~")));
+    let directive = format!("~~~ {COMPLETE} ~~~");
+    // The direction the user wrote stays, with the directive under it.
+    let direction = match document.direction_before_directive() {
+        Some(before) => format!("{before}\n{directive}"),
+        None => directive,
+    };
+    document.direction = Some(Spanned::detached(direction));
     Ok(())
 }
 
@@ -346,22 +429,83 @@ pub fn normalize(document: &mut PlanDocument) {
     }
 }
 
-/// A document read from a store. Empty text is an empty plan; text that does
-/// not parse is refused rather than overwritten.
-pub fn read_document(
+/// The sections an edit writes anew. Text the parser ignored anywhere else
+/// would be lost when the edited plan is stored, so the edit is refused.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rewrites {
+    /// The header (`set_overarching_goal`).
+    pub header: bool,
+    /// The description and the constraints (`set_detailed_goal`).
+    pub detailed_goal: bool,
+}
+
+/// A document read from a store for an edit. Empty text is an empty plan;
+/// text that does not parse is refused rather than overwritten, and so is
+/// text the parser ignored (a title after `type:`, a constraint it rejects)
+/// outside the sections the edit rewrites: an edit never stores less than
+/// was there.
+pub fn read_for_edit(
     text: &str,
     config: &ParserConfig,
     clear_hint: &str,
+    rewrites: Rewrites,
 ) -> Result<PlanDocument, ToolError> {
     let outcome = parse(text, config);
     if outcome.state == ParseState::Halted {
         let reason = outcome.halt_reason().map_or_else(String::new, |d| {
-            let line = text[..d.span.start.min(text.len())].matches('\n').count() + 1;
-            format!(" (line {line}: {}; {})", d.message, d.help)
+            format!(
+                " (line {}: {}; {})",
+                line_of(text, d.span.start),
+                d.message,
+                d.help
+            )
         });
         return Err(ToolError::validation(format!(
             "the stored text is not a plan document{reason}. It was left as it is: fix it by hand, or {clear_hint}"
         )));
     }
+    let dropped: Vec<String> = outcome
+        .diagnostics
+        .iter()
+        .filter(|d| match d.code {
+            Code::TitleIgnored => !rewrites.header,
+            Code::ConstraintIgnored => !rewrites.detailed_goal,
+            code => code.drops_text(),
+        })
+        .map(|d| {
+            let ignored = text.get(d.span.start..d.span.end).unwrap_or_default();
+            let keep = match d.code {
+                Code::TitleIgnored => {
+                    "to keep it, call set_overarching_goal with it as the title (a title needs a scope)"
+                }
+                _ => {
+                    "to keep it, call set_detailed_goal with the whole description and this constraint rewritten"
+                }
+            };
+            format!(
+                "line {}: \"{}\": {} ({}; {keep})",
+                line_of(text, d.span.start),
+                one_line(ignored.trim()),
+                d.message,
+                d.help
+            )
+        })
+        .collect();
+    if !dropped.is_empty() {
+        return Err(ToolError::validation(format!(
+            "the stored plan holds text the plan grammar ignores, which this edit would drop: {}. Nothing was stored. \
+             Keep the text as the help says, or fix the stored plan by hand",
+            dropped.join("; ")
+        )));
+    }
     Ok(outcome.document)
+}
+
+/// The 1-based line of byte `offset` in `text`.
+pub fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
+        + 1
 }

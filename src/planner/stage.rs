@@ -26,18 +26,24 @@ pub enum Stage {
     Plan,
     /// 6: finished (`~~~ COMPLETE ~~~`).
     Complete,
+    /// The stored text is not a plan document: it has no stage until it
+    /// is fixed or cleared.
+    Unreadable,
 }
 
 /// The directive `finish_job` records.
 pub const COMPLETE: &str = "COMPLETE";
 
 impl Stage {
-    /// Detects the stage by the sections present (the spec's "fuzzy schema").
+    /// Detects the stage by the sections present (the spec's "fuzzy
+    /// schema"): every stage after the first needs a description, so a
+    /// plan without one is at stage 1 whatever else it holds, and the agent
+    /// is asked for it.
     pub fn of(document: &PlanDocument) -> Stage {
         let has_constraints = document.constraints.as_ref().is_some_and(|c| !c.is_empty());
         if document.header.is_none() {
             Stage::Empty
-        } else if document.description.is_none() && document.tasks.is_none() && !has_constraints {
+        } else if document.description.is_none() {
             Stage::Goal
         } else if document.tasks.is_none() {
             if has_constraints {
@@ -52,14 +58,40 @@ impl Stage {
         }
     }
 
-    pub fn number(self) -> u8 {
-        match self {
+    /// The spec's stage number; `None` for [`Stage::Unreadable`].
+    pub fn number(self) -> Option<u8> {
+        Some(match self {
             Stage::Empty => 0,
             Stage::Goal => 1,
             Stage::DetailedGoal => 2,
             Stage::Constraints => 4,
             Stage::Plan => 5,
             Stage::Complete => 6,
+            Stage::Unreadable => return None,
+        })
+    }
+}
+
+/// `1 task`, `2 tasks`.
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+/// How to start the next plan in `store` once this one is finished.
+pub fn fresh_start(store: &str) -> &'static str {
+    match store {
+        "jj" => {
+            "call `set_overarching_goal` with `start_new: true` (it runs `jj new`, so this plan stays the description of its change), or run `jj new` yourself"
+        }
+        "git" => {
+            "commit (the prepare-commit-msg hook offers this plan as the message and the post-commit hook clears it), or call `set_overarching_goal` with `start_new: true` to replace it"
+        }
+        _ => {
+            "call `set_overarching_goal` with `start_new: true` (it replaces the plan file's text), or move the plan file away first to keep it"
         }
     }
 }
@@ -124,9 +156,16 @@ pub fn guidance(stage: Stage, document: &PlanDocument, store: &str) -> String {
             );
         }
         Stage::Goal => {
+            let kept = match document.tasks.as_deref() {
+                Some(tasks) => format!(
+                    " The plan has no description yet, though it has {}; they are kept.",
+                    count(tasks_with_paths(tasks).len(), "task")
+                ),
+                None => String::new(),
+            };
             let _ = write!(
                 text,
-                "Stage 1: the overarching goal is set.\n\nNext: describe the change with `set_detailed_goal`: \
+                "Stage 1: the overarching goal is set.{kept}\n\nNext: describe the change with `set_detailed_goal`: \
                  why it is needed, what it changes (targets) and how (approach), as one paragraph (no blank lines). \
                  To record what must not be done, end it with constraint lines such as `- Never: skip the tests` \
                  (prefixes: {}; the value starts with a lowercase letter). To change the goal itself, call \
@@ -154,8 +193,8 @@ pub fn guidance(stage: Stage, document: &PlanDocument, store: &str) -> String {
             let open: Vec<&TaskAt<'_>> = tasks.iter().filter(|at| !at.task.checked).collect();
             let _ = write!(
                 text,
-                "Stage 5: the plan is set: {} tasks, {} done.\n\n",
-                tasks.len(),
+                "Stage 5: the plan is set: {}, {} done.\n\n",
+                count(tasks.len(), "task"),
                 tasks.len() - open.len()
             );
             // The first open task that has no open subtask: the one to do now.
@@ -166,12 +205,13 @@ pub fn guidance(stage: Stage, document: &PlanDocument, store: &str) -> String {
                 Some(next) => {
                     let _ = write!(
                         text,
-                        "Next: work on task {} \"{}\". When a task is done, call `mark_task` with its text \
-                         (`completed: false` reopens it). A parent task is done only when all its subtasks are, so \
+                        "Next: work on task {} \"{}\". When a task is done, call `mark_task` with its path as listed \
+                         (`task_id: \"{}\"`) or its text (`completed: false` reopens it). A parent task is done only when all its subtasks are, so \
                          mark it after them. When every task is done, call `finish_job`. To change the plan, call \
                          `set_plan` again.\n\nOpen tasks:",
                         next.path,
-                        next.quoted()
+                        next.quoted(),
+                        next.path
                     );
                     for at in open {
                         let _ = write!(text, "\n- {}", at.listed());
@@ -183,21 +223,21 @@ pub fn guidance(stage: Stage, document: &PlanDocument, store: &str) -> String {
             }
         }
         Stage::Complete => {
-            let count = tasks_with_paths(document.tasks.as_deref().unwrap_or_default()).len();
-            let fresh_start = match store {
-                "jj" => "start a new change with `jj new` (its description starts empty)",
-                "git" => {
-                    "commit: the prepare-commit-msg hook offers this plan as the message and the post-commit hook clears it"
-                }
-                _ => "move or delete the plan file",
-            };
+            let tasks = count(
+                tasks_with_paths(document.tasks.as_deref().unwrap_or_default()).len(),
+                "task",
+            );
             let _ = write!(
                 text,
-                "Stage 6: the job is complete ({count} tasks done).\n\nNext: review the change with the user. \
-                 To start the next piece of work, {fresh_start}; then call `set_overarching_goal`. \
-                 To reopen a task instead, call `mark_task` with `completed: false`."
+                "Stage 6: the job is complete ({tasks} done).\n\nNext: review the change with the user. \
+                 To start the next piece of work, {}. \
+                 To reopen a task instead, call `mark_task` with `completed: false`.",
+                fresh_start(store)
             );
         }
+        Stage::Unreadable => text.push_str(
+            "The stored text is not a plan document (see `errors`); it is left as it is, and every tool that writes refuses until it is fixed or cleared.",
+        ),
     }
     text
 }

@@ -6,12 +6,13 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::edit::{self, Goal};
-use super::stage::{Stage, guidance};
+use super::edit::{self, Goal, Rewrites};
+use super::findings::Findings;
+use super::stage::{Stage, fresh_start, guidance};
 use super::store::{self, PlanStore, StoreError};
 use crate::diagnostics::one_line;
 use crate::fs::Workspace;
-use crate::plan::{ParserConfig, PlanDocument, Task, format, parse, validate};
+use crate::plan::{ParseOutcome, ParserConfig, PlanDocument, Task, format, parse, validate};
 use crate::tool_error::ToolError;
 
 /// `set_overarching_goal`'s parameters.
@@ -20,6 +21,12 @@ use crate::tool_error::ToolError;
 #[serde(deny_unknown_fields)]
 pub struct SetOverarchingGoalRequest {
     pub goal: Goal,
+    /// Start the next plan instead of changing this one's goal: Jujutsu
+    /// starts a new change (`jj new`) and keeps the old plan on its change;
+    /// git and plan-file stores replace the stored plan (its text is
+    /// returned as `previous_plan`). Needed once a plan is finished.
+    #[serde(default)]
+    pub start_new: bool,
 }
 
 /// `set_detailed_goal`'s parameters.
@@ -68,7 +75,8 @@ fn plan_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 #[cfg_attr(feature = "mcp", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct MarkTaskRequest {
-    /// The task's text (an exact match wins), or a unique part of it.
+    /// The task's path as the tools list it (`2`, `1.1`, `2.3.1`: exactly
+    /// that task), or its text (an exact match wins, else a unique part of it).
     pub task_id: String,
     /// `true` (the default) marks it done, `false` reopens it.
     #[serde(default = "done")]
@@ -89,8 +97,9 @@ pub struct NoParameters {}
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "mcp", derive(schemars::JsonSchema))]
 pub struct PlannerResponse {
-    /// The workflow stage: 0, 1, 2 (the spec's 2/3), 4, 5 or 6.
-    pub stage: u8,
+    /// The workflow stage: 0, 1, 2 (the spec's 2/3), 4, 5 or 6; null when
+    /// the stored text is not a plan (`stage_name` "unreadable").
+    pub stage: Option<u8>,
     pub stage_name: Stage,
     /// Where the plan is kept: `jj`, `git` or `file`.
     pub store: String,
@@ -105,8 +114,15 @@ pub struct PlannerResponse {
     /// The working copy's changed files, when there are any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changes: Option<String>,
-    /// Things to look at that do not block (e.g. the scope's case).
+    /// What in the stored plan breaks the plan's rules, with its line and
+    /// how to fix it: the next edit fails unless it fixes these.
+    pub errors: Vec<String>,
+    /// Things to look at that do not block (the scope's case, text the
+    /// parser ignores), with their lines.
     pub warnings: Vec<String>,
+    /// The text `start_new` replaced, when the store could not keep it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous_plan: Option<String>,
 }
 
 /// How long a call waits for another writer of the plan.
@@ -179,28 +195,46 @@ impl PlannerTools {
             }
             "set_overarching_goal" => {
                 let request: SetOverarchingGoalRequest = args(tool, arguments)?;
-                self.edit(|document, _| {
+                if request.start_new {
+                    return self.start_new(&request.goal);
+                }
+                let rewrites = Rewrites {
+                    header: true,
+                    ..Rewrites::default()
+                };
+                self.edit(rewrites, |document, context| {
+                    if Stage::of(document) == Stage::Complete {
+                        return Err(ToolError::validation(format!(
+                            "the plan is finished (stage 6), so its goal is not changed; nothing was stored. \
+                             To start the next plan, {}",
+                            fresh_start(context.store)
+                        )));
+                    }
                     edit::set_goal(document, &request.goal)?;
                     Ok("The overarching goal is set.".to_owned())
                 })
             }
             "set_detailed_goal" => {
                 let request: SetDetailedGoalRequest = args(tool, arguments)?;
-                self.edit(|document, config| {
-                    edit::set_detailed_goal(document, &request.description, config)?;
+                let rewrites = Rewrites {
+                    detailed_goal: true,
+                    ..Rewrites::default()
+                };
+                self.edit(rewrites, |document, context| {
+                    edit::set_detailed_goal(document, &request.description, context.config)?;
                     Ok("The detailed goal is set.".to_owned())
                 })
             }
             "set_plan" => {
                 let request: SetPlanRequest = args(tool, arguments)?;
-                self.edit(move |document, config| {
-                    edit::set_plan(document, request.plan, config)?;
+                self.edit(Rewrites::default(), move |document, context| {
+                    edit::set_plan(document, request.plan, context.config)?;
                     Ok("The plan is set.".to_owned())
                 })
             }
             "mark_task" => {
                 let request: MarkTaskRequest = args(tool, arguments)?;
-                self.edit(|document, _| {
+                self.edit(Rewrites::default(), |document, _| {
                     let marked = edit::mark_task(document, &request.task_id, request.completed)?;
                     let state = if request.completed { "done" } else { "open" };
                     let mut summary = format!(
@@ -219,9 +253,17 @@ impl PlannerTools {
             }
             "finish_job" => {
                 args::<NoParameters>(tool, arguments)?;
-                self.edit(|document, _| {
+                self.edit(Rewrites::default(), |document, _| {
+                    let kept = document
+                        .direction_before_directive()
+                        .map(|direction| one_line(direction).into_owned());
                     edit::finish_job(document)?;
-                    Ok("The job is complete.".to_owned())
+                    Ok(match kept {
+                        Some(direction) => format!(
+                            "The job is complete. The direction \"{direction}\" is kept, with `~~~ COMPLETE ~~~` under it."
+                        ),
+                        None => "The job is complete.".to_owned(),
+                    })
                 })
             }
             other => Err(ToolError::validation(format!(
@@ -230,14 +272,55 @@ impl PlannerTools {
         }
     }
 
-    /// The current stage and what to do next.
+    /// The current stage and what to do next, with every parser warning and
+    /// validator finding of the stored plan. Text that is not a plan is
+    /// reported as unreadable (with its diagnostics and the fix), not
+    /// refused: only writes refuse it.
     pub fn gather_requirements(&self) -> Result<PlannerResponse, ToolError> {
         let store = self.store()?;
         self.locked(store.as_ref(), || {
             let text = store.load()?;
-            let document = edit::read_document(&text, &self.config, &store.clear_hint())?;
             let changes = store.changes()?;
-            Ok(self.response(store.as_ref(), &document, String::new(), changes))
+            let outcome = parse(&text, &self.config);
+            if !outcome.is_parsed() {
+                return Ok(self.unreadable(store.as_ref(), text, outcome, changes));
+            }
+            Ok(self.response(store.as_ref(), &text, &outcome, String::new(), changes))
+        })
+    }
+
+    /// Starts the next plan with `goal`: Jujutsu in a new change, the other
+    /// stores by replacing the stored text (returned as `previous_plan`).
+    fn start_new(&self, goal: &Goal) -> Result<PlannerResponse, ToolError> {
+        let store = self.store()?;
+        self.locked(store.as_ref(), || {
+            let mut document = PlanDocument::default();
+            edit::set_goal(&mut document, goal)?;
+            let (formatted, reread) = self.checked_text(&document)?;
+            let previous = store.load()?;
+            let kept = store.start_new()?;
+            let changes = store.changes()?;
+            store.save(&formatted)?;
+            let previous_stage = Stage::of(&parse(&previous, &self.config).document);
+            let summary = if previous.trim().is_empty() {
+                "A new plan is started with this goal.".to_owned()
+            } else if kept {
+                "A new plan is started with this goal in a new change (`jj new`); the previous plan stays the description of the change before it.".to_owned()
+            } else {
+                format!(
+                    "A new plan is started with this goal. It replaced the previous plan ({}), whose text is in `previous_plan`.",
+                    match previous_stage.number() {
+                        Some(6) => "finished".to_owned(),
+                        Some(stage) => format!("at stage {stage}, unfinished"),
+                        None => "not a plan document".to_owned(),
+                    }
+                )
+            };
+            let mut response = self.response(store.as_ref(), &formatted, &reread, summary, changes);
+            if !kept && !previous.trim().is_empty() {
+                response.previous_plan = Some(previous);
+            }
+            Ok(response)
         })
     }
 
@@ -253,25 +336,38 @@ impl PlannerTools {
     }
 
     /// Load, edit, verify, store. Nothing is stored unless the formatted text
-    /// parses back to exactly the edited document and passes the validator.
+    /// parses back to exactly the edited document and passes the validator,
+    /// and nothing the stored plan holds outside the sections `rewrites`
+    /// names is lost.
     fn edit(
         &self,
-        apply: impl FnOnce(&mut PlanDocument, &ParserConfig) -> Result<String, ToolError>,
+        rewrites: Rewrites,
+        apply: impl FnOnce(&mut PlanDocument, &EditContext<'_>) -> Result<String, ToolError>,
     ) -> Result<PlannerResponse, ToolError> {
         let store = self.store()?;
-        self.locked(store.as_ref(), || self.edit_locked(store.as_ref(), apply))
+        self.locked(store.as_ref(), || {
+            let text = store.load()?;
+            let mut document =
+                edit::read_for_edit(&text, &self.config, &store.clear_hint(), rewrites)?;
+            let context = EditContext {
+                config: &self.config,
+                store: store.kind(),
+            };
+            let summary = apply(&mut document, &context)?;
+            let (formatted, reread) = self.checked_text(&document)?;
+            // Everything that can fail happens before the plan is stored: a
+            // failed call changes nothing.
+            let changes = store.changes()?;
+            store.save(&formatted)?;
+            Ok(self.response(store.as_ref(), &formatted, &reread, summary, changes))
+        })
     }
 
-    fn edit_locked(
-        &self,
-        store: &dyn PlanStore,
-        apply: impl FnOnce(&mut PlanDocument, &ParserConfig) -> Result<String, ToolError>,
-    ) -> Result<PlannerResponse, ToolError> {
-        let text = store.load()?;
-        let mut document = edit::read_document(&text, &self.config, &store.clear_hint())?;
-        let summary = apply(&mut document, &self.config)?;
+    /// The text that stores `document`, after checking that it follows the
+    /// rules, fits the length limit and reads back as exactly `document`.
+    fn checked_text(&self, document: &PlanDocument) -> Result<(String, ParseOutcome), ToolError> {
+        let mut document = document.clone();
         edit::normalize(&mut document);
-
         let findings: Vec<String> = validate(&document)
             .into_iter()
             .filter(|finding| finding.is_error())
@@ -300,35 +396,41 @@ impl PlannerTools {
             )));
         }
         let reread = parse(&formatted, &self.config);
-        let intended = serde_json::to_value(&document).unwrap_or_default();
-        if !reread.is_parsed()
-            || serde_json::to_value(&reread.document).unwrap_or_default() != intended
-        {
+        let as_json = |document: &PlanDocument| serde_json::to_value(document).unwrap_or_default();
+        if !reread.is_parsed() || as_json(&reread.document) != as_json(&document) {
             return Err(ToolError::validation(
                 "the plan cannot be written so that it reads back as given (a description line that looks like a task or constraint, \
                  or a direction without tasks?); nothing was stored. Rephrase the text and try again",
             ));
         }
-        // Everything that can fail happens before the plan is stored: a
-        // failed call changes nothing.
-        let changes = store.changes()?;
-        store.save(&formatted)?;
-        Ok(self.response(store, &reread.document, summary, changes))
+        Ok((formatted, reread))
     }
 
+    /// The response for `text`, as parsed into `outcome`.
     fn response(
         &self,
         store: &dyn PlanStore,
-        document: &PlanDocument,
+        text: &str,
+        outcome: &ParseOutcome,
         summary: String,
         changes: Option<String>,
     ) -> PlannerResponse {
+        let document = &outcome.document;
         let stage = Stage::of(document);
-        let warnings = validate(document)
-            .into_iter()
-            .filter(|f| !f.is_error())
-            .map(|f| f.message)
-            .collect();
+        // An empty plan breaks no rule yet: it is stage 0.
+        let validated = if document.is_empty() {
+            Vec::new()
+        } else {
+            validate(document)
+        };
+        let findings = Findings::of(text, &outcome.diagnostics, &validated);
+        let mut guidance = guidance(stage, document, store.kind());
+        if !findings.errors.is_empty() {
+            guidance = format!(
+                "First fix what breaks the plan's rules (see `errors`): the next edit is refused until it does, \
+                 so call the tool that sets that part again with a valid value.\n\n{guidance}"
+            );
+        }
         PlannerResponse {
             stage: stage.number(),
             stage_name: stage,
@@ -336,9 +438,47 @@ impl PlannerTools {
             document: serde_json::to_value(document).unwrap_or_default(),
             rendered: format(document, &self.config),
             summary,
-            guidance: guidance(stage, document, store.kind()),
+            guidance,
             changes,
-            warnings,
+            errors: findings.errors,
+            warnings: findings.warnings,
+            previous_plan: None,
         }
     }
+
+    /// The response for stored text that is not a plan document.
+    fn unreadable(
+        &self,
+        store: &dyn PlanStore,
+        text: String,
+        outcome: ParseOutcome,
+        changes: Option<String>,
+    ) -> PlannerResponse {
+        let findings = Findings::of(&text, &outcome.diagnostics, &[]);
+        let guidance = format!(
+            "{} Fix it by hand, or {}; then call `gather_requirements` again.",
+            guidance(Stage::Unreadable, &outcome.document, store.kind()),
+            store.clear_hint()
+        );
+        PlannerResponse {
+            stage: None,
+            stage_name: Stage::Unreadable,
+            store: store.kind().to_owned(),
+            document: serde_json::to_value(&outcome.document).unwrap_or_default(),
+            rendered: text,
+            summary: String::new(),
+            guidance,
+            changes,
+            errors: findings.errors,
+            warnings: findings.warnings,
+            previous_plan: None,
+        }
+    }
+}
+
+/// What an edit may need besides the document.
+pub(super) struct EditContext<'a> {
+    pub config: &'a ParserConfig,
+    /// The store's kind, for advice that depends on it.
+    pub store: &'static str,
 }

@@ -21,7 +21,7 @@ from conftest import TOOL, Quire, changed, snapshot, stdio_session
 pytestmark = pytest.mark.anyio
 
 TOOLS = ["gather_requirements", "set_overarching_goal", "set_detailed_goal", "set_plan", "mark_task", "finish_job"]
-RESPONSE_FIELDS = {"stage", "stage_name", "store", "document", "rendered", "summary", "guidance", "warnings"}
+RESPONSE_FIELDS = {"stage", "stage_name", "store", "document", "rendered", "summary", "guidance", "errors", "warnings"}
 COMMIT_TYPES = ["feat", "fix", "refactor", "build", "chore", "docs", "lint", "infra", "spec"]
 JJ_VERSION = "0.45.1"
 
@@ -67,7 +67,7 @@ def tasks_text(done: set[str]) -> str:
 
 
 # What stage 6's guidance says about starting the next piece of work.
-FRESH_START = {"file": "move or delete the plan file", "git": "post-commit hook", "jj": "`jj new`"}
+FRESH_START = {"file": "start_new: true", "git": "post-commit hook", "jj": "`jj new`"}
 
 STAGE_1 = f"{HEADER}\n"
 STAGE_2 = f"{HEADER}\n\n{DESCRIPTION}\n"
@@ -227,11 +227,13 @@ class Planner:
         value = await self.quire.ok_for(arguments, tool=tool)
         assert RESPONSE_FIELDS <= set(value), value
         assert value["store"] == self.kind, value
-        assert isinstance(value["stage"], int) and isinstance(value["stage_name"], str), value
+        # The stage is a number, or null when the stored text is no plan.
+        assert isinstance(value["stage_name"], str), value
+        assert isinstance(value["stage"], int) or (value["stage"] is None and value["stage_name"] == "unreadable"), value
         assert isinstance(value["document"], dict), value
         assert isinstance(value["rendered"], str) and isinstance(value["guidance"], str), value
         assert value["guidance"], value
-        assert isinstance(value["warnings"], list), value
+        assert isinstance(value["warnings"], list) and isinstance(value["errors"], list), value
         return value
 
     async def error(self, code: str, tool: str, **arguments: Any) -> str:
@@ -376,10 +378,11 @@ async def test_parallel_mark_task_calls_lose_no_update(planner: Planner, store: 
     read-modify-write of the whole plan, and every one must survive."""
     names = [f"Step {number}" for number in range(1, 9)]
     await planner.ok("set_overarching_goal", goal=GOAL)
+    await planner.ok("set_detailed_goal", description=DESCRIPTION)
     await planner.ok("set_plan", plan=[[False, name, []] for name in names])
     results = await asyncio.gather(*(planner.ok("mark_task", task_id=name) for name in names))
     assert all(value["stage"] == 5 for value in results), results
-    expected = HEADER + "\n\n" + "".join(f"- [x]: {name}\n" for name in names)
+    expected = STAGE_2 + "\n" + "".join(f"- [x]: {name}\n" for name in names)
     assert store.stored() == expected
     value = await planner.ok("gather_requirements")
     assert value["rendered"] == expected
@@ -441,7 +444,7 @@ async def test_finish_job_refuses_while_tasks_are_open(planner: Planner, store: 
     await planner.ok("mark_task", task_id="Read headers")
     before = store.stored()
     message = await planner.error("VALIDATION_ERROR", "finish_job")
-    assert "4 task(s) are still open" in message, message
+    assert "4 tasks are still open" in message, message
     for open_task in ("1 Parse the plan", "1.2 Read tasks", "1.2.1 Handle indentation", "2 Write the docs"):
         assert open_task in message, message
     assert "Read headers" not in message, message
@@ -554,9 +557,15 @@ async def test_jj_repository_without_jj_says_how_to_install_it(quire: Path, tmp_
 async def test_a_stored_text_that_is_no_plan_is_left_alone(planner: Planner, store: Store):
     garbage = "just some notes\nwithout a header\n"
     (store.root / "PLAN.md").write_text(garbage, encoding="utf-8")
-    message = await planner.error("VALIDATION_ERROR", "gather_requirements")
+    # Reading is not refused: the stage is unreadable, with the parser's
+    # reason on its line and the fix; only writes are refused.
+    value = await planner.ok("gather_requirements")
+    assert (value["stage"], value["stage_name"]) == (None, "unreadable"), value
+    assert value["rendered"] == garbage, value
+    assert value["errors"] and value["errors"][0].startswith("line 1: "), value
+    assert "not a plan document" in value["guidance"] and "Fix it by hand" in value["guidance"], value
+    message = await planner.error("VALIDATION_ERROR", "set_overarching_goal", goal=GOAL)
     assert "not a plan document" in message, message
-    await planner.error("VALIDATION_ERROR", "set_overarching_goal", goal=GOAL)
     assert store.stored() == garbage
 
 
@@ -589,7 +598,7 @@ async def test_lists_exactly_the_six_planner_tools(planner: Planner):
     properties = {name: set(tool.input_schema.get("properties", {})) for name, tool in tools.items()}
     assert properties == {
         "gather_requirements": set(),
-        "set_overarching_goal": {"goal"},
+        "set_overarching_goal": {"goal", "start_new"},
         "set_detailed_goal": {"description"},
         "set_plan": {"plan"},
         "mark_task": {"task_id", "completed"},

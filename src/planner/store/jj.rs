@@ -74,4 +74,9 @@ impl PlanStore for JjStore {
     fn clear_hint(&self) -> String {
         "clear the change description with `jj describe -m \"\"`, or start a new change with `jj new`".to_owned()
     }
+
+    fn start_new(&self) -> Result<bool, StoreError> {
+        self.jj(&["new"], None)?;
+        Ok(true)
+    }
 }

@@ -40,6 +40,13 @@ pub trait PlanStore: Send + Sync {
     fn lock(&self, timeout: Duration) -> Result<FolderLock, StoreError>;
     /// How a user clears stored text that is not a plan.
     fn clear_hint(&self) -> String;
+    /// Makes room for a new plan, keeping the stored one where the store
+    /// can: Jujutsu starts a new change (`jj new`), so the old plan stays
+    /// the description of the change before it. Returns whether the stored
+    /// plan was kept; when not, the next [`PlanStore::save`] replaces it.
+    fn start_new(&self) -> Result<bool, StoreError> {
+        Ok(false)
+    }
 }
 
 /// Why a store could not be used. Messages say what failed and what to do,
