@@ -471,3 +471,26 @@ fn library_dependency_line_names_this_package() {
     let rust = code_blocks(&lines, "rust").concat();
     assert!(rust.starts_with("use quire::"), "{rust}");
 }
+
+#[test]
+fn a_root_written_with_a_tilde_is_not_expanded() {
+    // What the README warns of: a client passes `~/notes` through as it is
+    // (no shell), and the server, which expands nothing either, does not
+    // start, even though $HOME/notes exists.
+    let home = tempfile::tempdir().unwrap();
+    std::fs::create_dir(home.path().join("notes")).unwrap();
+    let working_folder = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_quire"))
+        .args(["serve", "--root", "~/notes", "--tools", "tracker"])
+        .current_dir(working_folder.path())
+        .env("HOME", home.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("quire runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("~/notes") && stderr.contains("not found"),
+        "{stderr}"
+    );
+}
