@@ -1602,7 +1602,20 @@ fn the_next_plan_starts_in_a_new_jj_change() {
     let Some(jj) = jj_or_skip("the_next_plan_starts_in_a_new_jj_change") else {
         return;
     };
-    start_the_next_plan(&Sandbox::jj(jj), "it runs `jj new`");
+    let sandbox = Sandbox::jj(jj);
+    // On an empty description there is nothing to keep: no empty change is
+    // left behind.
+    let changes_before = sandbox.run("jj", &["log", "--no-graph", "-T", "change_id ++ \"\\n\""]);
+    sandbox
+        .call(
+            "set_overarching_goal",
+            json!({ "goal": goal(), "start_new": true }),
+        )
+        .unwrap();
+    let changes_after = sandbox.run("jj", &["log", "--no-graph", "-T", "change_id ++ \"\\n\""]);
+    assert_eq!(changes_before, changes_after);
+    sandbox.store_by_hand("");
+    start_the_next_plan(&sandbox, "it runs `jj new`");
 }
 
 /// `set_plan` accepts what the grammar accepts, such as the spec's own

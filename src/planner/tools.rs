@@ -298,7 +298,8 @@ impl PlannerTools {
             edit::set_goal(&mut document, goal)?;
             let (formatted, reread) = self.checked_text(&document)?;
             let previous = store.load()?;
-            let kept = store.start_new()?;
+            // Nothing stored: nothing to keep, and no empty jj change to leave behind.
+            let kept = !previous.trim().is_empty() && store.start_new()?;
             let changes = store.changes()?;
             store.save(&formatted)?;
             let previous_stage = Stage::of(&parse(&previous, &self.config).document);
