@@ -835,3 +835,197 @@ fn call_output_escapes_control_characters_in_the_plan() {
         ],
     );
 }
+
+// ---------------------------------------------------------- presets
+
+/// Each preset with a document that parses under it, and the spellings of
+/// its name that `--preset` takes: kebab-case, the spec's constant name
+/// (`STRICT`), and either in another case.
+fn preset_spellings() -> [(&'static str, String, [&'static str; 5]); 4] {
+    let long_title = format!("feat(a): {}\n\nWhy.\n\n- [x]: Do\n", "t".repeat(51));
+    [
+        (
+            "commit-message",
+            long_title.clone(),
+            [
+                "commit-message",
+                "COMMIT_MESSAGE",
+                "commit_message",
+                "Commit-Message",
+                "COMMIT-MESSAGE",
+            ],
+        ),
+        (
+            "markdown-tasks",
+            "# Ship it\n\nWhy.\n\n- [x] Build\n".to_owned(),
+            [
+                "markdown-tasks",
+                "MARKDOWN_TASKS",
+                "markdown_tasks",
+                "Markdown-Tasks",
+                "MARKDOWN-TASKS",
+            ],
+        ),
+        (
+            "yaml-like",
+            "title: Ship it\n\nWhy.\n\n- task: Build (x)\n".to_owned(),
+            [
+                "yaml-like",
+                "YAML_LIKE",
+                "yaml_like",
+                "Yaml-Like",
+                "YAML-LIKE",
+            ],
+        ),
+        // The title is over strict's 50 characters: a strict parse fails
+        // where commit-message's passes, so the preset really changed.
+        (
+            "strict",
+            long_title,
+            ["strict", "STRICT", "Strict", "sTrIcT", "STRICT"],
+        ),
+    ]
+}
+
+#[test]
+fn every_command_takes_every_spelling_of_every_preset() {
+    for command in [
+        &["parse", "--json"][..],
+        &["check"],
+        &["fmt"],
+        &["fmt", "--check"],
+    ] {
+        for (name, document, spellings) in preset_spellings() {
+            let run = |preset: &str| {
+                let mut args = command.to_vec();
+                args.extend(["--preset", preset]);
+                quire(&args, &document)
+            };
+            let reference = run(name);
+            // Only strict refuses the long title, whatever the command.
+            let expected = if name == "strict" { 1 } else { 0 };
+            assert_eq!(
+                code(&reference),
+                expected,
+                "{command:?} --preset {name}: {}",
+                stderr(&reference)
+            );
+            for spelling in spellings {
+                let output = run(spelling);
+                assert_eq!(
+                    (code(&output), stdout(&output), stderr(&output)),
+                    (code(&reference), stdout(&reference), stderr(&reference)),
+                    "{command:?} --preset {spelling} differs from --preset {name}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn an_unknown_preset_lists_the_presets() {
+    let output = quire(&["check", "--preset", "COMMIT"], PLAN);
+    assert_eq!(code(&output), 2);
+    assert_contains_all(
+        &stderr(&output),
+        &[
+            "'COMMIT'",
+            "commit-message, markdown-tasks, yaml-like, strict",
+        ],
+    );
+    let help = quire(&["parse", "--help"], "");
+    assert_contains_all(
+        &stdout(&help),
+        &[
+            "COMMIT_MESSAGE",
+            "[possible values: commit-message, markdown-tasks, yaml-like, strict]",
+        ],
+    );
+}
+
+// ------------------------------------------------------------- call
+
+#[test]
+fn call_without_a_tool_lists_the_tools_with_one_line_each() {
+    let folder = tempfile::tempdir().unwrap();
+    let root = folder.path().to_str().unwrap();
+    let output = quire(&["call", "--root", root], "");
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(stderr(&output), "");
+    let listed = stdout(&output);
+    let names: Vec<&str> = listed
+        .lines()
+        .map(|line| line.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "finish_job",
+            "gather_requirements",
+            "mark_task",
+            "set_detailed_goal",
+            "set_overarching_goal",
+            "set_plan",
+            "update_tracker_status"
+        ]
+    );
+    for line in listed.lines() {
+        let (name, description) = line.split_once("  ").unwrap();
+        let description = description.trim_start();
+        assert!(description.len() > 20, "{name} has no description: {line}");
+        assert!(line.chars().count() <= 140, "not one short line: {line}");
+    }
+    assert_contains_all(
+        &listed,
+        &[
+            "gather_requirements    Read the plan and its workflow stage, and learn what to do next: call this first.\n",
+            "finish_job             Record the job as complete (`~~~ COMPLETE ~~~`).\n",
+        ],
+    );
+
+    // Only the toolsets served.
+    let output = quire(&["call", "--root", root, "--tools", "tracker"], "");
+    assert_eq!(code(&output), 0);
+    assert!(stdout(&output).starts_with("update_tracker_status  Update the `status` field"));
+    assert_eq!(stdout(&output).lines().count(), 1);
+}
+
+#[test]
+fn call_with_an_unknown_tool_lists_the_tools() {
+    let folder = tempfile::tempdir().unwrap();
+    let root = folder.path().to_str().unwrap();
+    let output = quire(&["call", "gather_requirement", "--root", root], "");
+    assert_eq!(code(&output), 2);
+    assert_eq!(stdout(&output), "");
+    assert_eq!(
+        stderr(&output),
+        "error: there is no tool `gather_requirement`. The tools served (tracker, planner) are: finish_job, \
+         gather_requirements, mark_task, set_detailed_goal, set_overarching_goal, set_plan, update_tracker_status. \
+         Run `quire call` without a tool to see what each does\n"
+    );
+
+    // A tool of a toolset left out says which toolset to add.
+    let output = quire(
+        &[
+            "call",
+            "gather_requirements",
+            "{}",
+            "--root",
+            root,
+            "--tools",
+            "tracker",
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 2);
+    assert_eq!(
+        stderr(&output),
+        "error: `gather_requirements` belongs to the planner toolset, which `--tools tracker` leaves out; add it \
+         (`--tools tracker,planner`) or leave --tools out. The tools served (tracker) are: update_tracker_status. \
+         Run `quire call` without a tool to see what each does\n"
+    );
+    // A name with control characters is shown escaped.
+    let output = quire(&["call", "x\u{1b}[2J", "--root", root], "");
+    assert_eq!(code(&output), 2);
+    assert!(!stderr(&output).contains('\u{1b}'), "{:?}", stderr(&output));
+}

@@ -37,3 +37,35 @@ fn every_tool_declares_an_output_schema_and_annotations() {
         );
     }
 }
+
+/// The instructions a client gets at `initialize` speak of the toolsets
+/// served only: a tracker-only server must not send a client to
+/// `gather_requirements`, which it does not offer.
+#[test]
+fn the_instructions_speak_of_the_toolsets_served_only() {
+    use rmcp::ServerHandler;
+
+    let folder = tempfile::tempdir().unwrap();
+    let instructions = |toolsets: &[Toolset]| {
+        QuireServer::new(Workspace::new(folder.path()).unwrap(), toolsets)
+            .get_info()
+            .instructions
+            .unwrap_or_default()
+    };
+    let tracker = instructions(&[Toolset::Tracker]);
+    assert!(tracker.contains("update_tracker_status"), "{tracker}");
+    for word in ["gather_requirements", "planner", "plan"] {
+        assert!(!tracker.contains(word), "{word}: {tracker}");
+    }
+    let planner = instructions(&[Toolset::Planner]);
+    assert!(
+        planner.contains("call gather_requirements first"),
+        "{planner}"
+    );
+    assert!(!planner.contains("tracker"), "{planner}");
+    let both = instructions(&Toolset::ALL);
+    assert!(
+        both.contains("update_tracker_status") && both.contains("call gather_requirements first"),
+        "{both}"
+    );
+}

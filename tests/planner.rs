@@ -1169,8 +1169,24 @@ fn changes(sandbox: &Sandbox) -> Option<String> {
         .map(|changes| changes.as_str().expect("changes is text").to_owned())
 }
 
+/// `text` without git's `index <blob>..<blob>` lines, whose abbreviated
+/// object names are not worth pinning.
+fn without_index_lines(text: &str) -> String {
+    text.lines()
+        .filter(|line| !line.starts_with("index "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The diff git prints for `path` as a new file with `content` (one line).
+fn new_file_diff(path: &str, content: &str, hunk: &str) -> String {
+    format!(
+        "diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n{hunk}\n+{content}"
+    )
+}
+
 #[test]
-fn gather_requirements_lists_the_changed_files_of_a_git_work_tree() {
+fn gather_requirements_lists_the_changed_files_of_a_git_work_tree_with_their_diff() {
     let sandbox = Sandbox::new(Kind::Git);
     assert_eq!(changes(&sandbox), None, "a fresh repository is clean");
     sandbox
@@ -1178,25 +1194,146 @@ fn gather_requirements_lists_the_changed_files_of_a_git_work_tree() {
         .unwrap();
     assert_eq!(changes(&sandbox), None, "the plan is not in the work tree");
 
+    // Before the first commit: an untracked file is a new file in the diff.
     fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
-    assert_eq!(changes(&sandbox).as_deref(), Some("?? notes.txt"));
+    let expected = format!(
+        "?? notes.txt\n\n{}",
+        new_file_diff("notes.txt", "draft", "@@ -0,0 +1 @@")
+    );
+    assert_eq!(without_index_lines(&changes(&sandbox).unwrap()), expected);
     // Every tool's answer carries it.
     let set = sandbox
         .call("set_detailed_goal", json!({"description": "Why."}))
         .unwrap();
-    assert_eq!(set["changes"], "?? notes.txt");
+    assert_eq!(
+        without_index_lines(set["changes"].as_str().unwrap()),
+        expected
+    );
 
+    // Staged before the first commit: diffed against the empty tree.
     sandbox.run("git", &["add", "notes.txt"]);
+    assert_eq!(
+        without_index_lines(&changes(&sandbox).unwrap()),
+        format!(
+            "A  notes.txt\n\n{}",
+            new_file_diff("notes.txt", "draft", "@@ -0,0 +1 @@")
+        )
+    );
     sandbox.run("git", &["commit", "-q", "-m", "Add notes"]);
     assert_eq!(changes(&sandbox), None, "committed: clean again");
+
+    // A change to a tracked file, and a new file in a folder.
     fs::write(sandbox.root.join("notes.txt"), "final\n").unwrap();
-    assert_eq!(changes(&sandbox).as_deref(), Some(" M notes.txt"));
+    fs::create_dir(sandbox.root.join("src")).unwrap();
+    fs::write(sandbox.root.join("src/lib.rs"), "fn main() {}\n").unwrap();
+    assert_eq!(
+        without_index_lines(&changes(&sandbox).unwrap()),
+        format!(
+            " M notes.txt\n?? src/lib.rs\n\n\
+             diff --git a/notes.txt b/notes.txt\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-draft\n+final\n{}",
+            new_file_diff("src/lib.rs", "fn main() {}", "@@ -0,0 +1 @@")
+        )
+    );
+}
+
+/// Runs `program args` in `folder` with the sandbox's environment and
+/// returns its stdout bytes, whatever its exit status.
+fn output_in(sandbox: &Sandbox, folder: &Path, program: &str, args: &[&str]) -> Vec<u8> {
+    sandbox
+        .command(program)
+        .current_dir(folder)
+        .args(args)
+        .output()
+        .unwrap()
+        .stdout
+}
+
+/// The `[the diff is cut at 64 KiB: ...]` line of `changes`, and the diff
+/// text before it.
+fn cut_diff(changes: &str) -> (&str, &str) {
+    let (_, diff) = changes
+        .split_once("\n\n")
+        .expect("a summary, then the diff");
+    let at = diff
+        .rfind("\n[the diff is cut at 64 KiB: ")
+        .expect("a cut line");
+    (&diff[..at + 1], &diff[at + 1..])
 }
 
 #[test]
-fn gather_requirements_lists_the_changed_files_of_a_jj_working_copy() {
-    let Some(jj) = jj_or_skip("gather_requirements_lists_the_changed_files_of_a_jj_working_copy")
-    else {
+fn a_long_git_diff_is_cut_at_64_kib_saying_how_much_was_left_out() {
+    let sandbox = Sandbox::new(Kind::Git);
+    // 100 KiB of numbered lines in a new file, then two small new files.
+    let big: String = (0..10_000).map(|n| format!("line {n:05}\n")).collect();
+    fs::write(sandbox.root.join("a-big.txt"), &big).unwrap();
+    fs::write(sandbox.root.join("b.txt"), "b\n").unwrap();
+    fs::write(sandbox.root.join("c.txt"), "c\n").unwrap();
+    let changes = changes(&sandbox).unwrap();
+    assert!(
+        changes.starts_with(
+            "?? a-big.txt\n?? b.txt\n?? c.txt\n\ndiff --git a/a-big.txt b/a-big.txt\n"
+        )
+    );
+    let (kept, cut) = cut_diff(&changes);
+    // What git prints for the file in full: the kept part is its beginning,
+    // whole lines within 64 KiB, and the cut line counts the rest.
+    let full = output_in(
+        &sandbox,
+        &sandbox.root,
+        "git",
+        &[
+            "diff",
+            "--no-index",
+            "--no-color",
+            "--",
+            "/dev/null",
+            "a-big.txt",
+        ],
+    );
+    let full = String::from_utf8(full).unwrap();
+    assert!(
+        full.starts_with(kept),
+        "the kept diff is the start of git's"
+    );
+    assert!(
+        kept.len() <= 64 * 1024 && kept.len() > 64 * 1024 - 20,
+        "{}",
+        kept.len()
+    );
+    assert!(kept.ends_with('\n'));
+    assert_eq!(
+        cut,
+        format!(
+            "[the diff is cut at 64 KiB: {} more bytes and the diff of 2 more new files not shown]",
+            full.len() - kept.len()
+        )
+    );
+}
+
+#[test]
+fn the_git_diff_shows_at_most_100_new_files_and_counts_the_rest() {
+    let sandbox = Sandbox::new(Kind::Git);
+    for n in 0..105 {
+        fs::write(sandbox.root.join(format!("f{n:03}.txt")), "x\n").unwrap();
+    }
+    let changes = changes(&sandbox).unwrap();
+    assert_eq!(changes.matches("\ndiff --git ").count(), 100);
+    assert!(changes.contains("diff --git a/f099.txt b/f099.txt\n"));
+    assert!(!changes.contains("diff --git a/f100.txt"));
+    assert!(
+        changes.ends_with(
+            "\n+x\n[the diff is cut at 100 new files: the diff of 5 more new files not shown]"
+        ),
+        "{}",
+        &changes[changes.len() - 200..]
+    );
+}
+
+#[test]
+fn gather_requirements_lists_the_changed_files_of_a_jj_working_copy_with_their_diff() {
+    let Some(jj) = jj_or_skip(
+        "gather_requirements_lists_the_changed_files_of_a_jj_working_copy_with_their_diff",
+    ) else {
         return;
     };
     let sandbox = Sandbox::jj(jj);
@@ -1211,24 +1348,298 @@ fn gather_requirements_lists_the_changed_files_of_a_jj_working_copy() {
     );
 
     fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
-    assert_eq!(changes(&sandbox).as_deref(), Some("A notes.txt"));
+    let expected = format!(
+        "A notes.txt\n\n{}",
+        new_file_diff("notes.txt", "draft", "@@ -0,0 +1,1 @@")
+    );
+    assert_eq!(without_index_lines(&changes(&sandbox).unwrap()), expected);
     let set = sandbox
         .call("set_detailed_goal", json!({"description": "Why."}))
         .unwrap();
-    assert_eq!(set["changes"], "A notes.txt");
+    assert_eq!(
+        without_index_lines(set["changes"].as_str().unwrap()),
+        expected
+    );
     assert_eq!(
         sandbox.stored(),
         "fix(plan): Mark tasks\n\nWhy.\n",
         "describing keeps the file change in the same change"
     );
     assert_eq!(sandbox.run("jj", &["diff", "--summary"]), "A notes.txt\n");
+
+    // A long diff is cut, and says by how much.
+    let big: String = (0..10_000).map(|n| format!("line {n:05}\n")).collect();
+    fs::write(sandbox.root.join("notes.txt"), &big).unwrap();
+    let changes = changes(&sandbox).unwrap();
+    let (kept, cut) = cut_diff(&changes);
+    let full = sandbox.run("jj", &["diff", "--git", "."]);
+    assert!(full.starts_with(kept), "the kept diff is the start of jj's");
+    assert!(
+        kept.len() <= 64 * 1024 && kept.len() > 64 * 1024 - 20,
+        "{}",
+        kept.len()
+    );
+    assert_eq!(
+        cut,
+        format!(
+            "[the diff is cut at 64 KiB: {} more bytes not shown]",
+            full.len() - kept.len()
+        )
+    );
+}
+
+/// A script outside the workspace that records each run in `ran`.
+fn tripwire(sandbox: &Sandbox) -> (PathBuf, PathBuf) {
+    let script = sandbox.temp.path().join("evil.sh");
+    let marker = sandbox.temp.path().join("ran");
+    fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho \"$@\" >> '{}'\ncat \"$1\" 2>/dev/null\n",
+            marker.display()
+        ),
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    (script, marker)
 }
 
 #[test]
-fn a_plan_file_has_no_working_copy_to_summarize() {
+fn the_git_diff_runs_no_diff_program_the_repository_configures() {
+    let sandbox = Sandbox::new(Kind::Git);
+    let (script, marker) = tripwire(&sandbox);
+    let script = script.to_str().unwrap();
+    fs::write(sandbox.root.join(".gitattributes"), "*.txt diff=evil\n").unwrap();
+    fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
+    sandbox.run("git", &["add", "."]);
+    sandbox.run("git", &["commit", "-q", "-m", "Start"]);
+    sandbox.run("git", &["config", "diff.external", script]);
+    sandbox.run("git", &["config", "diff.evil.command", script]);
+    sandbox.run("git", &["config", "diff.evil.textconv", script]);
+    sandbox.run("git", &["config", "diff.noprefix", "true"]);
+    sandbox.run("git", &["config", "color.diff", "always"]);
+    fs::write(sandbox.root.join("notes.txt"), "final\n").unwrap();
+    fs::write(sandbox.root.join("new.txt"), "new\n").unwrap();
+    // `git diff` itself would run them.
+    let _ = sandbox
+        .command("git")
+        .args(["diff", "HEAD"])
+        .output()
+        .unwrap();
+    assert!(marker.exists(), "the tripwire works");
+    fs::remove_file(&marker).unwrap();
+
+    let changes = changes(&sandbox).unwrap();
+    assert!(
+        !marker.exists(),
+        "ran: {}",
+        fs::read_to_string(&marker).unwrap()
+    );
+    assert_eq!(
+        without_index_lines(&changes),
+        format!(
+            " M notes.txt\n?? new.txt\n\n\
+             diff --git a/notes.txt b/notes.txt\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-draft\n+final\n{}",
+            new_file_diff("new.txt", "new", "@@ -0,0 +1 @@")
+        )
+    );
+}
+
+#[test]
+fn the_jj_diff_runs_no_diff_program_the_repository_configures() {
+    let Some(jj) = jj_or_skip("the_jj_diff_runs_no_diff_program_the_repository_configures") else {
+        return;
+    };
+    let sandbox = Sandbox::jj(jj);
+    let (script, marker) = tripwire(&sandbox);
+    let formatter = format!("[\"{}\", \"$left\", \"$right\"]", script.display());
+    sandbox.run(
+        "jj",
+        &["config", "set", "--repo", "ui.diff-formatter", &formatter],
+    );
+    fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
+    let _ = sandbox.command("jj").arg("diff").output().unwrap();
+    assert!(marker.exists(), "the tripwire works");
+    fs::remove_file(&marker).unwrap();
+
+    let changes = changes(&sandbox).unwrap();
+    assert!(
+        !marker.exists(),
+        "ran: {}",
+        fs::read_to_string(&marker).unwrap()
+    );
+    assert_eq!(
+        without_index_lines(&changes),
+        format!(
+            "A notes.txt\n\n{}",
+            new_file_diff("notes.txt", "draft", "@@ -0,0 +1,1 @@")
+        )
+    );
+}
+
+#[test]
+fn a_plan_file_in_a_missing_folder_names_the_folder_and_the_fix() {
+    let sandbox = Sandbox::new(Kind::File);
+    let fix = "the plan file `sub/dir/P.txt` cannot be kept: its folder `sub/dir` does not exist in the workspace; \
+               create the folder (`mkdir -p sub/dir` in the workspace root), or choose a --plan-file in a folder that exists";
+    let output = sandbox.quire(&[
+        "call",
+        "gather_requirements",
+        "--root",
+        ".",
+        "--plan-file",
+        "sub/dir/P.txt",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        format!("error: --plan-file: {fix}\n")
+    );
+    // A folder removed after the tools were made: every call says so.
+    fs::create_dir_all(sandbox.root.join("sub/dir")).unwrap();
+    let tools = PlannerTools::new(
+        Workspace::new(&sandbox.root).unwrap(),
+        Some("sub/dir/P.txt".into()),
+    );
+    assert_eq!(
+        tools.call("gather_requirements", json!({})).unwrap().stage,
+        0
+    );
+    fs::remove_dir_all(sandbox.root.join("sub")).unwrap();
+    for (tool, arguments) in [
+        ("gather_requirements", json!({})),
+        ("set_overarching_goal", json!({ "goal": goal() })),
+    ] {
+        let error = tools.call(tool, arguments).unwrap_err();
+        assert_eq!(error.message, fix, "{tool}");
+    }
+    assert!(!sandbox.root.join("sub").exists());
+}
+
+#[test]
+fn a_plan_file_outside_any_working_copy_has_no_changes() {
     let sandbox = Sandbox::new(Kind::File);
     fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
     assert_eq!(changes(&sandbox), None);
+}
+
+/// `quire call gather_requirements --plan-file PLAN.md` in the sandbox's
+/// repository; the `changes` it reports.
+fn plan_file_changes(sandbox: &Sandbox) -> Option<String> {
+    let output = sandbox.quire(&[
+        "call",
+        "gather_requirements",
+        "{}",
+        "--root",
+        ".",
+        "--tools",
+        "planner",
+        "--plan-file",
+        PLAN_FILE,
+    ]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value["store"], "file");
+    value
+        .get("changes")
+        .map(|changes| changes.as_str().unwrap().to_owned())
+}
+
+#[test]
+fn a_plan_file_in_a_git_work_tree_reports_its_changes() {
+    let sandbox = Sandbox::new(Kind::Git);
+    assert_eq!(
+        plan_file_changes(&sandbox),
+        None,
+        "a fresh repository is clean"
+    );
+    fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
+    assert_eq!(
+        without_index_lines(&plan_file_changes(&sandbox).unwrap()),
+        format!(
+            "?? notes.txt\n\n{}",
+            new_file_diff("notes.txt", "draft", "@@ -0,0 +1 @@")
+        )
+    );
+    // Only what lies beneath the root, named relative to it.
+    fs::create_dir(sandbox.root.join("sub")).unwrap();
+    let output = sandbox
+        .command(env!("CARGO_BIN_EXE_quire"))
+        .args([
+            "call",
+            "gather_requirements",
+            "--root",
+            "sub",
+            "--tools",
+            "planner",
+        ])
+        .args(["--plan-file", "P.txt"])
+        .output()
+        .unwrap();
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(value.get("changes"), None, "{value}");
+    fs::write(sandbox.root.join("sub/x.txt"), "x\n").unwrap();
+    let output = sandbox
+        .command(env!("CARGO_BIN_EXE_quire"))
+        .current_dir(sandbox.root.join("sub"))
+        .args([
+            "call",
+            "gather_requirements",
+            "--tools",
+            "planner",
+            "--plan-file",
+            "P.txt",
+        ])
+        .output()
+        .unwrap();
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        without_index_lines(value["changes"].as_str().unwrap()),
+        format!(
+            "?? x.txt\n\n{}",
+            new_file_diff("x.txt", "x", "@@ -0,0 +1 @@")
+        )
+    );
+}
+
+#[test]
+fn a_plan_file_in_a_jj_working_copy_reports_its_changes() {
+    let Some(jj) = jj_or_skip("a_plan_file_in_a_jj_working_copy_reports_its_changes") else {
+        return;
+    };
+    let sandbox = Sandbox::jj(jj);
+    assert_eq!(
+        plan_file_changes(&sandbox),
+        None,
+        "a fresh repository is clean"
+    );
+    fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
+    assert_eq!(
+        without_index_lines(&plan_file_changes(&sandbox).unwrap()),
+        format!(
+            "A notes.txt\n\n{}",
+            new_file_diff("notes.txt", "draft", "@@ -0,0 +1,1 @@")
+        )
+    );
+}
+
+#[test]
+fn a_plan_file_still_works_where_the_repository_program_is_missing() {
+    // A `.jj` folder and no `jj` on PATH: the jj store cannot work, and the
+    // plan file is the way out, so its calls must not fail on `changes`.
+    let empty = tempfile::tempdir().unwrap();
+    let sandbox = Sandbox::with_path(Kind::Bare, empty.path().as_os_str().to_owned());
+    fs::create_dir(sandbox.root.join(".jj")).unwrap();
+    assert_eq!(plan_file_changes(&sandbox), None);
 }
 
 // ------------------------------------------------------------ concurrency
@@ -1427,49 +1838,106 @@ fn install_hook(sandbox: &Sandbox, name: &str) {
     }
 }
 
+/// `git commit -q ARGS` with both hooks doing their work and the editor
+/// accepting the message as offered; returns what the hooks said (git's
+/// stderr).
+fn commit_with_hooks(sandbox: &Sandbox, file: &str, args: &[&str]) -> String {
+    fs::write(sandbox.root.join(file), format!("{file}\n")).unwrap();
+    sandbox.run("git", &["add", file]);
+    let output = sandbox
+        .command("git")
+        .args(["commit", "-q"])
+        .args(args)
+        .env("GIT_EDITOR", "true")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stderr).unwrap()
+}
+
 #[test]
-fn the_post_commit_hook_clears_a_plan_once_it_is_committed() {
+fn the_post_commit_hook_clears_only_a_finished_plan_once_it_is_committed() {
     let sandbox = Sandbox::new(Kind::Git).through_binary();
     install_hook(&sandbox, "prepare-commit-msg");
     install_hook(&sandbox, "post-commit");
-    let commit = |args: &[&str]| {
-        let output = sandbox
-            .command("git")
-            .args(["commit", "-q"])
-            .args(args)
-            .env("GIT_EDITOR", "true")
-            .output()
-            .unwrap();
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-    };
-    sandbox
-        .call("set_overarching_goal", json!({ "goal": goal() }))
-        .unwrap();
     let plan_file = sandbox.root.join(".git/QUIRE_PLAN");
+    let last_message = || sandbox.run("git", &["log", "-1", "--format=%B"]);
+
+    // Without a plan the hook says nothing.
+    assert_eq!(commit_with_hooks(&sandbox, "a.txt", &["-m", "Start"]), "");
+
+    plan_of(
+        &sandbox,
+        json!([[false, "Write the hook", []], [false, "Test the hook", []]]),
+    );
+    sandbox
+        .call("mark_task", json!({"task_id": "Write the hook"}))
+        .unwrap();
+    let unfinished = sandbox.stored();
 
     // A commit with another message keeps the plan.
-    fs::write(sandbox.root.join("a.txt"), "a\n").unwrap();
-    sandbox.run("git", &["add", "a.txt"]);
-    commit(&["-m", "Unrelated"]);
-    assert!(plan_file.exists());
-
-    // The commit that carries the plan clears it: the next plan starts at stage 0.
-    fs::write(sandbox.root.join("b.txt"), "b\n").unwrap();
-    sandbox.run("git", &["add", "b.txt"]);
-    commit(&[]);
     assert_eq!(
-        sandbox.run("git", &["log", "-1", "--format=%B"]).trim_end(),
-        "fix(plan): Mark tasks"
+        commit_with_hooks(&sandbox, "b.txt", &["-m", "Unrelated"]),
+        "quire: the plan is kept: this commit's message is not the plan\n"
     );
+    assert_eq!(sandbox.stored(), unfinished);
+
+    // A commit that carries an unfinished plan keeps it for the next commit.
+    assert_eq!(
+        commit_with_hooks(&sandbox, "c.txt", &[]),
+        "quire: the plan is kept for the next commit: 1 of 2 tasks is still open\n"
+    );
+    assert_eq!(last_message(), format!("{unfinished}\n"));
+    assert_eq!(sandbox.stored(), unfinished, "the unfinished plan is kept");
+    assert_eq!(
+        sandbox.call("gather_requirements", json!({})).unwrap()["stage"],
+        5
+    );
+
+    // Every task done (finish_job not called): the commit that carries it
+    // clears it, and the next plan starts at stage 0.
+    sandbox
+        .call("mark_task", json!({"task_id": "Test the hook"}))
+        .unwrap();
+    let finished = sandbox.stored();
+    assert_eq!(
+        commit_with_hooks(&sandbox, "d.txt", &[]),
+        "quire: the plan is finished and committed, so it was cleared; the next commit starts a new plan\n"
+    );
+    assert_eq!(last_message(), format!("{finished}\n"));
     assert!(!plan_file.exists());
     assert_eq!(
         sandbox.call("gather_requirements", json!({})).unwrap()["stage"],
         0
     );
+
+    // A goal without tasks is not finished either.
+    sandbox
+        .call("set_overarching_goal", json!({ "goal": goal() }))
+        .unwrap();
+    assert_eq!(
+        commit_with_hooks(&sandbox, "e.txt", &[]),
+        "quire: the plan is kept for the next commit: it has no tasks yet\n"
+    );
+    assert_eq!(last_message().trim_end(), "fix(plan): Mark tasks");
+    assert!(plan_file.exists());
+
+    // A job recorded as complete with finish_job is cleared.
+    plan_of(&sandbox, json!([[false, "Only task", []]]));
+    sandbox
+        .call("mark_task", json!({"task_id": "Only task"}))
+        .unwrap();
+    assert_eq!(sandbox.call("finish_job", json!({})).unwrap()["stage"], 6);
+    assert_eq!(
+        commit_with_hooks(&sandbox, "f.txt", &[]),
+        "quire: the plan is finished and committed, so it was cleared; the next commit starts a new plan\n"
+    );
+    assert!(last_message().contains("~~~ COMPLETE ~~~"));
+    assert!(!plan_file.exists());
 }
 
 // --------------------------------------------------------------- guidance
@@ -1743,5 +2211,19 @@ fn detect_chooses_the_plan_file_then_jj_then_git() {
         fs::read_to_string(git.root.join("PLAN.md")).unwrap(),
         "feat(a): b\n"
     );
-    assert_eq!(file.changes().unwrap(), None);
+    // The plan file is in a working copy, so its changes are reported; the
+    // `.jj` folder here is no repository, and a plan file still works.
+    let changes = file.changes().unwrap().unwrap();
+    assert!(
+        changes.starts_with(
+            "(the working copy's changes cannot be read: `jj diff --summary .` failed:"
+        ),
+        "{changes}"
+    );
+    fs::remove_dir(git.root.join(".jj")).unwrap();
+    let changes = file.changes().unwrap().unwrap();
+    assert!(
+        changes.starts_with("?? PLAN.md\n\ndiff --git a/PLAN.md b/PLAN.md\n"),
+        "{changes}"
+    );
 }

@@ -5,12 +5,14 @@
 use std::path::Path;
 
 use anyhow::Context;
+use quire::plan::{ParserConfig, parse};
 use quire::planner::LOCK_TIMEOUT;
 use quire::planner::store::{GitStore, PlanStore};
 
 use super::Outcome;
 use super::files::CliFile;
 use super::git_message::cleanup;
+use super::output;
 
 /// The largest commit message file read: it may hold the whole diff
 /// (`git commit -v`).
@@ -46,13 +48,119 @@ pub fn prepare_commit_msg(file: &Path, source: Option<&str>) -> anyhow::Result<O
 }
 
 /// After a commit: when the commit's message is the stored plan (after git's
-/// cleanup), the plan is done with; remove it so the next commit starts fresh.
+/// cleanup) and the plan is finished (it has tasks and none is open), the
+/// plan is done with: remove it so the next commit starts fresh. An
+/// unfinished plan stays for the next commit, which the prepare-commit-msg
+/// hook offers it to again. Says on stderr, in one line, which it did.
 pub fn post_commit() -> anyhow::Result<Outcome> {
-    let Some((store, _)) = stored_plan()? else {
+    let Some((store, plan)) = stored_plan()? else {
         return Ok(Outcome::Success);
     };
-    let message = store.last_commit_message()?;
-    let committed = cleanup(&message);
-    store.remove_plan_if(LOCK_TIMEOUT, |plan| cleanup(plan) == committed)?;
+    let committed = cleanup(&store.last_commit_message()?);
+    let carried = |plan: &str| cleanup(plan) == committed;
+    let line = if !carried(&plan) {
+        "quire: the plan is kept: this commit's message is not the plan".to_owned()
+    } else {
+        match Progress::of(&plan) {
+            Progress::Finished => {
+                let removed = store.remove_plan_if(LOCK_TIMEOUT, |now| {
+                    carried(now) && Progress::of(now) == Progress::Finished
+                })?;
+                if removed {
+                    "quire: the plan is finished and committed, so it was cleared; the next commit starts a new plan"
+                        .to_owned()
+                } else {
+                    "quire: the plan is kept: it changed while the commit was made".to_owned()
+                }
+            }
+            unfinished => format!(
+                "quire: the plan is kept for the next commit: {}",
+                unfinished.described()
+            ),
+        }
+    };
+    output::message(&line);
     Ok(Outcome::Success)
+}
+
+/// How far a stored plan is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Progress {
+    /// It has tasks and every one is done (`finish_job` may or may not
+    /// have recorded it).
+    Finished,
+    /// `open` of `total` tasks are not done.
+    Open { open: usize, total: usize },
+    /// It has no tasks yet.
+    NoTasks,
+    /// It does not read as a plan document.
+    Unreadable,
+}
+
+impl Progress {
+    fn of(plan: &str) -> Progress {
+        let outcome = parse(plan, &ParserConfig::COMMIT_MESSAGE);
+        if !outcome.is_parsed() {
+            return Progress::Unreadable;
+        }
+        let total = outcome.document.tasks_depth_first().count();
+        let open = outcome
+            .document
+            .tasks_depth_first()
+            .filter(|(_, task)| !task.checked)
+            .count();
+        match (total, open) {
+            (0, _) => Progress::NoTasks,
+            (_, 0) => Progress::Finished,
+            (total, open) => Progress::Open { open, total },
+        }
+    }
+
+    fn described(self) -> String {
+        match self {
+            Progress::Finished => "every task is done".to_owned(),
+            Progress::Open { open, total } => {
+                let tasks = if total == 1 { "task" } else { "tasks" };
+                let verb = if open == 1 { "is" } else { "are" };
+                format!("{open} of {total} {tasks} {verb} still open")
+            }
+            Progress::NoTasks => "it has no tasks yet".to_owned(),
+            Progress::Unreadable => {
+                "it does not read as a plan document (`quire check .git/QUIRE_PLAN` says why)"
+                    .to_owned()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_counts_open_tasks() {
+        let header = "feat(hook): Keep plans\n\nWhy.\n\n";
+        assert_eq!(Progress::of("feat(hook): Keep plans\n"), Progress::NoTasks);
+        assert_eq!(
+            Progress::of(&format!("{header}- [x]: One\n  - [ ]: Two\n")),
+            Progress::Open { open: 1, total: 2 }
+        );
+        assert_eq!(
+            Progress::of(&format!("{header}- [x]: One\n  - [x]: Two\n")),
+            Progress::Finished
+        );
+        assert_eq!(
+            Progress::of(&format!("{header}- [x]: One\n\n~~~ COMPLETE ~~~\n")),
+            Progress::Finished
+        );
+        assert_eq!(Progress::of("WIP\n"), Progress::Unreadable);
+        assert_eq!(
+            Progress::Open { open: 1, total: 1 }.described(),
+            "1 of 1 task is still open"
+        );
+        assert_eq!(
+            Progress::Open { open: 2, total: 3 }.described(),
+            "2 of 3 tasks are still open"
+        );
+    }
 }

@@ -83,12 +83,15 @@ enum Command {
         #[command(flatten)]
         http_limits: HttpLimitArgs,
     },
-    /// Run one MCP tool in-process and print its result JSON.
+    /// Run one MCP tool in-process and print its result JSON; without a
+    /// tool, list the tools with what each does.
     ///
-    /// Exit status: 0 normal result, 1 tool error, 2 usage or protocol error.
+    /// Exit status: 0 normal result (or the list), 1 tool error, 2 usage or
+    /// protocol error (an unknown tool: the message lists the tools).
     Call {
-        /// The tool's name, e.g. update_tracker_status.
-        tool: String,
+        /// The tool's name, e.g. update_tracker_status; leave it out to list
+        /// the tools.
+        tool: Option<String>,
         /// The arguments as a JSON object; `-` reads them from stdin.
         #[arg(value_name = "JSON|-")]
         arguments: Option<String>,
@@ -170,20 +173,73 @@ struct SourceArgs {
     /// The document to read; `-` or nothing reads standard input.
     #[arg(value_name = "FILE|-")]
     file: Option<PathBuf>,
-    /// The syntax and limits to parse with.
-    #[arg(long, value_name = "NAME", default_value = "commit-message",
-          value_parser = ["commit-message", "markdown-tasks", "yaml-like", "strict"])]
-    preset: String,
+    /// The syntax and limits to parse with; the spec's spellings
+    /// (`COMMIT_MESSAGE`, `STRICT`, ...) work too, in any case.
+    #[arg(long, value_name = "NAME", default_value = "commit-message", value_parser = PresetParser)]
+    preset: Preset,
 }
 
 impl SourceArgs {
     fn config(&self) -> anyhow::Result<ParserConfig> {
-        Ok(self.preset.parse::<Preset>()?.config())
+        Ok(self.preset.config())
     }
 
     /// How much of the document may be read: the preset's input limit.
     fn limit(&self) -> anyhow::Result<input::Limit> {
-        Ok(input::Limit::of(&self.preset, &self.config()?))
+        Ok(input::Limit::of(self.preset.name(), &self.config()?))
+    }
+}
+
+/// `--preset`: any spelling [`Preset`]'s `FromStr` takes (kebab-case or the
+/// spec's constant names, in any case); `--help` lists the kebab-case names.
+#[derive(Clone, Copy, Debug)]
+struct PresetParser;
+
+impl clap::builder::TypedValueParser for PresetParser {
+    type Value = Preset;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        argument: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Preset, clap::Error> {
+        let invalid = |shown: String| {
+            let mut error =
+                clap::Error::new(clap::error::ErrorKind::InvalidValue).with_cmd(command);
+            if let Some(argument) = argument {
+                error.insert(
+                    clap::error::ContextKind::InvalidArg,
+                    clap::error::ContextValue::String(argument.to_string()),
+                );
+            }
+            error.insert(
+                clap::error::ContextKind::InvalidValue,
+                clap::error::ContextValue::String(shown),
+            );
+            error.insert(
+                clap::error::ContextKind::ValidValue,
+                clap::error::ContextValue::Strings(
+                    Preset::ALL
+                        .iter()
+                        .map(|preset| preset.name().to_owned())
+                        .collect(),
+                ),
+            );
+            error
+        };
+        let Some(text) = value.to_str() else {
+            return Err(invalid(value.to_string_lossy().into_owned()));
+        };
+        text.parse::<Preset>().map_err(|_| invalid(text.to_owned()))
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(Preset::ALL.into_iter().map(|preset| {
+            clap::builder::PossibleValue::new(preset.name()).alias(preset.spec_name())
+        })))
     }
 }
 
@@ -282,7 +338,7 @@ pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
             tools,
             plan_file,
         } => serve::call(
-            &tool,
+            tool.as_deref(),
             arguments.as_deref(),
             &root,
             tools.as_deref(),

@@ -139,13 +139,20 @@ fn parse_loopback(address: &str) -> anyhow::Result<SocketAddr> {
     Ok(parsed)
 }
 
+/// `quire call`: one tool call, or without a tool the list of tools.
 pub fn call(
-    tool: &str,
+    tool: Option<&str>,
     arguments: Option<&str>,
     root: &Path,
     tools: Option<&str>,
     plan_file: Option<PathBuf>,
 ) -> anyhow::Result<Outcome> {
+    let Some(tool) = tool else {
+        // The list does not depend on the plan file.
+        let server = server(root, tools, None)?;
+        output::stdout(&tool_list(&server))?;
+        return Ok(Outcome::Success);
+    };
     let text = match arguments {
         None => "{}".to_owned(),
         Some("-") => {
@@ -180,6 +187,9 @@ pub fn call(
         Err(error) => bail!("the arguments are not valid JSON: {error}"),
     };
     let server = server(root, tools, plan_file)?;
+    if !server.tools().iter().any(|served| served.name == tool) {
+        bail!("{}", unknown_tool(&server, tool, tools));
+    }
     let outcome = runtime()?
         .block_on(mcp::call_in_process(server, tool, arguments))
         .map_err(|error| anyhow::anyhow!("the call to `{tool}` failed: {error}"))?;
@@ -189,6 +199,62 @@ pub fn call(
     } else {
         Outcome::Success
     })
+}
+
+/// The served tools, one a line: the name and the first sentence of its
+/// description.
+fn tool_list(server: &QuireServer) -> String {
+    let mut tools = server.tools();
+    tools.sort_by(|a, b| a.name.cmp(&b.name));
+    let width = tools.iter().map(|tool| tool.name.len()).max().unwrap_or(0);
+    tools
+        .iter()
+        .map(|tool| {
+            let description = tool.description.as_deref().unwrap_or_default();
+            format!("{:width$}  {}\n", tool.name, first_sentence(description))
+        })
+        .collect()
+}
+
+/// The first sentence of `text` (up to a `.` that ends a word), cut at a
+/// word boundary before 110 characters.
+fn first_sentence(text: &str) -> String {
+    const LONGEST: usize = 110;
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let sentence = match text.find(". ") {
+        Some(end) => &text[..=end],
+        None => text.as_str(),
+    };
+    if sentence.chars().count() <= LONGEST {
+        return sentence.to_owned();
+    }
+    let cut = sentence
+        .char_indices()
+        .nth(LONGEST)
+        .map_or(sentence.len(), |(at, _)| at);
+    let cut = sentence[..cut].rfind(' ').unwrap_or(cut);
+    format!("{} ...", sentence[..cut].trim_end_matches([',', ';', ':']))
+}
+
+/// Why `tool` cannot be called, and which tools can.
+fn unknown_tool(server: &QuireServer, tool: &str, tools: Option<&str>) -> String {
+    let shown = quire::diagnostics::one_line(tool);
+    let mut names: Vec<String> = server.tools().iter().map(|t| t.name.to_string()).collect();
+    names.sort();
+    let served: Vec<&str> = server.toolsets().iter().map(|t| t.name()).collect();
+    let reason = match Toolset::of_tool(tool) {
+        Some(toolset) => format!(
+            "`{shown}` belongs to the {toolset} toolset, which `--tools {}` leaves out; add it (`--tools {},{toolset}`) or leave --tools out",
+            tools.unwrap_or_default(),
+            served.join(",")
+        ),
+        None => format!("there is no tool `{shown}`"),
+    };
+    format!(
+        "{reason}. The tools served ({}) are: {}. Run `quire call` without a tool to see what each does",
+        served.join(", "),
+        names.join(", ")
+    )
 }
 
 #[cfg(test)]

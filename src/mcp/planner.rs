@@ -23,9 +23,11 @@ impl QuireServer {
 impl QuireServer {
     #[tool(
         name = "gather_requirements",
-        description = "Start here. Reads the plan kept in the repository (the Jujutsu change description, the git plan file, or --plan-file), \
-                       detects the workflow stage (0 empty, 1 goal, 2 described, 4 constraints, 5 planned, 6 complete), and says what to do \
-                       next and with which tool. Includes the working copy's changed files when there are any.",
+        description = "Read the plan and its workflow stage, and learn what to do next: call this first. The plan is kept in the \
+                       Jujutsu change description, the git directory, or --plan-file; the stage is 0 empty, 1 goal, 2 described, \
+                       4 constraints, 5 planned or 6 complete, and the guidance names the next tool and its parameters. When the \
+                       working copy beneath the root has changes, `changes` lists the changed files and then their diff in git's \
+                       format (cut at 64 KiB, saying how much was left out).",
         input_schema = schema_for_type::<NoParameters>(),
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Gather requirements", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)

@@ -61,6 +61,8 @@ pub struct UnknownToolset(pub String);
 #[derive(Clone)]
 pub struct QuireServer {
     tool_router: ToolRouter<QuireServer>,
+    /// The toolsets served, in the order given.
+    toolsets: Vec<Toolset>,
     pub(super) tracker: Arc<TrackerTools>,
     pub(super) planner: Arc<PlannerTools>,
 }
@@ -75,8 +77,15 @@ impl QuireServer {
                 Toolset::Planner => tool_router += Self::planner_router(),
             }
         }
+        let mut served: Vec<Toolset> = Vec::new();
+        for toolset in toolsets {
+            if !served.contains(toolset) {
+                served.push(*toolset);
+            }
+        }
         QuireServer {
             tool_router,
+            toolsets: served,
             planner: Arc::new(PlannerTools::new(workspace.clone(), None)),
             tracker: Arc::new(TrackerTools::new(workspace)),
         }
@@ -96,6 +105,46 @@ impl QuireServer {
     pub fn tools(&self) -> Vec<rmcp::model::Tool> {
         self.tool_router.list_all()
     }
+
+    /// The toolsets this server offers.
+    pub fn toolsets(&self) -> &[Toolset] {
+        &self.toolsets
+    }
+
+    /// The server's instructions to a client: what the served toolsets do
+    /// and where to start, about those toolsets only (a client told to call
+    /// a tool the server does not offer would fail on its first step).
+    pub fn instructions(&self) -> String {
+        let mut text = String::from("Every path is relative to the workspace root.");
+        for toolset in &self.toolsets {
+            text.push(' ');
+            text.push_str(match toolset {
+                Toolset::Tracker => {
+                    "update_tracker_status changes the status of a job-application tracker note (markdown with YAML \
+                     frontmatter) under a transition policy and resume guardrails; use dry_run to preview."
+                }
+                Toolset::Planner => {
+                    "The planner tools keep a plan (goal, description, constraints, tasks) in the repository or the \
+                     plan file: call gather_requirements first, then follow its guidance."
+                }
+            });
+        }
+        text
+    }
+}
+
+impl Toolset {
+    /// The toolset a tool of this build belongs to, whether or not it is
+    /// served.
+    pub fn of_tool(tool: &str) -> Option<Toolset> {
+        let router = |toolset| match toolset {
+            Toolset::Tracker => QuireServer::tracker_router(),
+            Toolset::Planner => QuireServer::planner_router(),
+        };
+        Toolset::ALL
+            .into_iter()
+            .find(|&toolset| router(toolset).has_route(tool))
+    }
 }
 
 #[tool_handler(router = self.tool_router)]
@@ -103,11 +152,21 @@ impl ServerHandler for QuireServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("quire", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "Tools over a workspace of markdown notes. Every path is relative to the workspace root. \
-                 update_tracker_status changes a job-application tracker's status under a transition policy \
-                 and resume guardrails; use dry_run to preview. The planner tools keep a plan (goal, description, \
-                 constraints, tasks) in the repository: call gather_requirements first.",
-            )
+            .with_instructions(self.instructions())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_belongs_to_one_toolset() {
+        assert_eq!(
+            Toolset::of_tool("update_tracker_status"),
+            Some(Toolset::Tracker)
+        );
+        assert_eq!(Toolset::of_tool("mark_task"), Some(Toolset::Planner));
+        assert_eq!(Toolset::of_tool("mark"), None);
     }
 }

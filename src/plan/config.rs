@@ -191,6 +191,19 @@ impl Preset {
     }
 }
 
+impl Preset {
+    /// The name of the original's constant (`COMMIT_MESSAGE`, ...), the
+    /// spelling the spec uses.
+    pub fn spec_name(self) -> &'static str {
+        match self {
+            Preset::CommitMessage => "COMMIT_MESSAGE",
+            Preset::MarkdownTasks => "MARKDOWN_TASKS",
+            Preset::YamlLike => "YAML_LIKE",
+            Preset::Strict => "STRICT",
+        }
+    }
+}
+
 impl fmt::Display for Preset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -261,6 +274,23 @@ mod tests {
             .map(|e| e.setting)
             .collect();
         assert_eq!(settings, ["max_title_length", "max_task_count"]);
+    }
+
+    #[test]
+    fn every_preset_parses_in_every_spelling() {
+        for preset in Preset::ALL {
+            let spec = preset.spec_name();
+            assert_eq!(spec.to_ascii_lowercase().replace('_', "-"), preset.name());
+            for spelling in [
+                preset.name().to_owned(),
+                preset.name().to_ascii_uppercase(),
+                spec.to_owned(),
+                spec.to_ascii_lowercase(),
+                format!(" {spec} "),
+            ] {
+                assert_eq!(spelling.parse(), Ok(preset), "{spelling:?}");
+            }
+        }
     }
 
     #[test]

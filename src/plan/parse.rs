@@ -123,6 +123,15 @@ struct Finding<'a> {
     help: String,
 }
 
+/// `1 task`, `2 tasks`: a count and its noun, in the plural unless one.
+fn counted(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 fn finding(message: impl Into<String>, label: &str, help: impl Into<String>) -> Finding<'_> {
     Finding {
         message: message.into(),
@@ -454,7 +463,11 @@ impl<'t> DocumentParser<'t> {
             TaskProblem::Empty => self.halt(
                 Code::EmptyTask,
                 line.span(),
-                finding("this task has no text", "empty task", format!("write what the task is, e.g. `{example}`, or remove the line")),
+                finding(
+                    "this task has no text",
+                    "empty task",
+                    format!("write what the task is, e.g. `{example}`, or remove the line"),
+                ),
             ),
             TaskProblem::Malformed => self.halt(
                 Code::MalformedTask,
@@ -462,7 +475,10 @@ impl<'t> DocumentParser<'t> {
                 finding(
                     "this line starts like a task but is not one",
                     "malformed task",
-                    format!("write tasks as `{example}` (`[x]` when done), indented {} spaces per level", self.config.indent_size),
+                    format!(
+                        "write tasks as `{example}` (`[x]` when done), indented {} per level",
+                        counted(self.config.indent_size, "space")
+                    ),
                 ),
             ),
         })
@@ -519,9 +535,9 @@ impl<'t> DocumentParser<'t> {
                     Code::TooManyTasks,
                     line.span(),
                     finding(
-                        format!("the plan has more than {limit} tasks"),
+                        format!("the plan has more than {}", counted(limit, "task")),
                         "first task over the limit",
-                        format!("keep the plan to {limit} tasks: merge small tasks or split the work into several changes"),
+                        format!("keep the plan to {}: merge small tasks or split the work into several changes", counted(limit, "task")),
                     ),
                 ));
             }
@@ -530,18 +546,24 @@ impl<'t> DocumentParser<'t> {
             if width > max_width || depth > max_depth {
                 let help = if width > max_width {
                     format!(
-                        "indent tasks {indent_size} spaces per level, at most {max_width} spaces; flatten the plan"
+                        "indent tasks {} per level, at most {}; flatten the plan",
+                        counted(indent_size, "space"),
+                        counted(max_width, "space")
                     )
                 } else {
                     format!(
-                        "each indentation change nests a level, so uneven indentation nests deep quickly: indent exactly {indent_size} spaces per level"
+                        "each indentation change nests a level, so uneven indentation nests deep quickly: indent exactly {} per level",
+                        counted(indent_size, "space")
                     )
                 };
                 return Err(self.halt(
                     Code::NestingTooDeep,
                     Span::new(task.indent.span.start, task.text.span.end),
                     finding(
-                        format!("this task is nested deeper than {max_depth} levels"),
+                        format!(
+                            "this task is nested deeper than {}",
+                            counted(max_depth, "level")
+                        ),
                         "too deep",
                         help,
                     ),
@@ -563,7 +585,10 @@ impl<'t> DocumentParser<'t> {
                     finding(
                         message,
                         "indentation",
-                        format!("indent with {indent_size} spaces per level; `quire fmt` rewrites the indentation"),
+                        format!(
+                            "indent with {} per level; `quire fmt` rewrites the indentation",
+                            counted(indent_size, "space")
+                        ),
                     ),
                 );
             }

@@ -49,24 +49,44 @@ pub struct SetPlanRequest {
     pub plan: Vec<Task>,
 }
 
+/// The schema of `plan`: an array of `Task` tuples. `Task` is recursive, so
+/// it is a definition the generator places in the root schema's `$defs`
+/// (where `#/$defs/Task` resolves), not one nested under `properties.plan`,
+/// where a reference from the root would point to nowhere.
 #[cfg(feature = "mcp")]
-fn plan_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({
-        "type": "array",
-        "description": "Tasks as [checked, text, children] tuples, e.g. [[false, \"Parse task lines\", [[false, \"Handle indentation\", []]]]].",
-        "items": { "$ref": "#/$defs/Task" },
-        "$defs": {
-            "Task": {
+fn plan_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    /// One task: `[checked, text, children]`.
+    struct TaskTuple;
+
+    impl schemars::JsonSchema for TaskTuple {
+        fn schema_name() -> std::borrow::Cow<'static, str> {
+            "Task".into()
+        }
+
+        fn schema_id() -> std::borrow::Cow<'static, str> {
+            "quire::planner::SetPlanRequest::Task".into()
+        }
+
+        fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+            let task = generator.subschema_for::<TaskTuple>();
+            schemars::json_schema!({
                 "type": "array",
                 "prefixItems": [
                     { "type": "boolean", "description": "done" },
                     { "type": "string", "description": "what to do, one line" },
-                    { "type": "array", "items": { "$ref": "#/$defs/Task" }, "description": "subtasks" }
+                    { "type": "array", "items": task, "description": "subtasks" }
                 ],
                 "minItems": 3,
                 "maxItems": 3
-            }
+            })
         }
+    }
+
+    let task = generator.subschema_for::<TaskTuple>();
+    schemars::json_schema!({
+        "type": "array",
+        "description": "Tasks as [checked, text, children] tuples, e.g. [[false, \"Parse task lines\", [[false, \"Handle indentation\", []]]]].",
+        "items": task
     })
 }
 

@@ -186,8 +186,28 @@ class Store:
         return "" if self.kind == "jj" else None
 
     def changes(self) -> str | None:
-        """The `changes` the server should report for the work tree's README.md."""
-        return {"file": None, "git": "?? README.md", "jj": "A README.md"}[self.kind]
+        """The `changes` the server should report for the work tree's new
+        README.md: the changed files, a blank line, and their diff in git's
+        format (compare with `without_index_lines`)."""
+        if self.kind not in ("git", "jj"):
+            return None
+        summary = {"git": "?? README.md", "jj": "A README.md"}[self.kind]
+        return f"{summary}\n\n{new_file_diff('README.md', 'A project with a plan.', self.kind)}"
+
+
+def new_file_diff(path: str, line: str, kind: str) -> str:
+    """The diff of a new file of one line, as git and jj print it (without
+    the `index` line)."""
+    hunk = "@@ -0,0 +1 @@" if kind == "git" else "@@ -0,0 +1,1 @@"
+    return f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n+++ b/{path}\n{hunk}\n+{line}"
+
+
+def without_index_lines(text: str | None) -> str | None:
+    """`text` without git's `index <blob>..<blob>` lines, whose abbreviated
+    object names are not worth pinning."""
+    if text is None:
+        return None
+    return "\n".join(line for line in text.split("\n") if not line.startswith("index "))
 
 
 def make_store(kind: str, tmp_path: Path, test: str = "") -> Store:
@@ -275,7 +295,7 @@ async def test_full_workflow(planner: Planner, store: Store):
     assert value["summary"] == ""
     assert "set_overarching_goal" in value["guidance"]
     assert all(kind in value["guidance"] for kind in COMMIT_TYPES), value["guidance"]
-    assert value.get("changes") == store.changes(), value
+    assert without_index_lines(value.get("changes")) == store.changes(), value
     assert store.stored() == store.empty()
 
     # Stage 1: the goal.
@@ -342,7 +362,7 @@ async def test_full_workflow(planner: Planner, store: Store):
     assert value["rendered"] == STAGE_6
     assert value["document"] == FINAL_DOCUMENT
     assert value["summary"] == ""
-    assert value.get("changes") == store.changes(), value
+    assert without_index_lines(value.get("changes")) == store.changes(), value
     assert store.stored() == STAGE_6
 
 
@@ -623,3 +643,217 @@ async def test_without_tools_both_toolsets_are_served(quire: Path, tmp_path: Pat
         assert value["stage"] == 1
     assert store.stored() == STAGE_1
     assert changed({}, without_locks(snapshot(store.root))) == {"README.md", "PLAN.md"}
+
+
+# --- (d) schemas a client can use ------------------------------------------------------------
+
+# Arguments each input schema must accept, and arguments it must refuse.
+SCHEMA_SAMPLES: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
+    "gather_requirements": ([{}], [{"stage": 1}]),
+    "set_overarching_goal": (
+        [{"goal": GOAL}],
+        [{}, {"goal": "feat: x"}, {"goal": {**GOAL, "type": "feature"}}],
+    ),
+    "set_detailed_goal": ([{"description": DESCRIPTION}], [{}, {"description": 7}]),
+    "set_plan": (
+        [{"plan": PLAN}, {"plan": [[True, "Done", []]]}],
+        [
+            {"plan": [[False, "Parse"]]},
+            {"plan": [["no", "Parse", []]]},
+            # Wrong only inside subtasks: only a resolved `Task` reference sees it.
+            {"plan": [[False, "Parse", [[False, 3, []]]]]},
+            {"plan": [[False, "Parse", [[False, "Read", [["x", "Deep", []]]]]]]},
+        ],
+    ),
+    "mark_task": ([{"task_id": "1.2"}, {"task_id": "Read tasks", "completed": False}], [{}, {"task_id": 1}]),
+    "finish_job": ([{}], [{"now": True}]),
+    TOOL: (
+        [{"tracker_path": "trackers/acme.md", "target_status": "Applied", "dry_run": True}],
+        [{"tracker_path": "a.md"}, {"tracker_path": "a.md", "target_status": "applied"}],
+    ),
+}
+
+
+def local_references(schema: Any) -> list[str]:
+    """Every `$ref` in `schema`."""
+    found: list[str] = []
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "$ref" and isinstance(value, str):
+                found.append(value)
+            else:
+                found.extend(local_references(value))
+    elif isinstance(schema, list):
+        for item in schema:
+            found.extend(local_references(item))
+    return found
+
+
+def check_schema(name: str, schema: dict[str, Any]) -> Any:
+    """Checks `schema` as a Draft 2020-12 schema and resolves each of its
+    references from its root, as a validator does (a reference to nowhere
+    raises `PointerToNowhere`); returns a validator for it."""
+    from jsonschema import Draft202012Validator
+    from referencing import Registry
+    from referencing.jsonschema import DRAFT202012
+
+    assert schema.get("$schema") == "https://json-schema.org/draft/2020-12/schema", (name, schema)
+    Draft202012Validator.check_schema(schema)
+    uri = f"urn:quire:{name}"
+    resolver = Registry().with_resource(uri, DRAFT202012.create_resource(schema)).resolver(uri)
+    for reference in local_references(schema):
+        assert reference.startswith("#"), (name, reference)
+        resolver.lookup(reference)
+    return Draft202012Validator(schema)
+
+
+async def test_every_schema_is_draft_2020_12_and_every_reference_resolves(quire: Path, tmp_path: Path):
+    """`set_plan`'s `#/$defs/Task` once pointed to nowhere: its `$defs` sat
+    under `properties.plan`. Every input and output schema of both toolsets
+    passes the meta-schema, resolves every reference, accepts the sample
+    arguments and refuses the bad ones."""
+    from jsonschema.exceptions import ValidationError
+
+    store = make_store("file", tmp_path)
+    async with stdio_session(quire, store.root, tmp_path / "server.stderr",
+                             args=store.args, env=store.env) as session:
+        tools = {tool.name: tool for tool in (await session.session.list_tools()).tools}
+    assert sorted(tools) == sorted(SCHEMA_SAMPLES)
+    for name, tool in tools.items():
+        inputs = check_schema(name, tool.input_schema)
+        assert tool.output_schema is not None, name
+        check_schema(f"{name}-output", tool.output_schema)
+        valid, invalid = SCHEMA_SAMPLES[name]
+        for arguments in valid:
+            inputs.validate(arguments)
+        for arguments in invalid:
+            with pytest.raises(ValidationError):
+                inputs.validate(arguments)
+
+
+@pytest.mark.parametrize("store", ["git"], indirect=True)
+async def test_every_planner_result_matches_its_output_schema(planner: Planner, store: Store):
+    """Each stage's result, checked against the output schema the tool
+    declares (beyond the client's own check)."""
+    from jsonschema import Draft202012Validator
+
+    schemas = {tool.name: tool.output_schema for tool in (await planner.session.list_tools()).tools}
+    calls = [
+        ("gather_requirements", {}),
+        ("set_overarching_goal", {"goal": GOAL}),
+        ("set_detailed_goal", {"description": DESCRIPTION}),
+        ("set_detailed_goal", {"description": f"{DESCRIPTION}\n{CONSTRAINTS}"}),
+        ("set_plan", {"plan": PLAN}),
+        *[("mark_task", {"task_id": text}) for text, _ in MARKS],
+        ("finish_job", {}),
+        ("gather_requirements", {}),
+    ]
+    stages = []
+    for tool, arguments in calls:
+        value = await planner.ok(tool, **arguments)
+        Draft202012Validator(schemas[tool]).validate(value)
+        assert isinstance(value["changes"], str) and value["changes"].startswith("?? README.md\n\ndiff --git"), value
+        stages.append(value["stage"])
+    assert stages == [0, 1, 2, 4, 5, 5, 5, 5, 5, 5, 6, 6]
+
+
+# --- (e) instructions, plan file folders, changes -------------------------------------------
+
+
+@asynccontextmanager
+async def initialized(quire: Path, root: Path, args: list[str], env: dict[str, str], tmp_path: Path):
+    """An MCP session with `quire serve --root ROOT ARGS`; yields the
+    initialize result (server info, instructions)."""
+    from mcp import ClientSession, StdioServerParameters, stdio_client
+
+    parameters = StdioServerParameters(command=str(quire), args=["serve", "--root", str(root), *args], env=env)
+    with open(tmp_path / "server.stderr", "a", encoding="utf-8") as errlog:
+        async with stdio_client(parameters, errlog=errlog) as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=30) as session:
+                yield await session.initialize()
+
+
+@pytest.mark.parametrize(
+    ("tools", "says", "never_says"),
+    [
+        pytest.param("tracker", ["update_tracker_status"], ["gather_requirements", "planner", "plan"], id="tracker"),
+        pytest.param("planner", ["call gather_requirements first"], ["update_tracker_status", "tracker"], id="planner"),
+        pytest.param("tracker,planner", ["update_tracker_status", "call gather_requirements first"], [], id="both"),
+    ],
+)
+async def test_the_instructions_speak_of_the_toolsets_served(quire: Path, tmp_path: Path, tools: str,
+                                                            says: list[str], never_says: list[str]):
+    store = make_store("file", tmp_path)
+    async with initialized(quire, store.root, ["--tools", tools, *store.args], store.env, tmp_path) as result:
+        instructions = result.instructions or ""
+    for words in says:
+        assert words in instructions, instructions
+    for words in never_says:
+        assert words not in instructions, instructions
+
+
+async def test_a_plan_file_in_a_missing_folder_names_the_folder_and_the_fix(quire: Path, tmp_path: Path):
+    store = make_store("file", tmp_path)
+    fix = ("the plan file `sub/dir/P.txt` cannot be kept: its folder `sub/dir` does not exist in the workspace; "
+           "create the folder (`mkdir -p sub/dir` in the workspace root), or choose a --plan-file in a folder that exists")
+    # At the start: the server says so and does not start.
+    started = subprocess.run(
+        [str(quire), "serve", "--root", str(store.root), "--tools", "planner", "--plan-file", "sub/dir/P.txt"],
+        env=store.env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )
+    assert started.returncode == 2, started
+    assert started.stderr == f"error: --plan-file: {fix}\n", started.stderr
+    # The folder removed while the server runs: every call says so.
+    (store.root / "sub" / "dir").mkdir(parents=True)
+    moved = Store("file", store.root, store.env, ["--plan-file", "sub/dir/P.txt"])
+    async with planner_session(quire, moved, tmp_path) as planner:
+        assert (await planner.ok("gather_requirements"))["stage"] == 0
+        shutil.rmtree(store.root / "sub")
+        for tool, arguments in [("gather_requirements", {}), ("set_overarching_goal", {"goal": GOAL})]:
+            message = await planner.error("STORE_ERROR", tool, **arguments)
+            assert message == fix, message
+    assert not (store.root / "sub").exists()
+
+
+@pytest.mark.parametrize("kind", ["git", "jj"])
+async def test_a_plan_file_in_a_working_copy_reports_its_changes(quire: Path, tmp_path: Path, kind: str):
+    repository = make_store(kind, tmp_path, f"test_a_plan_file_in_a_working_copy_reports_its_changes[{kind}]")
+    store = Store("file", repository.root, repository.env, ["--plan-file", "PLAN.md"])
+    async with planner_session(quire, store, tmp_path) as planner:
+        value = await planner.ok("gather_requirements")
+        assert without_index_lines(value.get("changes")) == repository.changes(), value
+        await planner.ok("set_overarching_goal", goal=GOAL)
+        # The plan file, once written, is a change of the working copy too.
+        value = await planner.ok("gather_requirements")
+        changes = without_index_lines(value.get("changes"))
+        summary = {"git": "?? PLAN.md\n?? README.md", "jj": "A PLAN.md\nA README.md"}[kind]
+        assert changes is not None and changes.startswith(f"{summary}\n\n"), changes
+        assert new_file_diff("README.md", "A project with a plan.", kind) in changes, changes
+    assert store.stored() == STAGE_1
+
+
+@pytest.mark.parametrize("store", ["git", "jj"], indirect=True)
+async def test_a_long_diff_is_cut_at_64_kib_saying_how_much_was_left_out(planner: Planner, store: Store):
+    big = "".join(f"line {number:05}\n" for number in range(10_000))
+    (store.root / "big.txt").write_text(big, encoding="utf-8")
+    value = await planner.ok("gather_requirements")
+    changes = value["changes"]
+    summary = {"git": "?? README.md\n?? big.txt", "jj": "A README.md\nA big.txt"}[store.kind]
+    assert changes.startswith(f"{summary}\n\ndiff --git a/README.md b/README.md\n"), changes[:300]
+    head, _, cut = changes.rpartition("\n")
+    prefix = "[the diff is cut at 64 KiB: "
+    assert cut.startswith(prefix) and cut.endswith(" more bytes not shown]"), cut
+    left_out = int(cut[len(prefix):].split(" ")[0])
+    diff = head.split("\n\n", 1)[1] + "\n"
+    assert 64 * 1024 - 20 < len(diff.encode()) <= 64 * 1024, len(diff.encode())
+    assert diff.endswith("\n+line " + diff.rsplit("\n+line ", 1)[1]), "cut at the end of a line"
+    # What was left out is exactly the rest of the full diff.
+    if store.kind == "jj":
+        full = run(["jj", "diff", "--git", "."], store.root, store.env)
+    else:
+        full = subprocess.run(["git", "diff", "--no-index", "--", "/dev/null", "README.md"], cwd=store.root,
+                              env=store.env, capture_output=True, text=True).stdout
+        full += subprocess.run(["git", "diff", "--no-index", "--", "/dev/null", "big.txt"], cwd=store.root,
+                               env=store.env, capture_output=True, text=True).stdout
+    assert full.startswith(diff)
+    assert len(full.encode()) - len(diff.encode()) == left_out

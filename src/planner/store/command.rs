@@ -34,6 +34,17 @@ pub struct Invocation<'a> {
     pub env: Vec<(String, String)>,
     pub stdin: Option<&'a str>,
     pub install_hint: &'static str,
+    /// Exit codes besides 0 that mean success (`git diff --no-index` exits
+    /// 1 when the files differ).
+    pub success_codes: Vec<i32>,
+}
+
+/// What a command printed, up to a size: the text (invalid UTF-8 replaced)
+/// and how many bytes after it were left out.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Capped {
+    pub text: String,
+    pub omitted: u64,
 }
 
 impl<'a> Invocation<'a> {
@@ -45,7 +56,14 @@ impl<'a> Invocation<'a> {
             env: Vec::new(),
             stdin: None,
             install_hint,
+            success_codes: Vec::new(),
         }
+    }
+
+    /// Takes exit status `code` as success too.
+    pub fn success_code(mut self, code: i32) -> Self {
+        self.success_codes.push(code);
+        self
     }
 
     pub fn args<I, S>(mut self, args: I) -> Self
@@ -92,6 +110,47 @@ impl<'a> Invocation<'a> {
 
     pub fn run_with_timeout(self, root: &Path, timeout: Duration) -> Result<String, StoreError> {
         let shown = self.shown();
+        let stdout = self.execute(root, timeout, MAX_STDOUT)?;
+        if stdout.total > stdout.bytes.len() as u64 {
+            return Err(StoreError::CommandFailed {
+                command: shown,
+                detail: format!(
+                    "it printed more than {} MiB, more than any plan or change summary",
+                    MAX_STDOUT / (1024 * 1024)
+                ),
+            });
+        }
+        String::from_utf8(stdout.bytes).map_err(|_| StoreError::CommandFailed {
+            command: shown,
+            detail: "its output is not UTF-8 text".into(),
+        })
+    }
+
+    /// Runs it in `root` and keeps the first `cap` bytes of its stdout as
+    /// text, cut at the end of a line (or character) and with invalid UTF-8
+    /// replaced; the rest is read, counted and dropped. For output that is
+    /// shown, not parsed: a diff.
+    pub fn run_capped(self, root: &Path, cap: usize) -> Result<Capped, StoreError> {
+        let stdout = self.execute(root, COMMAND_TIMEOUT, cap)?;
+        let mut kept = stdout.bytes;
+        if stdout.total > kept.len() as u64 {
+            // Whole lines only, unless one line is longer than the cap; then
+            // not part of a character either.
+            match kept.iter().rposition(|&byte| byte == b'\n') {
+                Some(end) => kept.truncate(end + 1),
+                None => kept.truncate(without_partial_character(&kept)),
+            }
+        }
+        Ok(Capped {
+            omitted: stdout.total - kept.len() as u64,
+            text: String::from_utf8_lossy(&kept).into_owned(),
+        })
+    }
+
+    /// Runs the command and collects its stdout, keeping at most `cap`
+    /// bytes (and counting all of them).
+    fn execute(self, root: &Path, timeout: Duration, cap: usize) -> Result<Collected, StoreError> {
+        let shown = self.shown();
         let failed = |detail: String| StoreError::CommandFailed {
             command: shown.clone(),
             detail,
@@ -130,7 +189,7 @@ impl<'a> Invocation<'a> {
                 let _ = input.write_all(text.as_bytes());
             });
         }
-        let stdout = collect(child.stdout.take(), MAX_STDOUT);
+        let stdout = collect(child.stdout.take(), cap);
         let stderr = collect(child.stderr.take(), MAX_STDERR);
         let status = match wait(&mut child, timeout) {
             Some(status) => status,
@@ -147,17 +206,35 @@ impl<'a> Invocation<'a> {
         let grace = Duration::from_secs(2);
         let stdout = stdout.recv_timeout(grace).unwrap_or_default();
         let stderr = stderr.recv_timeout(grace).unwrap_or_default();
-        if !status.success() {
+        let succeeded = status.success()
+            || status
+                .code()
+                .is_some_and(|code| self.success_codes.contains(&code));
+        if !succeeded {
             let stderr = String::from_utf8_lossy(&stderr.bytes);
             return Err(failed(sanitize(&stderr, root)));
         }
-        if stdout.overflowed {
-            return Err(failed(format!(
-                "it printed more than {} MiB, more than any plan or change summary",
-                MAX_STDOUT / (1024 * 1024)
-            )));
-        }
-        String::from_utf8(stdout.bytes).map_err(|_| failed("its output is not UTF-8 text".into()))
+        Ok(stdout)
+    }
+}
+
+/// The length of `bytes` without the start of a UTF-8 character cut off at
+/// its end.
+fn without_partial_character(bytes: &[u8]) -> usize {
+    // The last character starts at the last byte that is not a continuation
+    // byte (`10xxxxxx`), at most 3 bytes from the end.
+    let start = bytes
+        .iter()
+        .rev()
+        .take(4)
+        .position(|&byte| byte & 0b1100_0000 != 0b1000_0000)
+        .map(|from_end| bytes.len() - 1 - from_end);
+    match start {
+        Some(start) => match std::str::from_utf8(&bytes[start..]) {
+            Err(error) if error.error_len().is_none() => start,
+            _ => bytes.len(),
+        },
+        None => bytes.len(),
     }
 }
 
@@ -165,7 +242,8 @@ impl<'a> Invocation<'a> {
 #[derive(Default)]
 struct Collected {
     bytes: Vec<u8>,
-    overflowed: bool,
+    /// Every byte delivered, kept or not.
+    total: u64,
 }
 
 /// Reads `pipe` to its end on a thread, keeping at most `cap` bytes (and
@@ -182,7 +260,7 @@ fn collect(pipe: Option<impl Read + Send + 'static>, cap: usize) -> mpsc::Receiv
                     Ok(read) => {
                         let room = cap.saturating_sub(collected.bytes.len());
                         collected.bytes.extend_from_slice(&chunk[..read.min(room)]);
-                        collected.overflowed |= read > room;
+                        collected.total += read as u64;
                     }
                     Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
                     Err(_) => break,
@@ -297,6 +375,49 @@ mod tests {
             .run(Path::new("."))
             .unwrap();
         assert_eq!(output, "done\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn capped_output_keeps_whole_lines_and_counts_the_rest() {
+        let run = |script: &str, cap: usize| {
+            Invocation::new("sh", "")
+                .args(["-c", script])
+                .run_capped(Path::new("."), cap)
+                .unwrap()
+        };
+        let all = run("printf 'a\\nbb\\nccc\\n'", 64);
+        assert_eq!((all.text.as_str(), all.omitted), ("a\nbb\nccc\n", 0));
+        let cut = run("printf 'a\\nbb\\nccc\\n'", 6);
+        assert_eq!((cut.text.as_str(), cut.omitted), ("a\nbb\n", 4));
+        // One line longer than the cap: cut inside it, never inside a character.
+        let long = run("printf 'ab\\303\\251cd'", 3);
+        assert_eq!((long.text.as_str(), long.omitted), ("ab", 4));
+        // Shown, not parsed: bytes that are not UTF-8 are replaced.
+        let latin1 = run("printf 'caf\\351\\n'", 64);
+        assert_eq!(latin1.text, "caf\u{FFFD}\n");
+        // 6 MB is read to its end and counted, well past the cap.
+        let endless = run("head -c 6000000 /dev/zero | tr '\\0' 'x'", 10);
+        assert_eq!((endless.text.len() as u64 + endless.omitted), 6_000_000);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_declared_exit_code_is_success() {
+        let failing = || Invocation::new("sh", "").args(["-c", "echo diff; exit 1"]);
+        assert!(failing().run(Path::new(".")).is_err());
+        let output = failing()
+            .success_code(1)
+            .run_capped(Path::new("."), 64)
+            .unwrap();
+        assert_eq!(output.text, "diff\n");
+        assert!(
+            Invocation::new("sh", "")
+                .args(["-c", "exit 2"])
+                .success_code(1)
+                .run(Path::new("."))
+                .is_err()
+        );
     }
 
     #[cfg(unix)]

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::command::Invocation;
 use super::plan_file::PlanFile;
-use super::{PlanStore, StoreError};
+use super::{Diff, MAX_NEW_FILE_DIFFS, PlanStore, StoreError, changes_text};
 use crate::fs::{FolderLock, Workspace};
 
 const INSTALL: &str = "install git, or start the server with `--plan-file PATH`";
@@ -134,6 +134,72 @@ impl GitStore {
         self.file.remove_if(is_done)
     }
 
+    /// The diff of the work tree beneath the root against the last commit
+    /// (the empty tree before the first), tracked files first, then every
+    /// untracked file as a new one, as `git status --untracked-files=all`
+    /// lists them. No external diff program or text conversion runs.
+    fn diff(&self, drivers: &[String]) -> Result<Diff, StoreError> {
+        const SHOWN: [&str; 5] = [
+            "--no-color",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--src-prefix=a/",
+            "--dst-prefix=b/",
+        ];
+        let mut diff = Diff::new();
+        let base = match safe_git(&[])
+            .args(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])
+            .run(&self.root)
+        {
+            Ok(_) => "HEAD".to_owned(),
+            // No commit yet: everything tracked is new.
+            Err(StoreError::CommandFailed { .. }) => safe_git(&[])
+                .args(["hash-object", "-t", "tree", "--stdin"])
+                .stdin("")
+                .run(&self.root)?
+                .trim()
+                .to_owned(),
+            Err(error) => return Err(error),
+        };
+        // `--relative`: only what lies beneath the root, named relative to it.
+        diff.push(
+            safe_git(drivers)
+                .args(["diff", "--relative", "--ignore-submodules=all"])
+                .args(SHOWN)
+                .args([base.as_str(), "--"])
+                .run_capped(&self.root, diff.room())?,
+        );
+        let untracked = safe_git(&[])
+            .args([
+                "ls-files",
+                "-z",
+                "--others",
+                "--exclude-standard",
+                "--",
+                ".",
+            ])
+            .run(&self.root)?;
+        // One `git diff --no-index` per new file, for at most
+        // MAX_NEW_FILE_DIFFS of them.
+        let paths = untracked.split('\0').filter(|path| !path.is_empty());
+        for (index, path) in paths.enumerate() {
+            if diff.room() == 0 || index >= MAX_NEW_FILE_DIFFS {
+                diff.skip_file();
+                continue;
+            }
+            // `--no-index` exits 1 when the files differ, as they do here.
+            diff.push(
+                safe_git(drivers)
+                    .args(["diff", "--no-index"])
+                    .args(SHOWN)
+                    .args(["--", "/dev/null", path])
+                    .success_code(1)
+                    .run_capped(&self.root, diff.room())?,
+            );
+        }
+        Ok(diff)
+    }
+
     /// The message of the last commit (`git log -1 --format=%B`).
     pub fn last_commit_message(&self) -> Result<String, StoreError> {
         safe_git(&[])
@@ -168,7 +234,10 @@ impl PlanStore for GitStore {
                 ".",
             ])
             .run(&self.root)?;
-        Ok(Some(status.trim_end().to_owned()).filter(|status| !status.is_empty()))
+        if status.trim().is_empty() {
+            return Ok(None);
+        }
+        Ok(changes_text(&status, self.diff(&drivers)?))
     }
 
     fn lock(&self, timeout: Duration) -> Result<FolderLock, StoreError> {

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::command::Invocation;
-use super::{PlanStore, StoreError};
+use super::{Diff, PlanStore, StoreError, changes_text};
 use crate::fs::{FolderLock, Workspace};
 
 const INSTALL: &str = "install Jujutsu (`cargo install --locked jj-cli`), or start the server with `--plan-file PATH`";
@@ -24,13 +24,17 @@ impl JjStore {
         }
     }
 
-    fn jj(&self, args: &[&str], stdin: Option<&str>) -> Result<String, StoreError> {
-        // No pager, no colour, and no file-system monitor the repository's
-        // configuration may name.
-        let mut invocation = Invocation::new("jj", INSTALL)
+    /// A `jj` command with no pager, no colour, and no file-system monitor
+    /// the repository's configuration may name.
+    fn invocation<'a>(&self, args: &[&str]) -> Invocation<'a> {
+        Invocation::new("jj", INSTALL)
             .quiet_args(["--no-pager", "--color", "never"])
             .quiet_args(["--config", "fsmonitor.backend=none"])
-            .args(args.iter().copied());
+            .args(args.iter().copied())
+    }
+
+    fn jj(&self, args: &[&str], stdin: Option<&str>) -> Result<String, StoreError> {
+        let mut invocation = self.invocation(args);
         if let Some(stdin) = stdin {
             invocation = invocation.stdin(stdin);
         }
@@ -54,7 +58,17 @@ impl PlanStore for JjStore {
     fn changes(&self) -> Result<Option<String>, StoreError> {
         // `.`: only what lies beneath the workspace root, shown relative to it.
         let summary = self.jj(&["diff", "--summary", "."], None)?;
-        Ok(Some(summary.trim_end().to_owned()).filter(|summary| !summary.is_empty()))
+        if summary.trim().is_empty() {
+            return Ok(None);
+        }
+        // `--git`: git's format whatever diff formatter or tool the
+        // configuration names.
+        let mut diff = Diff::new();
+        diff.push(
+            self.invocation(&["diff", "--git", "."])
+                .run_capped(&self.root, diff.room())?,
+        );
+        Ok(changes_text(&summary, diff))
     }
 
     fn lock(&self, timeout: Duration) -> Result<FolderLock, StoreError> {

@@ -30,8 +30,11 @@ pub trait PlanStore: Send + Sync {
     fn load(&self) -> Result<String, StoreError>;
     /// Replaces the stored text.
     fn save(&self, text: &str) -> Result<(), StoreError>;
-    /// A summary of the working copy's file changes beneath the workspace
-    /// root, `None` when it has none (or the store has no working copy).
+    /// The working copy's file changes beneath the workspace root: the
+    /// changed files (`jj diff --summary`, `git status --short`), a blank
+    /// line, and their diff in git's format, cut at [`MAX_DIFF_BYTES`] with
+    /// a last line saying how much was left out (see [`changes_text`]).
+    /// `None` when there are none, or no working copy.
     fn changes(&self) -> Result<Option<String>, StoreError>;
     /// Serializes read-modify-write of the plan across threads and
     /// processes until the guard is dropped. The lock is taken on a folder
@@ -47,6 +50,109 @@ pub trait PlanStore: Send + Sync {
     fn start_new(&self) -> Result<bool, StoreError> {
         Ok(false)
     }
+}
+
+/// The most of a diff that [`PlanStore::changes`] carries, in bytes: enough
+/// for the changes of one piece of work, and a bounded share of a model's
+/// context.
+pub const MAX_DIFF_BYTES: usize = 64 * 1024;
+
+/// The most new (untracked) files whose diff the git store collects, one
+/// command each: a folder of thousands of untracked files must not make
+/// every call start thousands of processes.
+pub const MAX_NEW_FILE_DIFFS: usize = 100;
+
+/// A diff collected in pieces (one command each) within
+/// [`MAX_DIFF_BYTES`], counting what did not fit.
+#[derive(Debug)]
+pub(crate) struct Diff {
+    text: String,
+    /// Bytes of diff output left out.
+    omitted_bytes: u64,
+    /// Pieces not even run because the diff was full or had
+    /// [`MAX_NEW_FILE_DIFFS`] new files (their size in the diff is unknown).
+    omitted_files: usize,
+}
+
+impl Diff {
+    pub(crate) fn new() -> Diff {
+        Diff {
+            text: String::new(),
+            omitted_bytes: 0,
+            omitted_files: 0,
+        }
+    }
+
+    /// Room left, in bytes: none once a piece was cut (the rest of its
+    /// room is too small for the line that did not fit).
+    pub(crate) fn room(&self) -> usize {
+        if self.omitted_bytes > 0 {
+            return 0;
+        }
+        MAX_DIFF_BYTES.saturating_sub(self.text.len())
+    }
+
+    pub(crate) fn push(&mut self, piece: command::Capped) {
+        self.text.push_str(&piece.text);
+        self.omitted_bytes += piece.omitted;
+    }
+
+    /// Counts a new file whose diff was not collected: the diff was full,
+    /// or had [`MAX_NEW_FILE_DIFFS`] new files.
+    pub(crate) fn skip_file(&mut self) {
+        self.omitted_files += 1;
+    }
+
+    /// The diff, ending with a line that says what was left out, if anything.
+    fn finish(self) -> String {
+        let full = self.omitted_bytes > 0 || self.text.len() >= MAX_DIFF_BYTES;
+        let mut text = self.text;
+        if self.omitted_bytes == 0 && self.omitted_files == 0 {
+            return text;
+        }
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let mut left_out = Vec::new();
+        if self.omitted_bytes > 0 {
+            left_out.push(format!("{} more bytes", self.omitted_bytes));
+        }
+        if self.omitted_files > 0 {
+            let files = if self.omitted_files == 1 {
+                "file"
+            } else {
+                "files"
+            };
+            left_out.push(format!(
+                "the diff of {} more new {files}",
+                self.omitted_files
+            ));
+        }
+        let limit = if full {
+            format!("{} KiB", MAX_DIFF_BYTES / 1024)
+        } else {
+            format!("{MAX_NEW_FILE_DIFFS} new files")
+        };
+        text.push_str(&format!(
+            "[the diff is cut at {limit}: {} not shown]\n",
+            left_out.join(" and ")
+        ));
+        text
+    }
+}
+
+/// The text of [`PlanStore::changes`]: the summary of changed files, then
+/// (after a blank line) their diff. `None` when the summary is empty.
+pub(crate) fn changes_text(summary: &str, diff: Diff) -> Option<String> {
+    let summary = summary.trim_end();
+    if summary.is_empty() {
+        return None;
+    }
+    let diff = diff.finish();
+    if diff.trim().is_empty() {
+        return Some(summary.to_owned());
+    }
+    Some(format!("{summary}\n\n{}", diff.trim_end()))
 }
 
 /// Why a store could not be used. Messages say what failed and what to do,
@@ -72,6 +178,11 @@ pub enum StoreError {
     BareRepository,
     #[error("the plan file cannot be used: {0}")]
     File(FsError),
+    #[error(
+        "the plan file `{path}` cannot be kept: its folder `{folder}` does not exist in the workspace; \
+         create the folder (`mkdir -p {folder}` in the workspace root), or choose a --plan-file in a folder that exists"
+    )]
+    PlanFolderMissing { path: String, folder: String },
 }
 
 impl StoreError {
@@ -92,14 +203,16 @@ pub fn detect(
     if let Some(plan_file) = plan_file {
         return Ok(Box::new(FileStore::new(workspace.clone(), plan_file)?));
     }
-    let root = workspace.root();
+    repository_store(workspace.root())?.ok_or(StoreError::NoRepository)
+}
+
+/// The store of the repository `root` is in: Jujutsu when it is in a
+/// Jujutsu repository, else git when it is in a git work tree; `None` when
+/// it is in neither.
+pub(crate) fn repository_store(root: &Path) -> Result<Option<Box<dyn PlanStore>>, StoreError> {
     // Like jj itself, a folder inside a Jujutsu repository belongs to it.
     if let Some(repository) = root.ancestors().find(|folder| folder.join(".jj").is_dir()) {
-        return Ok(Box::new(JjStore::new(root, repository)));
+        return Ok(Some(Box::new(JjStore::new(root, repository))));
     }
-    match GitStore::discover(root) {
-        Ok(Some(store)) => Ok(Box::new(store)),
-        Ok(None) => Err(StoreError::NoRepository),
-        Err(error) => Err(error),
-    }
+    Ok(GitStore::discover(root)?.map(|store| Box::new(store) as Box<dyn PlanStore>))
 }

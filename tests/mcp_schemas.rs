@@ -1,0 +1,390 @@
+//! Every tool's input and output schema, as `tools/list` gives them, checked
+//! with a JSON Schema Draft 2020-12 validator (the `jsonschema` crate, the
+//! dialect MCP names): each schema is a valid schema and every `$ref` in it
+//! resolves; sample arguments are accepted or refused by the input schema as
+//! the server accepts or refuses them; and real results, from the tools
+//! driven through every planner stage (in a git repository and in a plan
+//! file) and through each tracker outcome, match the output schemas.
+//!
+//! A client such as Python's `jsonschema` resolves `#/$defs/...` from the
+//! root of the schema; a definition nested anywhere else is a reference to
+//! nowhere (`PointerToNowhere`), which is what building a validator here
+//! catches.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use quire::fs::Workspace;
+use quire::mcp::{CallOutcome, QuireServer, Toolset, call_in_process};
+use serde_json::{Value, json};
+
+/// The served tools by name: (input schema, output schema).
+fn schemas(server: &QuireServer) -> BTreeMap<String, (Value, Value)> {
+    server
+        .tools()
+        .into_iter()
+        .map(|tool| {
+            let input = Value::Object((*tool.input_schema).clone());
+            let output = Value::Object(
+                tool.output_schema
+                    .as_deref()
+                    .cloned()
+                    .unwrap_or_else(|| panic!("{} has no output schema", tool.name)),
+            );
+            (tool.name.to_string(), (input, output))
+        })
+        .collect()
+}
+
+/// A Draft 2020-12 validator for `schema`, after checking it against the
+/// meta-schema. Building it resolves every reference, so a `$ref` to nowhere
+/// fails here.
+#[track_caller]
+fn validator(tool: &str, which: &str, schema: &Value) -> jsonschema::Validator {
+    assert_eq!(
+        schema["$schema"], "https://json-schema.org/draft/2020-12/schema",
+        "{tool}'s {which} schema names another dialect"
+    );
+    if let Err(error) = jsonschema::draft202012::meta::validate(schema) {
+        panic!("{tool}'s {which} schema is not a valid Draft 2020-12 schema: {error}\n{schema:#}");
+    }
+    jsonschema::draft202012::new(schema).unwrap_or_else(|error| {
+        panic!("{tool}'s {which} schema cannot be used: {error}\n{schema:#}")
+    })
+}
+
+/// Every `$ref` in `schema`, to check that each is resolved by use.
+fn references(schema: &Value, found: &mut Vec<String>) {
+    match schema {
+        Value::Object(map) => {
+            for (key, value) in map {
+                match (key.as_str(), value) {
+                    ("$ref", Value::String(reference)) => found.push(reference.clone()),
+                    _ => references(value, found),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| references(item, found)),
+        _ => {}
+    }
+}
+
+/// Arguments each input schema must accept, and arguments it must refuse.
+fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
+    let goal = json!({"type": "feat", "scope": "cli", "breaking": false, "title": "Add a hook"});
+    BTreeMap::from([
+        (
+            "gather_requirements",
+            (vec![json!({})], vec![json!({"stage": 1})]),
+        ),
+        (
+            "set_overarching_goal",
+            (
+                vec![json!({ "goal": goal })],
+                vec![
+                    json!({}),
+                    json!({"goal": "feat(cli): Add a hook"}),
+                    json!({"goal": {"type": "feature", "scope": "cli", "breaking": false, "title": "x"}}),
+                    json!({"goal": goal, "extra": true}),
+                ],
+            ),
+        ),
+        (
+            "set_detailed_goal",
+            (
+                vec![json!({"description": "Why.\n- Never: skip the tests"})],
+                vec![json!({}), json!({"description": 7})],
+            ),
+        ),
+        (
+            "set_plan",
+            (
+                vec![
+                    json!({"plan": [[false, "Parse", []]]}),
+                    json!({"plan": [[true, "Parse", [[false, "Headers", [[false, "Scopes", [[true, "Case", []]]]]]]], [false, "Docs", []]]}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"plan": "- [ ]: Parse"}),
+                    json!({"plan": [[false, "Parse"]]}),
+                    json!({"plan": [[false, "Parse", [], 4]]}),
+                    json!({"plan": [["no", "Parse", []]]}),
+                    // Wrong only inside a subtask: only a resolved `Task`
+                    // reference sees it.
+                    json!({"plan": [[false, "Parse", [[false, 3, []]]]]}),
+                    json!({"plan": [[false, "Parse", [[false, "Headers", [["x", "Scopes", []]]]]]]}),
+                ],
+            ),
+        ),
+        (
+            "mark_task",
+            (
+                vec![
+                    json!({"task_id": "1.2"}),
+                    json!({"task_id": "Parse", "completed": false}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"task_id": 1}),
+                    json!({"task_id": "1", "completed": "yes"}),
+                ],
+            ),
+        ),
+        (
+            "finish_job",
+            (vec![json!({})], vec![json!({"force": true})]),
+        ),
+        (
+            "update_tracker_status",
+            (
+                vec![
+                    json!({"tracker_path": "trackers/acme.md", "target_status": "Applied"}),
+                    json!({"tracker_path": "a.md", "target_status": "Resume Written", "dry_run": true, "force": false}),
+                ],
+                vec![
+                    json!({"tracker_path": "a.md"}),
+                    json!({"tracker_path": "a.md", "target_status": "applied"}),
+                    json!({"tracker_path": "a.md", "target_status": "Applied", "dry_run": "no"}),
+                    json!({"tracker_path": "a.md", "target_status": "Applied", "status": "Applied"}),
+                ],
+            ),
+        ),
+    ])
+}
+
+fn server(root: &Path, plan_file: Option<&str>) -> QuireServer {
+    QuireServer::new(Workspace::new(root).unwrap(), &Toolset::ALL)
+        .with_plan_file(plan_file.map(Into::into))
+}
+
+fn call(server: &QuireServer, tool: &str, arguments: Value) -> CallOutcome {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments are an object");
+    };
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(call_in_process(server.clone(), tool, arguments))
+        .unwrap_or_else(|error| panic!("calling {tool} failed: {error}"))
+}
+
+#[test]
+fn every_schema_is_a_valid_draft_2020_12_schema_whose_references_resolve() {
+    let folder = tempfile::tempdir().unwrap();
+    for toolsets in [
+        vec![Toolset::Planner],
+        vec![Toolset::Tracker],
+        Toolset::ALL.to_vec(),
+    ] {
+        let server = QuireServer::new(Workspace::new(folder.path()).unwrap(), &toolsets);
+        let schemas = schemas(&server);
+        assert!(!schemas.is_empty());
+        for (tool, (input, output)) in &schemas {
+            validator(tool, "input", input);
+            validator(tool, "output", output);
+            // Each reference points into the schema it is in, from its root.
+            for (which, schema) in [("input", input), ("output", output)] {
+                let mut found = Vec::new();
+                references(schema, &mut found);
+                for reference in found {
+                    let pointer = reference.strip_prefix('#').unwrap_or_else(|| {
+                        panic!("{tool}'s {which} schema: {reference} is not a local reference")
+                    });
+                    assert!(
+                        schema.pointer(pointer).is_some(),
+                        "{tool}'s {which} schema: {reference} points to nowhere"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sample_arguments_are_accepted_and_refused_as_the_server_does() {
+    let folder = tempfile::tempdir().unwrap();
+    let server = server(folder.path(), Some("PLAN.md"));
+    let schemas = schemas(&server);
+    let samples = samples();
+    assert_eq!(
+        schemas.keys().map(String::as_str).collect::<Vec<_>>(),
+        samples.keys().copied().collect::<Vec<_>>(),
+        "every tool has samples"
+    );
+    for (tool, (valid, invalid)) in &samples {
+        let input = validator(tool, "input", &schemas[*tool].0);
+        for arguments in valid {
+            let errors: Vec<String> = input
+                .iter_errors(arguments)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "{tool} refuses {arguments}: {errors:?}");
+        }
+        for arguments in invalid {
+            assert!(
+                !input.is_valid(arguments),
+                "{tool}'s schema accepts {arguments}"
+            );
+            // The server refuses them too, changing nothing.
+            let outcome = call(&server, tool, arguments.clone());
+            assert!(
+                outcome.is_error,
+                "{tool} accepted {arguments}: {:?}",
+                outcome.value
+            );
+            assert_eq!(
+                outcome.value["error"]["code"], "VALIDATION_ERROR",
+                "{tool} {arguments}"
+            );
+        }
+    }
+    assert!(!folder.path().join("PLAN.md").exists());
+}
+
+/// Checks one successful result against `tool`'s output schema; returns it.
+#[track_caller]
+fn checked(server: &QuireServer, tool: &str, arguments: Value) -> Value {
+    let schemas = schemas(server);
+    let output = validator(tool, "output", &schemas[tool].1);
+    let outcome = call(server, tool, arguments.clone());
+    assert!(
+        !outcome.is_error,
+        "{tool} {arguments} failed: {}",
+        outcome.value
+    );
+    let errors: Vec<String> = output
+        .iter_errors(&outcome.value)
+        .map(|error| format!("{error} at {}", error.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{tool}'s result does not match its output schema: {errors:?}\n{:#}",
+        outcome.value
+    );
+    outcome.value
+}
+
+/// Every stage of the workflow, each result checked against its schema;
+/// `changes` is present in the results where the working copy has changes.
+fn every_stage(server: &QuireServer) -> Vec<Value> {
+    let goal = json!({"type": "feat", "scope": "cli", "breaking": true, "title": "Add a hook"});
+    let results = vec![
+        checked(server, "gather_requirements", json!({})),
+        checked(server, "set_overarching_goal", json!({ "goal": goal })),
+        checked(
+            server,
+            "set_detailed_goal",
+            json!({"description": "Why, what and how."}),
+        ),
+        checked(
+            server,
+            "set_detailed_goal",
+            json!({"description": "Why, what and how.\n- Never: skip the tests"}),
+        ),
+        checked(
+            server,
+            "set_plan",
+            json!({"plan": [[false, "Write it", [[false, "Test it", []]]], [false, "Document it", []]]}),
+        ),
+        checked(server, "mark_task", json!({"task_id": "Test it"})),
+        checked(server, "mark_task", json!({"task_id": "Write it"})),
+        checked(server, "mark_task", json!({"task_id": "Document it"})),
+        checked(server, "gather_requirements", json!({})),
+        checked(server, "finish_job", json!({})),
+        checked(server, "gather_requirements", json!({})),
+    ];
+    let stages: Vec<u64> = results
+        .iter()
+        .map(|r| r["stage"].as_u64().unwrap())
+        .collect();
+    assert_eq!(stages, [0, 1, 2, 4, 5, 5, 5, 5, 5, 6, 6]);
+    results
+}
+
+#[test]
+fn planner_results_of_every_stage_match_the_output_schema_in_a_git_repository() {
+    let folder = tempfile::tempdir().unwrap();
+    let git = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(folder.path())
+        .status()
+        .unwrap();
+    assert!(git.success());
+    // A change in the work tree, so that `changes` (files and diff) is there.
+    fs::write(folder.path().join("notes.txt"), "draft\n").unwrap();
+    let results = every_stage(&server(folder.path(), None));
+    for result in &results {
+        assert_eq!(result["store"], "git");
+        let changes = result["changes"].as_str().expect("changes are reported");
+        assert!(
+            changes.starts_with("?? notes.txt\n\ndiff --git a/notes.txt"),
+            "{changes}"
+        );
+    }
+}
+
+#[test]
+fn planner_results_of_every_stage_match_the_output_schema_in_a_plan_file() {
+    let folder = tempfile::tempdir().unwrap();
+    let results = every_stage(&server(folder.path(), Some("PLAN.md")));
+    for result in &results {
+        assert_eq!(result["store"], "file");
+        assert_eq!(result.get("changes"), None, "no working copy here");
+    }
+}
+
+#[test]
+fn tracker_results_of_every_outcome_match_the_output_schema() {
+    let folder = tempfile::tempdir().unwrap();
+    let root = folder.path();
+    fs::create_dir_all(root.join("trackers")).unwrap();
+    fs::create_dir_all(root.join("apps/acme/resume")).unwrap();
+    fs::write(
+        root.join("apps/acme/resume/resume.pdf"),
+        b"%PDF-1.7\n%%EOF\n",
+    )
+    .unwrap();
+    fs::write(
+        root.join("apps/acme/resume/resume.tex"),
+        "\\documentclass{article}\n\\begin{document}\nBuilt the parser.\n\\end{document}\n",
+    )
+    .unwrap();
+    fs::write(
+        root.join("trackers/acme.md"),
+        "---\ncompany: Acme\nstatus: Reviewed\nresume_path: \"[[apps/acme/resume/resume.pdf]]\"\n---\n# Acme\n",
+    )
+    .unwrap();
+    let server = server(root, None);
+    let update = |target: &str, dry_run: bool, force: bool| {
+        checked(
+            &server,
+            "update_tracker_status",
+            json!({"tracker_path": "trackers/acme.md", "target_status": target, "dry_run": dry_run, "force": force}),
+        )
+    };
+    let blocked = update("Applied", false, false);
+    assert_eq!(
+        (blocked["action"].as_str(), blocked["success"].as_bool()),
+        (Some("blocked"), Some(false))
+    );
+    assert!(blocked["error"].is_string());
+    let would = update("Resume Written", true, false);
+    assert_eq!(would["action"], "would_update");
+    assert_eq!(would["guardrail_check_passed"], true);
+    assert_eq!(update("Resume Written", false, false)["action"], "updated");
+    assert_eq!(update("Resume Written", false, false)["action"], "noop");
+    let forced = update("Reviewed", false, true);
+    assert_eq!(forced["action"], "updated");
+    assert!(
+        !forced["warnings"].as_array().unwrap().is_empty(),
+        "{forced}"
+    );
+    // A guardrail that fails: the resume is gone.
+    fs::remove_file(root.join("apps/acme/resume/resume.pdf")).unwrap();
+    let guarded = update("Resume Written", false, false);
+    assert_eq!(guarded["action"], "blocked");
+    assert_eq!(guarded["guardrail_check_passed"], false);
+}
