@@ -1507,7 +1507,7 @@ fn a_plan_file_in_a_missing_folder_names_the_folder_and_the_fix() {
     );
     assert_eq!(
         tools.call("gather_requirements", json!({})).unwrap().stage,
-        0
+        Some(0)
     );
     fs::remove_dir_all(sandbox.root.join("sub")).unwrap();
     for (tool, arguments) in [
