@@ -580,6 +580,12 @@ mod tests {
                 "---\nstatus: !!str # c\n  Applied\n---\n",
                 "---\nstatus: Offer # c\n---\n",
             ),
+            // A tag alone is an empty string; comment lines after it stay.
+            (
+                "---\nstatus: !!str # c\n  # after\nb: 1\n---\n",
+                "---\nstatus: Offer # c\n  # after\nb: 1\n---\n",
+            ),
+            ("---\nstatus: !!str\n---\n", "---\nstatus: Offer\n---\n"),
             // Lines of only blanks after a tagged scalar stay.
             (
                 "---\nstatus: !!str Applied\n  \nb: 1\n---\n",

@@ -726,11 +726,16 @@ pub(crate) fn replacement(text: &str, entry: &Entry) -> Result<Replacement, &'st
     match text[at..line_end].chars().next() {
         // The node starts on a line below the key's.
         None | Some('#') => {
-            let below = next_line(text, line_end).ok_or("its value is missing")?;
-            let start = below_node(text, below, value_end)?;
+            let head = properties.unwrap_or(Span::at(colon_end));
+            let below = next_line(text, line_end);
+            let Some(start) = below.map_or(Ok(None), |below| below_node(text, below, value_end))?
+            else {
+                // Only a tag (`key: !!str`, an empty string): it goes.
+                return Ok(Replacement { head, tail: None });
+            };
             let node_end = scalar_end(text, start, value_end)?;
             Ok(Replacement {
-                head: properties.unwrap_or(Span::at(colon_end)),
+                head,
                 tail: Some(Span::new(line_end, node_end)),
             })
         }
@@ -795,25 +800,27 @@ fn lines_from(text: &str, start: usize, end: usize) -> impl Iterator<Item = (usi
     })
 }
 
-/// Where the first node below the key's line starts. Comment lines before
-/// it would be lost with the lines removed, and a node that starts with
-/// properties or a block header below its key is rare enough to be left to a
-/// person.
-fn below_node(text: &str, below: usize, end: usize) -> Result<usize, &'static str> {
+/// Where the first node below the key's line starts, if there is one.
+/// Comment lines before it would be lost with the lines removed, and a node
+/// that starts with properties or a block header below its key is rare
+/// enough to be left to a person.
+fn below_node(text: &str, below: usize, end: usize) -> Result<Option<usize>, &'static str> {
+    let mut comment = false;
     for (line, content) in lines_from(text, below, end) {
         let start = skip_blanks(text, line, content);
         match text[start..content].chars().next() {
             None => continue,
-            Some('#') => return Err("a comment line stands between its key and its value"),
+            Some('#') => comment = true,
+            _ if comment => return Err("a comment line stands between its key and its value"),
             Some('|' | '>') => return Err("its block scalar starts on a line below its key"),
             Some('!' | '&' | '*') => {
                 return Err("its tag, anchor or alias is on a line below its key");
             }
             Some('[' | '{') => return Err("it is a collection, not a scalar"),
-            Some(_) => return Ok(start),
+            Some(_) => return Ok(Some(start)),
         }
     }
-    Err("its value is missing")
+    Ok(None)
 }
 
 /// The end of the flow scalar (quoted or plain) that starts at `start`,

@@ -47,6 +47,7 @@ fn written_value() -> impl Strategy<Value = String> {
         1 => Just("\n  below the key".to_owned()),
         1 => Just("# c\n  \"below\" # d".to_owned()),
         1 => Just("!t\n  tag above".to_owned()),
+        1 => Just("!!str # only a tag\n  # and a comment".to_owned()),
         1 => Just("&anchored x".to_owned()),
     ]
 }
