@@ -253,15 +253,22 @@ fn placeholder_failures(source: &[u8], tex: &str) -> Option<String> {
 }
 
 /// The placeholder that the token at `start..end` is part of: widened over
-/// the ASCII letters, digits, `-` and `_` on both sides.
+/// the ASCII letters, digits, `-` and `_` on both sides, by at most
+/// [`MAX_PLACEHOLDER_BYTES`] each way (a source of one endless word full of
+/// tokens stays linear).
 fn placeholder_around(source: &[u8], start: usize, end: usize) -> (usize, usize) {
     let is_part = |byte: &u8| byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_');
     let before = source[..start]
         .iter()
         .rev()
+        .take(MAX_PLACEHOLDER_BYTES)
         .take_while(|b| is_part(b))
         .count();
-    let after = source[end..].iter().take_while(|b| is_part(b)).count();
+    let after = source[end..]
+        .iter()
+        .take(MAX_PLACEHOLDER_BYTES)
+        .take_while(|b| is_part(b))
+        .count();
     (start - before, end + after)
 }
 
@@ -318,7 +325,7 @@ fn shown_absolute(workspace: &Workspace, path: &str) -> String {
     }
 }
 
-/// `C:\\Users\\...` or `C:/Users/...`: absolute on Windows, where tracker
+/// `C:\Users\...` or `C:/Users/...`: absolute on Windows, where tracker
 /// notes may have been written.
 fn is_windows_absolute(path: &str) -> bool {
     let bytes = path.as_bytes();
@@ -394,12 +401,17 @@ mod tests {
             "{failure}"
         );
         assert!(!failure.contains("PROJECT-BE-11"), "{failure}");
+        // A placeholder is widened by 60 bytes at most, and shown cut there.
         let long = format!("x{}BULLET-POINT", "A".repeat(200));
         let failure = placeholder_failures(long.as_bytes(), "t").unwrap();
         assert!(
-            failure.contains(&format!("`x{}…` (line 1)", "A".repeat(59))),
+            failure.contains(&format!("`{}…` (line 1)", "A".repeat(60))),
             "{failure}"
         );
+        // One endless word of tokens (3.6 MB) is scanned in linear time.
+        let endless = "BULLET-POINT".repeat(300_000);
+        let failure = placeholder_failures(endless.as_bytes(), "t").unwrap();
+        assert!(failure.contains("occurrences in all"), "{failure}");
     }
 
     #[test]
