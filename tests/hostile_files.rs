@@ -272,7 +272,8 @@ fn a_fifo_or_a_device_as_the_tracker_is_refused_at_once() {
     for tracker in ["t/pipe.md", "t/a.md"] {
         let (code, value) = vault.update(tracker, "Rejected", false);
         assert_eq!(code, 1, "{value}");
-        assert_eq!(value["error"]["code"], "VALIDATION_ERROR");
+        // The design's "tracker path unreadable".
+        assert_eq!(value["error"]["code"], "FILE_NOT_FOUND");
         assert_eq!(
             value["error"]["message"],
             format!(
@@ -1039,7 +1040,8 @@ fn the_tracker_writes_through_links_and_refuses_hard_links() {
     let (code, value) = vault.update("t/link.md", "Rejected", false);
     assert_eq!(code, 0, "{value}");
     assert_eq!(value["action"], "updated");
-    assert_eq!(value["tracker_path"], "notes/real.md");
+    // Echoed as given, as the design says; the link's target is written.
+    assert_eq!(value["tracker_path"], "t/link.md");
     assert!(
         fs::symlink_metadata(vault.path("t/link.md"))
             .unwrap()

@@ -458,10 +458,6 @@ fn req01_all_validation_happens_before_any_write() {
             note("Reviewed"),
             json!({ "tracker_path": "", "target_status": "Rejected" }),
         ),
-        (
-            note("Reviewed"),
-            json!({ "tracker_path": "trackers", "target_status": "Rejected" }),
-        ),
         // Resume Written needs a usable resume_path: checked before writing.
         (
             note_with("Reviewed", "other: x"),
@@ -474,11 +470,6 @@ fn req01_all_validation_happens_before_any_write() {
         (
             note_with("Reviewed", "resume_path: ../outside/resume/resume.pdf"),
             json!({ "tracker_path": TRACKER, "target_status": "Resume Written" }),
-        ),
-        // A status the tool cannot rewrite in place.
-        (
-            "---\nstatus: !!str Reviewed\n---\n".to_owned(),
-            json!({ "tracker_path": TRACKER, "target_status": "Rejected" }),
         ),
         (
             "---\nstatus: no frontmatter close\n".to_owned(),
@@ -497,6 +488,14 @@ fn req01_all_validation_happens_before_any_write() {
         assert_eq!(ws.tracker(), text, "{arguments}");
         assert_eq!(R1_WRITES.load(Ordering::SeqCst), 0, "{arguments} wrote");
     }
+    // A folder is no tracker (FILE_NOT_FOUND), found before any write too.
+    let before = ws.snapshot();
+    ws.err(
+        ws.call_json(json!({ "tracker_path": "trackers", "target_status": "Rejected" })),
+        ErrorCode::FileNotFound,
+    );
+    assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
+    assert_eq!(R1_WRITES.load(Ordering::SeqCst), 0);
     // The writer is wired in: a valid request goes through it exactly once.
     ws.write(TRACKER, note("Reviewed"));
     let response =
@@ -632,15 +631,115 @@ fn req02_non_string_status_is_validation_error() {
     }
 }
 
+/// Issue 8: the design's "tracker path unreadable" is FILE_NOT_FOUND; a
+/// folder was VALIDATION_ERROR. The message still says what is there and
+/// what to give instead, in every mode.
 #[test]
-fn req02_unreadable_trackers_are_validation_errors() {
+fn req02_a_folder_as_the_tracker_is_file_not_found() {
     let ws = Ws::standard("Reviewed");
-    // A folder, not a file.
-    ws.err(
-        ws.call_path("trackers", "Rejected"),
-        ErrorCode::ValidationError,
-    );
-    ws.err(ws.call_path(".", "Rejected"), ErrorCode::ValidationError);
+    fs::create_dir(ws.root.join("trackers/archive.md")).unwrap();
+    let before = ws.snapshot();
+    let absolute = ws.root.join("trackers").to_str().unwrap().to_owned();
+    for (path, shown) in [
+        ("trackers", "trackers"),
+        ("trackers/", "trackers/"),
+        (".", "."),
+        ("trackers/archive.md", "trackers/archive.md"),
+        (absolute.as_str(), "trackers"),
+    ] {
+        for (dry_run, force) in [(false, false), (true, false), (false, true)] {
+            let error = ws.err(
+                ws.tools
+                    .update_tracker_status(&request(path, "Rejected", dry_run, force)),
+                ErrorCode::FileNotFound,
+            );
+            assert_eq!(
+                error.message,
+                format!("`{shown}` is a folder, not a regular file; give the path of a file"),
+                "{path}"
+            );
+        }
+    }
+    assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
+}
+
+/// Issue 8: a tracker this process may not read is FILE_NOT_FOUND (it was
+/// VALIDATION_ERROR), saying "permission denied" and what to grant. Root
+/// reads every file, so as root the binary runs as user 65534.
+#[test]
+fn req02_a_tracker_without_read_permission_is_file_not_found() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = Ws::standard("Reviewed");
+    fs::set_permissions(ws.root.join(TRACKER), fs::Permissions::from_mode(0o000)).unwrap();
+    // Also a folder on the way that may not be searched.
+    ws.write("locked/acme.md", note("Reviewed"));
+    fs::set_permissions(ws.root.join("locked"), fs::Permissions::from_mode(0o000)).unwrap();
+    let before = ws.snapshot();
+    for (path, action) in [(TRACKER, "open"), ("locked/acme.md", "look up")] {
+        let Some((code, message)) = call_as_unprivileged(&ws, path) else {
+            return;
+        };
+        assert_eq!(code, "FILE_NOT_FOUND", "{path}: {message}");
+        assert_eq!(
+            message,
+            format!(
+                "cannot {action} `{path}`: permission denied, so the tracker cannot be read. Give the user this server runs as read permission on the file and search (x) permission on every folder above it"
+            )
+        );
+        ws.assert_sanitized(&message);
+    }
+    fs::set_permissions(ws.root.join("locked"), fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
+}
+
+/// `update_tracker_status` of `path` to `Rejected` by a process that file
+/// permissions apply to: this one when it is not root, else the binary run
+/// as user 65534 (`None`, after saying so, when it cannot be). The error's
+/// code and message.
+fn call_as_unprivileged(ws: &Ws, path: &str) -> Option<(String, String)> {
+    if rustix::process::geteuid().as_raw() != 0 {
+        let error = ws
+            .call_path(path, "Rejected")
+            .expect_err("an unreadable tracker");
+        return Some((error.code.as_str().to_owned(), error.message));
+    }
+    call_as_user_65534(ws, path)
+}
+
+#[cfg(feature = "cli")]
+fn call_as_user_65534(ws: &Ws, path: &str) -> Option<(String, String)> {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::CommandExt;
+    // User 65534 must reach the workspace (the temporary folder is 0700).
+    for folder in [ws.dir.path(), &ws.root, &ws.root.join("trackers")] {
+        fs::set_permissions(folder, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_quire"))
+        .args(["call", "update_tracker_status", "--root"])
+        .arg(&ws.root)
+        .arg(json!({"tracker_path": path, "target_status": "Rejected"}).to_string())
+        .uid(65534)
+        .gid(65534)
+        .output()
+        .unwrap();
+    let value: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    let error = &value["error"];
+    Some((
+        error["code"].as_str().unwrap_or_default().to_owned(),
+        error["message"].as_str().unwrap_or_default().to_owned(),
+    ))
+}
+
+#[cfg(not(feature = "cli"))]
+fn call_as_user_65534(_: &Ws, _: &str) -> Option<(String, String)> {
+    eprintln!("SKIPPED: running as root, and without the binary (feature cli) as another user");
+    None
+}
+
+#[test]
+fn req02_a_tracker_that_is_not_utf8_is_a_validation_error() {
+    let ws = Ws::standard("Reviewed");
     // Not UTF-8.
     let bytes = b"---\nstatus: Reviewed\ncompany: \xff\xfe\n---\n";
     ws.write("trackers/binary.md", bytes);
@@ -1060,6 +1159,43 @@ fn req05_every_placeholder_left_is_reported() {
     assert_guardrail_block(&ws, &["PROJECT-AI-", "PROJECT-BE-", "WORK-BULLET-POINT-"]);
 }
 
+/// Issue 8: the original project's own template writes
+/// `PROJECT-BULLET-POINT-1`, which none of the three listed tokens matches,
+/// and its scanner flags any `BULLET-POINT`. Such a `resume.tex` passed; it
+/// is blocked, and the reason names each placeholder as written with its
+/// 1-based line, in both modes.
+#[test]
+fn req05_any_bullet_point_placeholder_blocks_naming_it_and_its_line() {
+    let ws = Ws::standard("Reviewed");
+    ws.write(
+        TEX,
+        "\\documentclass{article}\n\\begin{document}\n\\section{Projects}\n\\begin{itemize}\n  \\item PROJECT-BULLET-POINT-1\n  \\item PROJECT-BULLET-POINT-2\n\\end{itemize}\n\\end{document}\n",
+    );
+    let reason = format!(
+        "resume.tex ({TEX}) still contains template placeholders: `PROJECT-BULLET-POINT-1` (line 5), `PROJECT-BULLET-POINT-2` (line 6); replace them with real content"
+    );
+    for dry_run in [true, false] {
+        let before = ws.snapshot();
+        let response = ws.ok(ws.call("Resume Written", dry_run, false));
+        assert_eq!(response.action, Action::Blocked, "dry_run={dry_run}");
+        assert_eq!(response.guardrail_check_passed, Some(false));
+        assert_eq!(response.error.as_deref(), Some(reason.as_str()));
+        assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
+    }
+    assert!(PLACEHOLDER_TOKENS.contains(&"BULLET-POINT"));
+    // One placeholder holding two tokens is named once, at its line.
+    ws.write(TEX, "clean\n\\item WORK-BULLET-POINT-4 and PROJECT-AI-2\n");
+    let response = ws.ok(ws.call("Resume Written", false, false));
+    assert_eq!(
+        response.error.as_deref(),
+        Some(
+            format!("resume.tex ({TEX}) still contains template placeholders: `WORK-BULLET-POINT-4` (line 2), `PROJECT-AI-2` (line 2); replace them with real content")
+                .as_str()
+        )
+    );
+    assert_eq!(ws.tracker(), note("Reviewed"));
+}
+
 #[test]
 fn req05_every_failed_check_is_reported() {
     let ws = Ws::standard("Reviewed");
@@ -1076,10 +1212,11 @@ fn req05_every_failed_check_is_reported() {
 #[test]
 fn req05_all_checks_passing_updates() {
     let ws = Ws::standard("Reviewed");
-    // Near misses of the tokens are not placeholders.
+    // Near misses of the tokens are not placeholders (they are
+    // case-sensitive, and `BULLET-POINT` needs its hyphen).
     ws.write(
         TEX,
-        "PROJECT-AI and PROJECT BE- and WORK-BULLET-POINT and PROJECT_AI_1\n",
+        "PROJECT-AI and PROJECT BE- and a bullet-point and BULLET POINT and PROJECT_AI_1\n",
     );
     let before = ws.snapshot();
     let response = ws.ok(ws.call("Resume Written", false, false));
@@ -1313,6 +1450,57 @@ fn req06_unparsable_resume_path_is_validation_error() {
     }
 }
 
+/// Issue 8: an unparsable `resume_path` was repeated raw in the error
+/// (`[[/home/user/private/resume.pdf`); absolute paths in it are shortened
+/// as for a parseable one: `.../name` outside the workspace, relative
+/// inside it.
+#[test]
+fn req06_an_unparsable_resume_path_is_shown_without_its_absolute_path() {
+    let ws = Ws::empty();
+    ws.good_resume();
+    let inside = ws.root.join(PDF).to_str().unwrap().to_owned();
+    for (value, shown) in [
+        (
+            "\"[[/home/user/private/resume.pdf\"".to_owned(),
+            "[[.../resume.pdf".to_owned(),
+        ),
+        (
+            "\"[[/home/user/private/cv.pdf|My CV\"".to_owned(),
+            "[[.../cv.pdf|My CV".to_owned(),
+        ),
+        (
+            "'[[C:\\Users\\ann\\resume.pdf'".to_owned(),
+            "[[.../resume.pdf".to_owned(),
+        ),
+        (format!("\"[[{inside}\""), format!("[[{PDF}")),
+    ] {
+        ws.write(
+            TRACKER,
+            note_with("Reviewed", &format!("resume_path: {value}")),
+        );
+        for dry_run in [true, false] {
+            let error = ws.err(
+                ws.call("Resume Written", dry_run, false),
+                ErrorCode::ValidationError,
+            );
+            assert_eq!(
+                error.message,
+                format!(
+                    "the tracker's `resume_path` (`{shown}`) is not a path or a wiki-link; write it as `[[folder/resume/resume.pdf]]` or `folder/resume/resume.pdf`"
+                ),
+                "{value}"
+            );
+            for private in ["/home/user", "Users\\ann", "private"] {
+                assert!(!error.message.contains(private), "{error}");
+            }
+        }
+    }
+    assert_eq!(
+        ws.tracker(),
+        note_with("Reviewed", &format!("resume_path: \"[[{inside}\""))
+    );
+}
+
 #[test]
 fn req06_resume_path_outside_the_workspace_is_validation_error() {
     let ws = Ws::empty();
@@ -1424,6 +1612,120 @@ fn req07_only_status_bytes_change() {
     let input = note("Reviewed");
     for target in ["Resume Written", "Rejected", "Ghosted"] {
         assert_rewrite(&input, target, &note(target));
+    }
+}
+
+/// Issue 8: a status written as a block scalar, with a tag, or over several
+/// lines is readable, yet it was a top-level VALIDATION_ERROR even in a dry
+/// run. It is rewritten in place: the old value (its tag, block header and
+/// lines) becomes `status: <new>` on the key's line, comments stay, every
+/// other byte stays; a dry run predicts it. Both say so in a warning.
+#[test]
+fn req07_block_tagged_and_multi_line_statuses_are_rewritten_in_place() {
+    for (written, rewritten) in [
+        (">-\n  Reviewed", "Resume Written"),
+        ("|-\n  Reviewed", "Resume Written"),
+        (
+            ">- # from the board\n  Reviewed\n # kept",
+            "Resume Written # from the board\n # kept",
+        ),
+        ("!!str Reviewed # tagged", "Resume Written # tagged"),
+        ("!!str 'Reviewed'", "Resume Written"),
+        ("!!str \"Reviewed\" # c", "Resume Written # c"),
+        ("!!str >-\n  Reviewed", "Resume Written"),
+        ("! Reviewed", "Resume Written"),
+        // `note` writes `status: ` before it: that blank stays, at the end.
+        ("\n  Reviewed", "Resume Written "),
+        (
+            "# board column\n  Reviewed",
+            "Resume Written # board column",
+        ),
+        ("\"Revi\\\n  ewed\"", "Resume Written"),
+    ] {
+        let input = note(written);
+        let ws = Ws::empty();
+        ws.good_resume();
+        ws.write(TRACKER, &input);
+        let before = ws.snapshot();
+        let response = ws.ok(ws.call("Resume Written", true, false));
+        assert_eq!(
+            response.action,
+            Action::WouldUpdate,
+            "{written:?}: {response:?}"
+        );
+        assert_eq!(response.previous_status, "Reviewed", "{written:?}");
+        assert_eq!(response.guardrail_check_passed, Some(true));
+        assert_eq!(response.warnings.len(), 1, "{written:?}: {response:?}");
+        assert!(
+            response.warnings[0].contains("would be written `status: Resume Written`"),
+            "{}",
+            response.warnings[0]
+        );
+        assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
+
+        let response = ws.ok(ws.call("Resume Written", false, false));
+        assert_eq!(response.action, Action::Updated, "{written:?}");
+        assert!(response.warnings[0].contains("is now written `status: Resume Written`"));
+        assert_eq!(ws.tracker(), note(rewritten), "{written:?}");
+        assert_eq!(
+            changed(&before, &ws.snapshot()),
+            vec![format!("vault/{TRACKER}")]
+        );
+        // From now on a plain status, changed like any other.
+        let response = ws.ok(ws.call("Applied", false, false));
+        assert_eq!(response.warnings, Vec::<String>::new());
+        assert_eq!(
+            ws.tracker(),
+            note(&rewritten.replacen("Resume Written", "Applied", 1))
+        );
+    }
+    // A plain scalar over two lines (YAML joins them with a space).
+    assert_rewrite(
+        "---\nstatus: Resume\n  Written # c\n  # after\nnext: x\n---\n",
+        "Applied",
+        "---\nstatus: Applied # c\n  # after\nnext: x\n---\n",
+    );
+    // CRLF, and a block at the end of the frontmatter.
+    assert_rewrite(
+        "---\r\ncompany: Acme\r\nstatus: !!str >- # c\r\n  Resume Written\r\n---\r\nBody\r\n",
+        "Applied",
+        "---\r\ncompany: Acme\r\nstatus: Applied # c\r\n---\r\nBody\r\n",
+    );
+}
+
+/// Issue 8: a readable status that cannot be rewritten in place (an anchor
+/// another value may use, a comment between the key and its value) is a
+/// write precondition: a `blocked` result saying why and what to do, in
+/// both modes, never a top-level error, and the file is left alone.
+#[test]
+fn req07_a_status_that_cannot_be_rewritten_in_place_is_blocked() {
+    for (written, reason) in [
+        (
+            "&board Reviewed\nprevious: *board",
+            "it carries an anchor (`&name`) that other values may use",
+        ),
+        (
+            "# one\n  # two\n  Reviewed",
+            "a comment line stands between its key and its value",
+        ),
+    ] {
+        let ws = Ws::standard("Reviewed");
+        ws.write(TRACKER, note(written));
+        let before = ws.snapshot();
+        for dry_run in [true, false] {
+            let response = ws.ok(ws.call("Rejected", dry_run, false));
+            assert_eq!(response.action, Action::Blocked, "{written:?}");
+            assert!(!response.success);
+            assert_eq!(response.previous_status, "Reviewed");
+            assert_eq!(
+                response.error.as_deref(),
+                Some(
+                    format!("the status of `{TRACKER}` cannot be rewritten in place: {reason}; write it on one line as `status: Reviewed` and try again")
+                        .as_str()
+                )
+            );
+        }
+        assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
     }
 }
 
@@ -1753,13 +2055,12 @@ fn req08_dry_run_runs_every_check_of_a_write() {
     );
     ws.write(TRACKER, "---\nstatus: [Reviewed\n---\n");
     ws.err(ws.call("Rejected", true, false), ErrorCode::ValidationError);
+    // A status that cannot be rewritten in place: blocked in both modes.
     ws.write(TRACKER, "---\nstatus: &a Reviewed\n---\n");
-    let write_error = ws.err(
-        ws.call("Rejected", false, false),
-        ErrorCode::ValidationError,
-    );
-    let dry_error = ws.err(ws.call("Rejected", true, false), ErrorCode::ValidationError);
-    assert_eq!(write_error, dry_error);
+    let write = ws.ok(ws.call("Rejected", false, false));
+    let dry = ws.ok(ws.call("Rejected", true, false));
+    assert_eq!(write.action, Action::Blocked);
+    assert_eq!((dry.action, dry.error), (write.action, write.error));
 }
 
 #[test]
@@ -1936,20 +2237,109 @@ fn req09_forced_response_carries_warnings() {
     assert!(value["warnings"][0].as_str().unwrap().contains("force"));
 }
 
+/// Issue 8: the design and the original echo `tracker_path` as given; it
+/// was the path after resolution (`./` and `//` collapsed, links followed).
+/// Every result shape echoes it: updated, would_update, noop, blocked by the
+/// policy, by the guardrails, by a write precondition.
+#[cfg(unix)]
 #[test]
-fn req09_tracker_path_is_workspace_relative() {
+fn req09_tracker_path_is_echoed_as_given() {
+    use std::os::unix::fs::PermissionsExt;
     let ws = Ws::standard("Reviewed");
+    std::os::unix::fs::symlink("acme.md", ws.root.join("trackers/link.md")).unwrap();
     for given in [
-        TRACKER.to_owned(),
-        "./trackers/acme.md".to_owned(),
-        "trackers/../trackers/acme.md".to_owned(),
-        ws.root.join(TRACKER).to_str().unwrap().to_owned(),
+        "./trackers/acme.md",
+        "trackers//acme.md",
+        "trackers/./acme.md",
+        "trackers/../trackers/acme.md",
+        "trackers/link.md",
     ] {
-        let response =
-            ws.ok(ws
+        for (target, dry_run, action) in [
+            ("Resume Written", true, Action::WouldUpdate),
+            ("Reviewed", false, Action::Noop),
+            ("Offer", false, Action::Blocked),
+        ] {
+            let response = ws.ok(ws
                 .tools
-                .update_tracker_status(&request(&given, "Resume Written", true, false)));
-        assert_eq!(response.tracker_path, TRACKER, "{given}");
+                .update_tracker_status(&request(given, target, dry_run, false)));
+            assert_eq!(response.action, action, "{given} -> {target}");
+            assert_eq!(response.tracker_path, given, "{given} -> {target}");
+        }
+    }
+    // Blocked by the guardrails, then by a read-only file, then updated.
+    fs::remove_file(ws.root.join(PDF)).unwrap();
+    let response = ws.ok(ws.call_path("./trackers//link.md", "Resume Written"));
+    assert_eq!(response.action, Action::Blocked);
+    assert_eq!(response.tracker_path, "./trackers//link.md");
+    ws.good_resume();
+    fs::set_permissions(ws.root.join(TRACKER), fs::Permissions::from_mode(0o444)).unwrap();
+    let response = ws.ok(ws.call_path("trackers//link.md", "Rejected"));
+    assert_eq!(response.action, Action::Blocked);
+    assert_eq!(response.tracker_path, "trackers//link.md");
+    assert!(
+        response
+            .error
+            .unwrap()
+            .starts_with("`trackers//link.md` is read-only"),
+        "the message names the path as given too"
+    );
+    fs::set_permissions(ws.root.join(TRACKER), fs::Permissions::from_mode(0o644)).unwrap();
+    let response = ws.ok(ws.call_path("./trackers/link.md", "Rejected"));
+    assert_eq!(response.action, Action::Updated);
+    assert_eq!(response.tracker_path, "./trackers/link.md");
+    assert_eq!(ws.tracker(), note("Rejected"));
+    assert!(
+        fs::symlink_metadata(ws.root.join("trackers/link.md"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    // As JSON, through the tool's entry point.
+    let value = serde_json::to_value(ws.ok(
+        ws.call_json(json!({ "tracker_path": "trackers//acme.md", "target_status": "Rejected" })),
+    ))
+    .unwrap();
+    assert_eq!(value["tracker_path"], "trackers//acme.md");
+}
+
+/// Issue 8: a path with control characters is echoed as given in
+/// `tracker_path` (JSON escapes it), and messages that name it show the
+/// characters escaped, never raw.
+#[cfg(unix)]
+#[test]
+fn req09_control_characters_in_the_path_are_escaped_in_messages() {
+    use std::os::unix::fs::PermissionsExt;
+    let ws = Ws::empty();
+    let name = "trackers/\u{1b}[2Jx\n.md";
+    ws.write(name, note("Reviewed"));
+    let response = ws.ok(ws.call_path(name, "Rejected"));
+    assert_eq!(response.action, Action::Updated);
+    assert_eq!(response.tracker_path, name);
+    let json = serde_json::to_string(&response).unwrap();
+    assert!(
+        json.contains(r#""tracker_path":"trackers/\u001b[2Jx\n.md""#),
+        "{json}"
+    );
+    // A message naming it: a read-only file (blocked) and a missing one.
+    fs::set_permissions(ws.root.join(name), fs::Permissions::from_mode(0o444)).unwrap();
+    let response = ws.ok(ws.call_path(name, "Ghosted"));
+    assert_eq!(response.action, Action::Blocked);
+    assert_eq!(response.tracker_path, name);
+    let reason = response.error.unwrap();
+    assert!(
+        reason.starts_with("`trackers/\\u{1b}[2Jx\\n.md` is read-only"),
+        "{reason}"
+    );
+    let missing = ws.err(
+        ws.call_path("trackers/\u{7}gone\r.md", "Rejected"),
+        ErrorCode::FileNotFound,
+    );
+    assert_eq!(
+        missing.message,
+        "`trackers/\\u{7}gone\\r.md` does not exist in the workspace"
+    );
+    for message in [&reason, &missing.message] {
+        assert!(!message.chars().any(char::is_control), "{message:?}");
     }
 }
 
@@ -2014,7 +2404,7 @@ fn req10_error_messages_do_not_show_the_workspace_path() {
         note_with("Reviewed", "resume_path: ../outside/r.pdf"),
     );
     ws.write("trackers/binary.md", b"\xff\xfe---");
-    ws.write("trackers/tagged.md", "---\nstatus: !!str Reviewed\n---\n");
+    ws.write("trackers/anchored.md", "---\nstatus: &s Reviewed\n---\n");
     // Each call goes through `Ws::err`, which checks the message.
     for (path, target, code) in [
         (TRACKER, "Nope", ErrorCode::ValidationError),
@@ -2028,7 +2418,7 @@ fn req10_error_messages_do_not_show_the_workspace_path() {
             ErrorCode::ValidationError,
         ),
         ("", "Rejected", ErrorCode::ValidationError),
-        ("trackers", "Rejected", ErrorCode::ValidationError),
+        ("trackers", "Rejected", ErrorCode::FileNotFound),
         ("trackers/bad.md", "Rejected", ErrorCode::ValidationError),
         ("trackers/nofm.md", "Rejected", ErrorCode::ValidationError),
         (
@@ -2052,7 +2442,6 @@ fn req10_error_messages_do_not_show_the_workspace_path() {
             ErrorCode::ValidationError,
         ),
         ("trackers/binary.md", "Rejected", ErrorCode::ValidationError),
-        ("trackers/tagged.md", "Rejected", ErrorCode::ValidationError),
     ] {
         ws.err(ws.call_path(path, target), code);
     }
@@ -2061,6 +2450,8 @@ fn req10_error_messages_do_not_show_the_workspace_path() {
         ErrorCode::ValidationError,
     );
     // Blocked reasons too.
+    let response = ws.ok(ws.call_path("trackers/anchored.md", "Rejected"));
+    assert_eq!(response.action, Action::Blocked);
     fs::remove_file(ws.root.join(TEX)).unwrap();
     ws.write(PDF, b"");
     let response = ws.ok(ws.call("Resume Written", false, false));
@@ -2075,9 +2466,16 @@ fn req10_error_messages_do_not_show_the_workspace_path() {
 fn req10_absolute_tracker_paths_are_not_echoed() {
     let ws = Ws::standard("Reviewed");
     let root = ws.root_str();
-    // An absolute path inside the workspace works, and is shown relative.
-    let response = ws.ok(ws.call_path(&format!("{root}/{TRACKER}"), "Rejected"));
-    assert_eq!(response.tracker_path, TRACKER);
+    // An absolute path inside the workspace works; the response echoes it as
+    // given (the caller sent it: it reveals nothing), messages never do.
+    let given = format!("{root}/{TRACKER}");
+    let response = ws.call_path(&given, "Offer").expect("a blocked response");
+    assert_eq!(response.tracker_path, given);
+    assert_eq!(response.action, Action::Blocked);
+    ws.assert_sanitized(response.error.as_deref().unwrap());
+    let response = ws.call_path(&given, "Rejected").expect("an update");
+    assert_eq!(response.tracker_path, given);
+    assert_eq!(response.action, Action::Updated);
     // Errors about absolute paths must not repeat the workspace's location.
     ws.err(
         ws.call_path(&format!("{root}/trackers/missing.md"), "Rejected"),
@@ -2089,7 +2487,7 @@ fn req10_absolute_tracker_paths_are_not_echoed() {
     );
     ws.err(
         ws.call_path(&format!("{root}/trackers"), "Rejected"),
-        ErrorCode::ValidationError,
+        ErrorCode::FileNotFound,
     );
 }
 

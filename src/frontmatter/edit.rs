@@ -1,6 +1,7 @@
 //! In-place edits: rewrite the bytes of one top-level scalar value and keep
 //! every other byte of the text, then prove it by reading the result back.
 
+use super::entries::{Replacement, replacement};
 use super::error::EditError;
 use super::parse::parse;
 use super::{Document, Entry, Frontmatter, ValueLayout, scalar};
@@ -60,31 +61,163 @@ pub fn set_scalar(text: &str, key: &str, value: &str) -> Result<String, EditErro
             span: entry.value,
         });
     }
-    let written = scalar::render(value, entry.layout);
-    let replacement = if entry.layout == ValueLayout::Empty {
-        format!(" {written}")
-    } else {
-        written.clone()
+    let place = Replacement {
+        head: entry.value,
+        tail: None,
     };
-    let span = entry.value;
-    let mut edited = String::with_capacity(text.len() - span.len() + replacement.len());
-    edited.push_str(&text[..span.start]);
-    edited.push_str(&replacement);
-    edited.push_str(&text[span.end..]);
-    verify(
+    rewrite(
         text,
         &document,
         frontmatter,
         entry,
+        value,
+        entry.layout,
+        place,
+    )
+}
+
+/// Sets the top-level key `key` to the string `value` like [`set_scalar`],
+/// and also replaces a scalar that `set_scalar` leaves alone: a block scalar
+/// (`key: >-` and its lines), a tagged scalar (`key: !!str value`), an alias
+/// (`key: *name`), a scalar continued on the lines below its key (plain or
+/// quoted, also one that starts on the line below `key:`), or one of these
+/// with a tag before it.
+///
+/// Such a value is replaced as a whole (its tag, its block header and its
+/// lines below the key's line) by `value` written as a single-line scalar on
+/// the key's line: plain when YAML reads it back as the same string,
+/// double-quoted otherwise. A comment on the key's line and comment lines
+/// after the value stay, and so does every other byte of the text. A plain,
+/// quoted or empty value is left to [`set_scalar`] and keeps its style.
+///
+/// Refused ([`EditError::NotReplaceable`], saying why): a value that YAML
+/// reads as a list or a mapping, one with an anchor (`&name`: an alias
+/// elsewhere may name it), a comment line between the key and a value that
+/// starts below it, and a value whose tag, anchor or block header is on a
+/// line below its key. Everything [`set_scalar`] refuses for other reasons
+/// is refused the same way, and the result is read back and checked the
+/// same way.
+///
+/// ```
+/// use quire::frontmatter::{replace_scalar, Code};
+///
+/// let text = "---\nstatus: >- # set by the board\n  Applied\nnext: x\n---\nBody\n";
+/// assert_eq!(
+///     replace_scalar(text, "status", "Interview").unwrap(),
+///     "---\nstatus: Interview # set by the board\nnext: x\n---\nBody\n"
+/// );
+/// assert_eq!(
+///     replace_scalar("---\nstatus: !!str Applied\n---\n", "status", "Offer").unwrap(),
+///     "---\nstatus: Offer\n---\n"
+/// );
+/// let anchored = replace_scalar("---\na: &s x\nb: *s\n---\n", "a", "y").unwrap_err();
+/// assert_eq!(anchored.code(), Code::NotReplaceable);
+/// ```
+pub fn replace_scalar(text: &str, key: &str, value: &str) -> Result<String, EditError> {
+    let document = parse(text)?;
+    let frontmatter = document
+        .frontmatter
+        .as_ref()
+        .ok_or_else(|| EditError::NoFrontmatter { key: key.into() })?;
+    let entry = frontmatter
+        .entry(key)
+        .ok_or_else(|| missing_key(frontmatter, key))?;
+    if entry.layout.is_single_line_scalar() {
+        let place = Replacement {
+            head: entry.value,
+            tail: None,
+        };
+        return rewrite(
+            text,
+            &document,
+            frontmatter,
+            entry,
+            value,
+            entry.layout,
+            place,
+        );
+    }
+    let refused = |reason: &'static str| EditError::NotReplaceable {
+        key: key.into(),
+        layout: entry.layout,
+        reason,
+        span: entry.value,
+    };
+    let is_collection = matches!(
+        frontmatter.get(key),
+        Some(serde_json::Value::Array(_) | serde_json::Value::Object(_))
+    );
+    if is_collection
+        || matches!(
+            entry.layout,
+            ValueLayout::FlowCollection | ValueLayout::BlockCollection
+        )
+    {
+        return Err(refused("it is a list or a mapping, not a scalar"));
+    }
+    let place = replacement(text, entry).map_err(refused)?;
+    rewrite(
+        text,
+        &document,
+        frontmatter,
+        entry,
+        value,
+        ValueLayout::Plain,
+        place,
+    )
+}
+
+/// Writes `value` in the style of a `style` value in place of the
+/// replacement's head (after a space when the head is empty: right after a
+/// colon) and removes its tail, then reads the result back.
+fn rewrite(
+    text: &str,
+    document: &Document,
+    frontmatter: &Frontmatter,
+    entry: &Entry,
+    value: &str,
+    style: ValueLayout,
+    Replacement { head, tail }: Replacement,
+) -> Result<String, EditError> {
+    let key = &entry.key.value;
+    let not_verified = |reason: String| EditError::EditNotVerified {
+        key: key.clone(),
+        reason,
+        span: entry.value,
+    };
+    let written = scalar::render(value, style);
+    let (kept, removed) = match tail {
+        Some(tail) if tail.start >= head.end => (tail.start, tail.end),
+        Some(tail) => {
+            return Err(not_verified(format!(
+                "the lines to remove ({tail}) overlap the value"
+            )));
+        }
+        None => (head.end, head.end),
+    };
+    let start = if head.is_empty() {
+        head.start + 1
+    } else {
+        head.start
+    };
+    let mut edited = String::with_capacity(text.len() + written.len() + 1);
+    edited.push_str(&text[..head.start]);
+    if head.is_empty() {
+        edited.push(' ');
+    }
+    edited.push_str(&written);
+    edited.push_str(&text[head.end..kept]);
+    edited.push_str(&text[removed..]);
+    verify(
+        text,
+        document,
+        frontmatter,
+        key,
         &edited,
-        &written,
+        Span::new(start, start + written.len()),
         value,
     )
-    .map_err(|reason| EditError::EditNotVerified {
-        key: key.into(),
-        reason,
-        span,
-    })?;
+    .map_err(not_verified)?;
     Ok(edited)
 }
 
@@ -105,15 +238,15 @@ fn missing_key(frontmatter: &Frontmatter, key: &str) -> EditError {
     }
 }
 
-/// Reads `edited` back and checks that only `entry`'s value changed, to
-/// exactly `value`, written as `written`.
+/// Reads `edited` back and checks that only the value of `key` changed, to
+/// exactly `value`, written at `written` as a single-line scalar.
 fn verify(
     text: &str,
     before: &Document,
     frontmatter: &Frontmatter,
-    entry: &Entry,
+    key: &str,
     edited: &str,
-    written: &str,
+    written: Span,
     value: &str,
 ) -> Result<(), String> {
     let after = parse(edited).map_err(|error| format!("the result does not parse: {error}"))?;
@@ -122,16 +255,10 @@ fn verify(
         .as_ref()
         .ok_or("the result has no frontmatter")?;
 
-    let key = &entry.key.value;
     let new_entry = edited_frontmatter
         .entry(key)
         .ok_or("the key is gone from the result")?;
-    let expected_start = if entry.layout == ValueLayout::Empty {
-        entry.value.start + 1
-    } else {
-        entry.value.start
-    };
-    if new_entry.value != Span::new(expected_start, expected_start + written.len()) {
+    if new_entry.value != written {
         return Err(format!(
             "the new value was read at {} instead of where it was written",
             new_entry.value
@@ -156,7 +283,7 @@ fn verify(
         return Err("the top-level keys changed".into());
     }
     let mut expected = frontmatter.values.clone();
-    expected.insert(key.clone(), value.into());
+    expected.insert(key.to_owned(), value.into());
     if expected != edited_frontmatter.values {
         return Err("another top-level value changed".into());
     }
@@ -358,5 +485,213 @@ mod tests {
         let diagnostic = refused(text, "k").to_diagnostic();
         assert_eq!(diagnostic.code, Code::NotAScalar);
         assert_eq!(&text[diagnostic.span.range()], "[a, b]");
+    }
+
+    fn replaced(text: &str, key: &str, value: &str) -> String {
+        replace_scalar(text, key, value).unwrap_or_else(|e| panic!("{text:?} {key}={value:?}: {e}"))
+    }
+
+    #[test]
+    fn replace_keeps_the_style_of_single_line_scalars() {
+        for (text, expected) in [
+            ("---\ns: 'a' # c\n---\n", "---\ns: 'b' # c\n---\n"),
+            ("---\ns: \"a\"\n---\n", "---\ns: \"b\"\n---\n"),
+            ("---\ns: a # c\n---\n", "---\ns: b # c\n---\n"),
+            ("---\ns:   # c\n---\n", "---\ns: b   # c\n---\n"),
+        ] {
+            assert_eq!(replaced(text, "s", "b"), expected);
+            assert_eq!(replaced(text, "s", "b"), set(text, "s", "b"));
+        }
+    }
+
+    #[test]
+    fn block_scalars_become_one_line_and_keep_their_comments() {
+        for (text, expected) in [
+            (
+                "---\na: 1\nstatus: >-\n  Applied\nnext: x\n---\nBody\n",
+                "---\na: 1\nstatus: Offer\nnext: x\n---\nBody\n",
+            ),
+            // The header's comment stays on the key's line; a less indented
+            // comment after the block stays where it is.
+            (
+                "---\nstatus: >- # board\n  Applied\n\n # after\nb: 2\n---\n",
+                "---\nstatus: Offer # board\n\n # after\nb: 2\n---\n",
+            ),
+            // Kept line breaks (`|+`) are blank lines once the block is gone.
+            (
+                "---\nstatus: |+\n  Applied\n\n\nb: 2\n---\n",
+                "---\nstatus: Offer\n\n\nb: 2\n---\n",
+            ),
+            // `#` lines inside the block are its content.
+            (
+                "---\nstatus: |\n  # not a comment\n\n  Applied\n---\n",
+                "---\nstatus: Offer\n---\n",
+            ),
+            // Explicit indentation, deeper lines, and a header at the end of the YAML.
+            (
+                "---\nstatus: |2-\n  Resume\n     Written\n---\n",
+                "---\nstatus: Offer\n---\n",
+            ),
+            ("---\nstatus: >\n---\n", "---\nstatus: Offer\n---\n"),
+            // Tagged block scalars lose their tag with the block.
+            (
+                "---\nstatus: !!str >- # c\n  Applied\n---\n",
+                "---\nstatus: Offer # c\n---\n",
+            ),
+            // CRLF and a byte-order mark.
+            (
+                "\u{feff}---\r\nstatus: >-\r\n  Applied\r\n # after\r\nb: 2\r\n---\r\nBody\r\n",
+                "\u{feff}---\r\nstatus: Offer\r\n # after\r\nb: 2\r\n---\r\nBody\r\n",
+            ),
+        ] {
+            assert_eq!(replaced(text, "status", "Offer"), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn tagged_scalars_and_aliases_become_plain() {
+        for (text, expected) in [
+            (
+                "---\nstatus: !!str Applied # c\n---\n",
+                "---\nstatus: Offer # c\n---\n",
+            ),
+            (
+                "---\nstatus: !!str 'Applied'\n---\n",
+                "---\nstatus: Offer\n---\n",
+            ),
+            (
+                "---\nstatus: !!str \"Applied\" # c\n---\n",
+                "---\nstatus: Offer # c\n---\n",
+            ),
+            ("---\nstatus: ! Applied\n---\n", "---\nstatus: Offer\n---\n"),
+            (
+                "---\nstatus: !<tag:yaml.org,2002:str> Applied\n---\n",
+                "---\nstatus: Offer\n---\n",
+            ),
+            (
+                "---\nstatus: !board Applied\n---\n",
+                "---\nstatus: Offer\n---\n",
+            ),
+            (
+                "---\nstatus: !!str\n  Applied\nb: 1\n---\n",
+                "---\nstatus: Offer\nb: 1\n---\n",
+            ),
+            (
+                "---\nstatus: !!str # c\n  Applied\n---\n",
+                "---\nstatus: Offer # c\n---\n",
+            ),
+            // A tag alone is an empty string; comment lines after it stay.
+            (
+                "---\nstatus: !!str # c\n  # after\nb: 1\n---\n",
+                "---\nstatus: Offer # c\n  # after\nb: 1\n---\n",
+            ),
+            ("---\nstatus: !!str\n---\n", "---\nstatus: Offer\n---\n"),
+            // Lines of only blanks after a tagged scalar stay.
+            (
+                "---\nstatus: !!str Applied\n  \nb: 1\n---\n",
+                "---\nstatus: Offer\n  \nb: 1\n---\n",
+            ),
+            // An alias: the anchor it names is untouched.
+            (
+                "---\ns: &a Applied\nstatus: *a # c\n---\n",
+                "---\ns: &a Applied\nstatus: Offer # c\n---\n",
+            ),
+        ] {
+            assert_eq!(replaced(text, "status", "Offer"), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn scalars_over_several_lines_become_one_line() {
+        for (text, expected) in [
+            (
+                "---\nstatus: Resume\n  Written\n  # c\nb: 2\n---\n",
+                "---\nstatus: Offer\n  # c\nb: 2\n---\n",
+            ),
+            (
+                "---\nstatus: Resume\n\n  Written # c\nb: 2\n---\n",
+                "---\nstatus: Offer # c\nb: 2\n---\n",
+            ),
+            (
+                "---\nstatus: 'Resume\n  # inside Written' # c\n---\n",
+                "---\nstatus: Offer # c\n---\n",
+            ),
+            (
+                "---\nstatus: \"Resume\\\n  Written\"\n---\n",
+                "---\nstatus: Offer\n---\n",
+            ),
+            (
+                "---\nstatus:\n  Applied\nb: 1\n---\n",
+                "---\nstatus: Offer\nb: 1\n---\n",
+            ),
+            (
+                "---\nstatus:   # c\n  Applied\n---\n",
+                "---\nstatus: Offer   # c\n---\n",
+            ),
+            (
+                "---\nstatus:\n  'Applied' # c\n---\n",
+                "---\nstatus: Offer # c\n---\n",
+            ),
+        ] {
+            assert_eq!(replaced(text, "status", "Offer"), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn replacements_are_quoted_when_plain_would_not_read_back() {
+        assert_eq!(
+            replaced("---\nstatus: >-\n  x\n---\n", "status", "a: b"),
+            "---\nstatus: \"a: b\"\n---\n"
+        );
+        assert_eq!(
+            replaced("---\nstatus: !!str x\n---\n", "status", "true"),
+            "---\nstatus: \"true\"\n---\n"
+        );
+    }
+
+    #[test]
+    fn replace_refuses_anchors_collections_and_odd_placements() {
+        for (text, reason) in [
+            ("---\nk: &a x\nb: *a\n---\n", "anchor"),
+            ("---\nk: &a x\n---\n", "anchor"),
+            ("---\nk: !!str &a x\n---\n", "anchor"),
+            ("---\nk: [a]\n---\n", "list or a mapping"),
+            ("---\nk:\n  a: 1\n---\n", "list or a mapping"),
+            ("---\nk: !!seq [a]\n---\n", "list or a mapping"),
+            ("---\na: &l [1]\nk: *l\n---\n", "list or a mapping"),
+            ("---\nk: # c\n  # d\n  x\n---\n", "comment line"),
+            ("---\nk:\n |1\n  \n---\n", "block scalar starts"),
+            ("---\nk:\n  !!str x\n---\n", "below its key"),
+        ] {
+            match replace_scalar(text, "k", "new") {
+                Err(error @ EditError::NotReplaceable { .. }) => {
+                    assert!(error.to_string().contains(reason), "{text:?}: {error}");
+                    assert_eq!(error.code(), Code::NotReplaceable);
+                    assert!(!error.span().is_empty());
+                    assert!(!error.to_diagnostic().help.is_empty());
+                }
+                other => panic!("{text:?}: {other:?}"),
+            }
+        }
+        assert_eq!(
+            replace_scalar("---\na: 1\n---\n", "k", "x")
+                .unwrap_err()
+                .code(),
+            Code::MissingKey
+        );
+        assert_eq!(
+            replace_scalar("no frontmatter", "k", "x")
+                .unwrap_err()
+                .code(),
+            Code::NoFrontmatter
+        );
+    }
+
+    #[test]
+    fn replacing_twice_changes_nothing_more() {
+        let text = "---\nstatus: !!str >- # c\n  Applied\n # after\n---\n";
+        let once = replaced(text, "status", "Offer");
+        assert_eq!(replaced(&once, "status", "Offer"), once);
+        assert_eq!(set(&once, "status", "Offer"), once);
     }
 }

@@ -666,6 +666,248 @@ fn flow_end(text: &str) -> Option<usize> {
     None
 }
 
+// -------------------------------------------------------------- replacing ---
+
+/// Where a value that is more than a single-line scalar (a block scalar, a
+/// tagged scalar or an alias, a scalar over several lines) is replaced by a
+/// single-line scalar on the key's line, keeping every comment: the one on
+/// the key's line and the ones after the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Replacement {
+    /// The bytes the new scalar takes the place of: the node with its
+    /// properties and, for a block scalar, its header. Empty (right after
+    /// the key's colon) when the node starts below the key's line: the new
+    /// scalar goes there, after a space.
+    pub head: Span,
+    /// The old value's lines below the key's line, removed: from the end of
+    /// the key's line (before its line ending) to the end of the node's last
+    /// line (before its line ending), so the last line's ending ends the
+    /// key's line. `None` when the node ends on the key's line or `head`.
+    pub tail: Option<Span>,
+}
+
+// replaceable-value ::= blank* tag-property* ( block-header trailer block-lines
+//                                            | alias | flow-scalar
+//                                            | comment? EOL below-scalar )
+// tag-property      ::= "!" ... blank*            (an anchor, `&`, is refused)
+// flow-scalar       ::= single-quoted | double-quoted | plain-scalar, each
+//                       possibly continued on the lines below
+// below-scalar      ::= the same flow-scalar starting on the first line below
+//                       (no comment line before it)
+//
+// `entry` is a top-level entry of `text` as `finish` made it, whose value
+// YAML reads as a scalar. The error says why the value cannot be replaced.
+pub(crate) fn replacement(text: &str, entry: &Entry) -> Result<Replacement, &'static str> {
+    let line_end = content_end(text, entry.key.span.start);
+    let after_key = &text[entry.key.span.end..line_end];
+    let colon = after_key.len() - after_key.trim_start_matches(is_blank).len();
+    if !after_key[colon..].starts_with(':') {
+        return Err("its key line is not `key: value`");
+    }
+    let colon_end = entry.key.span.end + colon + 1;
+
+    // Properties on the key's line: tags are dropped with the old node; an
+    // anchor may be named by an alias elsewhere, so it is not.
+    let mut at = skip_blanks(text, colon_end, line_end);
+    let mut properties: Option<Span> = None;
+    while at < line_end {
+        match text[at..].chars().next() {
+            Some('&') => return Err("it carries an anchor (`&name`) that other values may use"),
+            Some('!') => {
+                let end = at + property_length(&text[at..line_end]);
+                properties = Some(Span::new(properties.map_or(at, |p| p.start), end));
+                at = skip_blanks(text, end, line_end);
+            }
+            _ => break,
+        }
+    }
+    let value_end = entry.value.end.max(line_end);
+    let node_start = properties.map_or(at, |p| p.start);
+    match text[at..line_end].chars().next() {
+        // The node starts on a line below the key's.
+        None | Some('#') => {
+            let head = properties.unwrap_or(Span::at(colon_end));
+            let below = next_line(text, line_end);
+            let Some(start) = below.map_or(Ok(None), |below| below_node(text, below, value_end))?
+            else {
+                // Only a tag (`key: !!str`, an empty string): it goes.
+                return Ok(Replacement { head, tail: None });
+            };
+            let node_end = scalar_end(text, start, value_end)?;
+            Ok(Replacement {
+                head,
+                tail: Some(Span::new(line_end, node_end)),
+            })
+        }
+        Some('|' | '>') => {
+            let header = &text[at + 1..line_end];
+            let indicators = header
+                .find(|c: char| !matches!(c, '0'..='9' | '+' | '-'))
+                .unwrap_or(header.len());
+            let explicit = header[..indicators]
+                .chars()
+                .find_map(|c| c.to_digit(10))
+                .map(|digit| digit as usize);
+            let content = block_content_end(text, line_end, value_end, explicit)?;
+            Ok(Replacement {
+                head: Span::new(node_start, at + 1 + indicators),
+                tail: content.map(|end| Span::new(line_end, end)),
+            })
+        }
+        Some('*') => Ok(Replacement {
+            head: Span::new(node_start, at + property_length(&text[at..line_end])),
+            tail: None,
+        }),
+        Some('[' | '{') => Err("it is a collection, not a scalar"),
+        Some(_) => Ok(Replacement {
+            head: Span::new(node_start, scalar_end(text, at, value_end)?),
+            tail: None,
+        }),
+    }
+}
+
+/// The end of the content of the line that `offset` is on (before `\r\n`
+/// or `\n`, or the end of the text).
+fn content_end(text: &str, offset: usize) -> usize {
+    match memchr::memchr(b'\n', &text.as_bytes()[offset..]) {
+        Some(at) if text[..offset + at].ends_with('\r') => offset + at - 1,
+        Some(at) => offset + at,
+        None => text.len(),
+    }
+}
+
+/// The start of the line after the one whose content ends at `line_end`.
+fn next_line(text: &str, line_end: usize) -> Option<usize> {
+    memchr::memchr(b'\n', &text.as_bytes()[line_end..]).map(|at| line_end + at + 1)
+}
+
+fn skip_blanks(text: &str, from: usize, end: usize) -> usize {
+    end - text[from..end].trim_start_matches(is_blank).len()
+}
+
+/// The lines from `start` (a line start) whose content ends by `end`, as
+/// (line start, content end).
+fn lines_from(text: &str, start: usize, end: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut next = Some(start);
+    std::iter::from_fn(move || {
+        let line = next.filter(|&line| line <= end && line < text.len())?;
+        let content = content_end(text, line);
+        if content > end {
+            return None;
+        }
+        next = next_line(text, content);
+        Some((line, content))
+    })
+}
+
+/// Where the first node below the key's line starts, if there is one.
+/// Comment lines before it would be lost with the lines removed, and a node
+/// that starts with properties or a block header below its key is rare
+/// enough to be left to a person.
+fn below_node(text: &str, below: usize, end: usize) -> Result<Option<usize>, &'static str> {
+    let mut comment = false;
+    for (line, content) in lines_from(text, below, end) {
+        let start = skip_blanks(text, line, content);
+        match text[start..content].chars().next() {
+            None => continue,
+            Some('#') => comment = true,
+            _ if comment => return Err("a comment line stands between its key and its value"),
+            Some('|' | '>') => return Err("its block scalar starts on a line below its key"),
+            Some('!' | '&' | '*') => {
+                return Err("its tag, anchor or alias is on a line below its key");
+            }
+            Some('[' | '{') => return Err("it is a collection, not a scalar"),
+            Some(_) => return Ok(Some(start)),
+        }
+    }
+    Ok(None)
+}
+
+/// The end of the flow scalar (quoted or plain) that starts at `start`,
+/// possibly continued on the lines below, up to `end` at the most.
+fn scalar_end(text: &str, start: usize, end: usize) -> Result<usize, &'static str> {
+    let rest = &text[start..end];
+    match rest.chars().next() {
+        Some('\'') => single_quoted(&mut Input::new(rest))
+            .map(|(quoted, _)| start + quoted.len())
+            .map_err(|_| "its quoted scalar does not end"),
+        Some('"') => double_quoted(&mut Input::new(rest))
+            .map(|(quoted, _)| start + quoted.len())
+            .map_err(|_| "its quoted scalar does not end"),
+        _ => {
+            // A plain scalar goes on over the lines below until a comment
+            // (`#` after a blank, or starting a line) or the end.
+            let line_end = content_end(text, start);
+            let first = &text[start..line_end.min(end)];
+            let mut node_end = start + plain_length(first);
+            if node_end < start + first.trim_end_matches(is_blank).len() {
+                return Ok(node_end);
+            }
+            let Some(below) = next_line(text, line_end) else {
+                return Ok(node_end);
+            };
+            for (line, content) in lines_from(text, below, end) {
+                let from = skip_blanks(text, line, content);
+                let words = &text[from..content];
+                if words.is_empty() {
+                    continue;
+                }
+                if words.starts_with('#') {
+                    break;
+                }
+                node_end = from + plain_length(words);
+                if node_end < from + words.trim_end_matches(is_blank).len() {
+                    break;
+                }
+            }
+            Ok(node_end)
+        }
+    }
+}
+
+/// The end of the last line of a block scalar's content below its header's
+/// line (content ending at `line_end`), before `end`; `None` when it has no
+/// content line. Content lines are indented by the explicit indentation or
+/// by the first line that is not only spaces; a less indented line ends the
+/// block (a comment: it stays).
+fn block_content_end(
+    text: &str,
+    line_end: usize,
+    end: usize,
+    explicit: Option<usize>,
+) -> Result<Option<usize>, &'static str> {
+    let Some(below) = next_line(text, line_end) else {
+        return Ok(None);
+    };
+    let spaces = |line: usize, content: usize| {
+        text[line..content].len() - text[line..content].trim_start_matches(' ').len()
+    };
+    let mut indentation = explicit;
+    let mut last = None;
+    for (line, content) in lines_from(text, below, end) {
+        let indent = spaces(line, content);
+        if line + indent == content {
+            // Only spaces: an empty line of the block.
+            continue;
+        }
+        let needed = *indentation.get_or_insert(indent);
+        if needed == 0 {
+            return Err("its block scalar is not indented");
+        }
+        if indent >= needed {
+            last = Some(content);
+        } else if text[line + indent..content]
+            .trim_start_matches(is_blank)
+            .starts_with('#')
+        {
+            break;
+        } else {
+            return Err("its block scalar's lines are not where YAML reads them");
+        }
+    }
+    Ok(last)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -30,6 +30,7 @@ pub enum Code {
     NoFrontmatter,
     MissingKey,
     NotAScalar,
+    NotReplaceable,
     EditNotVerified,
 }
 
@@ -45,6 +46,7 @@ impl DiagnosticCode for Code {
             Code::NoFrontmatter => "frontmatter::no_frontmatter",
             Code::MissingKey => "frontmatter::missing_key",
             Code::NotAScalar => "frontmatter::not_a_scalar",
+            Code::NotReplaceable => "frontmatter::not_replaceable",
             Code::EditNotVerified => "frontmatter::edit_not_verified",
         }
     }
@@ -213,8 +215,9 @@ impl ParseError {
     }
 }
 
-/// Why [`set_scalar`](super::set_scalar) did not produce a text. The input
-/// text is never changed: the caller still holds it.
+/// Why [`set_scalar`](super::set_scalar) or
+/// [`replace_scalar`](super::replace_scalar) did not produce a text. The
+/// input text is never changed: the caller still holds it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum EditError {
@@ -255,6 +258,22 @@ pub enum EditError {
         span: Span,
     },
 
+    /// The key's value is written in a way
+    /// [`replace_scalar`](super::replace_scalar) does not replace.
+    #[error(
+        "the value of `{key}` cannot be replaced in place: {reason}; write it on the key's \
+         line as `{key}: value`"
+    )]
+    NotReplaceable {
+        key: String,
+        /// How the value is written.
+        layout: ValueLayout,
+        /// Why, in words: "it carries an anchor (`&name`) that other values may use".
+        reason: &'static str,
+        /// The value's span.
+        span: Span,
+    },
+
     /// The edited text did not read back as intended; it was discarded.
     #[error(
         "setting `{key}` was abandoned because the edited text did not read back as intended \
@@ -276,6 +295,7 @@ impl EditError {
             EditError::NoFrontmatter { .. } => Code::NoFrontmatter,
             EditError::MissingKey { .. } => Code::MissingKey,
             EditError::NotAScalar { .. } => Code::NotAScalar,
+            EditError::NotReplaceable { .. } => Code::NotReplaceable,
             EditError::EditNotVerified { .. } => Code::EditNotVerified,
         }
     }
@@ -287,6 +307,7 @@ impl EditError {
             EditError::NoFrontmatter { .. } => Span::at(0),
             EditError::MissingKey { span, .. }
             | EditError::NotAScalar { span, .. }
+            | EditError::NotReplaceable { span, .. }
             | EditError::EditNotVerified { span, .. } => *span,
         }
     }
@@ -306,6 +327,10 @@ impl EditError {
             EditError::NotAScalar { layout, .. } => (
                 format!("this is {}", layout.describe()),
                 "edit this value by hand",
+            ),
+            EditError::NotReplaceable { reason, .. } => (
+                (*reason).to_owned(),
+                "write the value on the key's line as `key: value`",
             ),
             EditError::EditNotVerified { .. } => (
                 "this value was not changed".into(),

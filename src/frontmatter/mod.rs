@@ -45,7 +45,7 @@ mod proptests;
 
 use std::fmt;
 
-pub use edit::set_scalar;
+pub use edit::{replace_scalar, set_scalar};
 pub use error::{Code, EditError, FrontmatterDiagnostic, ParseError};
 pub use parse::parse;
 

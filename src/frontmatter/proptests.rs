@@ -1,10 +1,10 @@
-//! Property tests: `set_scalar` either refuses or changes only the value's
-//! bytes, and nothing panics on any input.
+//! Property tests: `set_scalar` and `replace_scalar` either refuse or
+//! change only the value's bytes, and nothing panics on any input.
 
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-use super::{parse, set_scalar};
+use super::{Code, ValueLayout, parse, replace_scalar, set_scalar};
 
 fn eol() -> impl Strategy<Value = &'static str> {
     prop_oneof![Just("\n"), Just("\r\n")]
@@ -39,6 +39,16 @@ fn written_value() -> impl Strategy<Value = String> {
         1 => Just("\n  x: 1\n  y: [1, 2]".to_owned()),
         1 => Just("[a, 'b # c'] # d".to_owned()),
         1 => Just("plain\n  continued".to_owned()),
+        1 => Just("plain\n\n  continued # c\n  # after".to_owned()),
+        1 => Just("!!str tagged # c".to_owned()),
+        1 => Just("!!str >- # c\n  tagged\n  block\n # after".to_owned()),
+        1 => Just("|+\n  kept\n".to_owned()),
+        1 => Just("'quoted\n  # over lines' # c".to_owned()),
+        1 => Just("\n  below the key".to_owned()),
+        1 => Just("# c\n  \"below\" # d".to_owned()),
+        1 => Just("!t\n  tag above".to_owned()),
+        1 => Just("!!str # only a tag\n  # and a comment".to_owned()),
+        1 => Just("&anchored x".to_owned()),
     ]
 }
 
@@ -148,6 +158,14 @@ fn yaml_ish_text() -> impl Strategy<Value = String> {
         "i: \"\\u00e9\" # c",
         "\u{feff}",
         "j: x\u{85}y",
+        "k: !!str >- # c",
+        "k: !t",
+        "k: |2+",
+        " # trail",
+        "  # in",
+        "   deeper",
+        "k: *x",
+        "k: # c",
     ]);
     (
         prop::collection::vec((fragment, eol()), 0..12),
@@ -207,6 +225,76 @@ fn check_edit(text: &str, key: &str, value: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// `replace_scalar` refuses, or writes the value on the key's line as a
+/// one-line scalar and keeps every byte before the key's colon and after the
+/// old value. With `every_scalar`, it must succeed on every scalar written
+/// without an anchor (the forms `document()` writes).
+fn check_replace(
+    text: &str,
+    key: &str,
+    value: &str,
+    every_scalar: bool,
+) -> Result<(), TestCaseError> {
+    let result = replace_scalar(text, key, value);
+    let Ok(document) = parse(text) else {
+        prop_assert!(result.is_err());
+        return Ok(());
+    };
+    let Some(before) = document.frontmatter.as_ref() else {
+        prop_assert!(result.is_err());
+        return Ok(());
+    };
+    let Some(entry) = before.entry(key) else {
+        prop_assert!(result.is_err());
+        return Ok(());
+    };
+    let is_scalar = !matches!(
+        before.get(key),
+        Some(serde_json::Value::Array(_) | serde_json::Value::Object(_))
+    );
+    match result {
+        Ok(edited) => {
+            prop_assert!(is_scalar, "a collection was replaced: {:?}", text);
+            prop_assert!(edited.starts_with(&text[..entry.key.span.end]));
+            prop_assert!(edited.ends_with(&text[entry.value.end..]));
+            let after = parse(&edited).expect("a replacement parses");
+            let after = after
+                .frontmatter
+                .expect("a replacement keeps its frontmatter");
+            prop_assert_eq!(after.get(key), Some(&serde_json::Value::from(value)));
+            let new_entry = after.entry(key).expect("the key stays");
+            prop_assert!(
+                new_entry.layout.is_single_line_scalar(),
+                "{}",
+                new_entry.layout
+            );
+            for (other, old) in &before.values {
+                if other != key {
+                    prop_assert_eq!(after.get(other), Some(old));
+                }
+            }
+            // Setting it again through set_scalar changes nothing.
+            prop_assert_eq!(set_scalar(&edited, key, value).ok(), Some(edited.clone()));
+        }
+        Err(error) => {
+            if error.code() == Code::NotReplaceable {
+                prop_assert!(!entry.layout.is_single_line_scalar());
+            }
+            if every_scalar && is_scalar && entry.layout != ValueLayout::Anchored {
+                prop_assert!(
+                    false,
+                    "replacing the {} {:?} in {:?} failed: {}",
+                    entry.layout,
+                    key,
+                    text,
+                    error
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 proptest! {
     #[test]
     fn edits_change_only_the_value((text, keys) in document(), pick in any::<Index>(), value in new_value()) {
@@ -214,18 +302,22 @@ proptest! {
         prop_assert!(document.is_ok(), "{:?}: {}", text, document.unwrap_err());
         let key = pick.get(&keys);
         check_edit(&text, key, &value)?;
+        check_replace(&text, key, &value, true)?;
     }
 
     #[test]
     fn grammar_corners_never_panic(text in yaml_ish_text(), key in "[a-k]", value in new_value()) {
         check_edit(&text, &key, &value)?;
+        check_replace(&text, &key, &value, false)?;
     }
 
     #[test]
     fn arbitrary_strings_never_panic(text in any::<String>(), key in "\\PC{0,3}", value in any::<String>()) {
         let _ = parse(&text);
         check_edit(&text, &key, &value)?;
+        check_replace(&text, &key, &value, false)?;
         let fenced = format!("---\n{text}\n---\n");
         check_edit(&fenced, &key, &value)?;
+        check_replace(&fenced, &key, &value, false)?;
     }
 }

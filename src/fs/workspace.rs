@@ -153,8 +153,9 @@ impl Workspace {
     }
 
     /// The path as messages show it: relative paths as given; absolute ones
-    /// relative to the root when inside it, else by file name only.
-    fn shown(&self, given: &str) -> String {
+    /// relative to the root when inside it, else by file name only
+    /// (`.../name`). Tools name paths in their own messages the same way.
+    pub fn shown(&self, given: &str) -> String {
         let path = Path::new(given);
         if !path.is_absolute() {
             return given.to_owned();

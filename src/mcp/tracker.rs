@@ -17,9 +17,11 @@ impl QuireServer {
         description = "Update the `status` field of a tracker note (markdown with YAML frontmatter) under the transition policy: \
                        Reviewed -> Resume Written -> Applied, and Rejected or Ghosted from any status; other moves are blocked \
                        unless force=true. `Resume Written` also requires the resume linked by `resume_path` (resume.pdf, non-empty, \
-                       with resume.tex beside it and no PROJECT-AI-/PROJECT-BE-/WORK-BULLET-POINT- placeholders). Only the status \
-                       value's bytes change; the write is atomic. dry_run=true reports the predicted action (would_update) without writing. \
-                       A blocked change is a normal result with success=false and an `error` reason.",
+                       with resume.tex beside it and no PROJECT-AI-/PROJECT-BE-/WORK-BULLET-POINT- or other BULLET-POINT placeholders). \
+                       Only the status value's bytes change (one written as a block scalar, with a tag or over several lines becomes \
+                       `status: <new>` on its key's line, comments kept); the write is atomic. dry_run=true reports the predicted action \
+                       (would_update) without writing. A blocked change is a normal result with success=false and an `error` reason; \
+                       tracker_path is echoed as given.",
         input_schema = schema_for_type::<UpdateTrackerStatusRequest>(),
         output_schema = schema_for_output::<UpdateTrackerStatusResponse>(),
         annotations(

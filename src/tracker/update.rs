@@ -8,8 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use super::guardrails::check_resume_written;
 use super::status::{TrackerStatus, transition_allowed};
-use crate::frontmatter;
-use crate::fs::{Deadline, FsError, Workspace};
+use crate::diagnostics::one_line;
+use crate::frontmatter::{self, EditError};
+use crate::fs::{Deadline, FsError, IoKind, Workspace};
 use crate::tool_error::ToolError;
 
 /// The tool's parameters (unknown properties are rejected).
@@ -59,7 +60,7 @@ pub enum Action {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "mcp", derive(schemars::JsonSchema))]
 pub struct UpdateTrackerStatusResponse {
-    /// The tracker, relative to the workspace root.
+    /// The tracker path exactly as the request gave it.
     pub tracker_path: String,
     pub previous_status: String,
     pub target_status: String,
@@ -75,7 +76,7 @@ pub struct UpdateTrackerStatusResponse {
     pub error: Option<String>,
 }
 
-/// Called with the tracker's path (as shown to the caller) and its new bytes
+/// Called with the tracker's path (as messages show it) and its new bytes
 /// right before they replace the old ones; an error abandons the write. A
 /// test seam for failures at the last moment.
 pub type WriteHook = fn(&str, &[u8]) -> io::Result<()>;
@@ -117,8 +118,28 @@ impl From<FsError> for Interrupted {
     fn from(error: FsError) -> Self {
         match error {
             FsError::Changed { .. } => Interrupted::Retry,
-            error => Interrupted::Failed(error.into()),
+            error => Interrupted::Failed(tracker_error(error)),
         }
+    }
+}
+
+/// A failure to find, open or read the tracker. The design's "tracker path
+/// unreadable" is FILE_NOT_FOUND: nothing is there, a folder or another
+/// thing that is not a regular file is there, or this process may not read
+/// it. A path outside the workspace, a file too large or not UTF-8 stay
+/// VALIDATION_ERROR; other I/O failures INTERNAL_ERROR.
+fn tracker_error(error: FsError) -> ToolError {
+    match &error {
+        FsError::NotAFile { .. } => ToolError::not_found(error.to_string()),
+        FsError::Io {
+            path,
+            action,
+            kind: IoKind::PermissionDenied,
+            ..
+        } => ToolError::not_found(format!(
+            "cannot {action} `{path}`: permission denied, so the tracker cannot be read. Give the user this server runs as read permission on the file and search (x) permission on every folder above it"
+        )),
+        _ => error.into(),
     }
 }
 
@@ -193,12 +214,19 @@ impl TrackerTools {
                     if foreign_changes == ATTEMPTS {
                         return Err(ToolError::internal(format!(
                             "`{}` kept changing while it was being updated ({ATTEMPTS} attempts); nothing was changed. Try again once nothing else writes it",
-                            request.tracker_path
+                            self.shown(&request.tracker_path)
                         )));
                     }
                 }
             }
         }
+    }
+
+    /// The tracker path as messages name it: as given (an absolute one
+    /// relative to the root, or by its file name when outside), with control
+    /// characters escaped.
+    fn shown(&self, tracker_path: &str) -> String {
+        one_line(&self.workspace.shown(tracker_path)).into_owned()
     }
 
     /// One read-check-write of the tracker, holding its lock throughout.
@@ -208,14 +236,14 @@ impl TrackerTools {
         target: TrackerStatus,
         deadline: Deadline,
     ) -> Result<UpdateTrackerStatusResponse, Interrupted> {
-        let located = self.workspace.locate(&request.tracker_path)?;
+        let shown = self.shown(&request.tracker_path);
+        let located = self.workspace.locate_shown(&request.tracker_path, &shown)?;
         let file = located.open()?;
         file.lock(deadline)?;
         // Replaced while this call waited for the lock: start again.
         if !located.is_current(&file)? {
             return Err(Interrupted::Replaced);
         }
-        let shown = located.real_path().to_owned();
         let text = file.read_to_string(MAX_NOTE_BYTES)?;
         let document = frontmatter::parse(&text).map_err(|error| {
             ToolError::validation(format!("`{shown}` has malformed frontmatter: {error}"))
@@ -228,7 +256,8 @@ impl TrackerTools {
         let previous = string_field(fields, "status", &shown)?;
 
         let mut response = UpdateTrackerStatusResponse {
-            tracker_path: shown.clone(),
+            // The design echoes the path as given (JSON escapes what needs it).
+            tracker_path: request.tracker_path.clone(),
             previous_status: previous.clone(),
             target_status: target.as_str().to_owned(),
             action: Action::Noop,
@@ -241,9 +270,12 @@ impl TrackerTools {
         if previous == target.as_str() {
             return Ok(response);
         }
+        // The status as messages show it (a status read from a block scalar
+        // may end in a line break).
+        let current = one_line(&previous);
         if TrackerStatus::from_exact(&previous).is_none() {
             response.warnings.push(format!(
-                "the current status `{previous}` is not a canonical status ({})",
+                "the current status `{current}` is not a canonical status ({})",
                 TrackerStatus::vocabulary()
             ));
         }
@@ -253,12 +285,12 @@ impl TrackerTools {
                 return Ok(blocked(
                     response,
                     format!(
-                        "transition `{previous}` -> `{target}` is not allowed: the policy {POLICY}; pass force=true to override"
+                        "transition `{current}` -> `{target}` is not allowed: the policy {POLICY}; pass force=true to override"
                     ),
                 ));
             }
             response.warnings.push(format!(
-                "The transition `{previous}` -> `{target}` was made with force=true although the policy does not allow it (the policy {POLICY})."
+                "The transition `{current}` -> `{target}` was made with force=true although the policy does not allow it (the policy {POLICY})."
             ));
         }
         if target == TrackerStatus::ResumeWritten {
@@ -276,12 +308,37 @@ impl TrackerTools {
             }
         }
 
-        let updated =
-            frontmatter::set_scalar(&text, "status", target.as_str()).map_err(|error| {
-                ToolError::validation(format!(
+        // A status written as a block scalar, with a tag, or over several
+        // lines is readable, so it is rewritten in place as a one-line
+        // scalar, as the original tool did; one that cannot be (an anchor
+        // other values may use) is a write precondition: blocked.
+        let updated = match frontmatter::replace_scalar(&text, "status", target.as_str()) {
+            Ok(updated) => updated,
+            Err(EditError::NotReplaceable { reason, .. }) => {
+                return Ok(blocked(
+                    response,
+                    format!(
+                        "the status of `{shown}` cannot be rewritten in place: {reason}; write it on one line as `status: {current}` and try again"
+                    ),
+                ));
+            }
+            Err(error) => {
+                return Err(ToolError::validation(format!(
                     "the status of `{shown}` cannot be rewritten in place: {error}"
                 ))
-            })?;
+                .into());
+            }
+        };
+        if let Some(entry) = fields.entry("status")
+            && !entry.layout.is_single_line_scalar()
+        {
+            response.warnings.push(format!(
+                "`status` was written as {}; it {} `status: {}` on one line, with its comments kept",
+                entry.layout,
+                if request.dry_run { "would be written" } else { "is now written" },
+                target.as_str()
+            ));
+        }
         if request.dry_run {
             // The write checks these first (below); a dry run predicts it.
             if let Err(error) = located.check_replaceable(&file) {
@@ -407,5 +464,62 @@ fn json_kind(value: &serde_json::Value) -> &'static str {
         serde_json::Value::String(_) => "text",
         serde_json::Value::Array(_) => "a list",
         serde_json::Value::Object(_) => "a mapping",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fs::FileKind;
+    use crate::tool_error::ErrorCode;
+
+    #[test]
+    fn an_unreadable_tracker_is_file_not_found_and_says_what_to_do() {
+        let denied = FsError::io(
+            "t/a.md",
+            "open",
+            &io::Error::from(io::ErrorKind::PermissionDenied),
+        );
+        let error = tracker_error(denied);
+        assert_eq!(
+            (error.code, error.retryable),
+            (ErrorCode::FileNotFound, false)
+        );
+        assert_eq!(
+            error.message,
+            "cannot open `t/a.md`: permission denied, so the tracker cannot be read. Give the user this server runs as read permission on the file and search (x) permission on every folder above it"
+        );
+        for kind in [FileKind::Folder, FileKind::Fifo, FileKind::Socket] {
+            let error = tracker_error(FsError::NotAFile {
+                path: "t".into(),
+                kind,
+            });
+            assert_eq!(error.code, ErrorCode::FileNotFound, "{kind:?}");
+            assert!(error.message.contains("not a regular file"), "{error}");
+        }
+        // What the request got wrong, or the content, stays a validation
+        // error; a failing disk stays internal (and retryable).
+        for (error, code) in [
+            (
+                FsError::Outside {
+                    path: "../x".into(),
+                    how: "",
+                },
+                ErrorCode::ValidationError,
+            ),
+            (
+                FsError::NotUtf8 {
+                    path: "t".into(),
+                    offset: 3,
+                },
+                ErrorCode::ValidationError,
+            ),
+            (
+                FsError::io("t", "read", &io::Error::from_raw_os_error(5)),
+                ErrorCode::InternalError,
+            ),
+        ] {
+            assert_eq!(tracker_error(error).code, code);
+        }
     }
 }

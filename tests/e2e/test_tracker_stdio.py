@@ -5,15 +5,18 @@ examples/vault and checks the files on disk, not only the answers."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import stat
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
 from mcp import MCPError
 
-from conftest import TOOL, Quire, changed, snapshot
+from conftest import EXAMPLE_VAULT, TOOL, Quire, changed, snapshot, stdio_session
 
 pytestmark = pytest.mark.anyio
 
@@ -318,7 +321,6 @@ async def test_only_the_tracker_changes_in_the_workspace(server: Quire, vault: P
         pytest.param({"tracker_path": "trackers/../../outside.md", "target_status": "Rejected"}, id="nested dotdot escape"),
         pytest.param({"tracker_path": "/etc/hostname", "target_status": "Rejected"}, id="absolute path outside"),
         pytest.param({"tracker_path": "", "target_status": "Rejected"}, id="empty path"),
-        pytest.param({"tracker_path": "trackers", "target_status": "Rejected"}, id="a folder"),
     ],
 )
 async def test_validation_errors(server: Quire, vault: Path, arguments: dict):
@@ -381,7 +383,7 @@ async def test_messages_never_contain_the_absolute_workspace_path(server: Quire,
     messages = [
         await server.error("FILE_NOT_FOUND", tracker_path="trackers/missing.md", target_status="Applied"),
         await server.error("VALIDATION_ERROR", tracker_path="../x.md", target_status="Applied"),
-        await server.error("VALIDATION_ERROR", tracker_path="trackers", target_status="Applied"),
+        await server.error("FILE_NOT_FOUND", tracker_path="trackers", target_status="Applied"),
         await server.error("VALIDATION_ERROR", tracker_path=AMAZON, target_status="Nope"),
         await server.error("VALIDATION_ERROR", tracker_path=AMAZON, target_status="Applied", extra=1),
         (await server.ok(tracker_path=STRIPE, target_status="Resume Written"))["error"],
@@ -441,4 +443,207 @@ def test_exits_cleanly_when_stdin_closes_with_only_json_rpc_on_stdout(quire: Pat
     responses = {message["id"]: message for message in messages if "id" in message and "method" not in message}
     assert responses[1]["result"]["serverInfo"]["name"] == "quire"
     assert [tool["name"] for tool in responses[2]["result"]["tools"]] == [TOOL]
+    assert snapshot(vault) == before
+
+
+# --- issue 8: the tracker to the letter of its design and its users' templates ----
+
+
+async def test_any_bullet_point_placeholder_blocks_naming_it_and_its_line(server: Quire, vault: Path):
+    """The original project's template writes `PROJECT-BULLET-POINT-1`, which none of the
+    spec's three tokens matches; it passed. It is blocked, named with its 1-based line."""
+    tex = vault / "applications" / "amazon-sde" / "resume" / "resume.tex"
+    lines = tex.read_text().splitlines(keepends=True)
+    lines.insert(5, "  \\item PROJECT-BULLET-POINT-1\n")  # becomes line 6
+    tex.write_text("".join(lines))
+    before = snapshot(vault)
+    for dry_run in (True, False):
+        value = await server.ok(tracker_path=AMAZON, target_status="Resume Written", dry_run=dry_run)
+        assert_response(value, tracker_path=AMAZON, previous="Reviewed", target="Resume Written",
+                        action="blocked", success=False, dry_run=dry_run)
+        assert value["guardrail_check_passed"] is False
+        assert value["error"] == (
+            "resume.tex (applications/amazon-sde/resume/resume.tex) still contains template placeholders: "
+            "`PROJECT-BULLET-POINT-1` (line 6); replace them with real content"
+        ), value
+    assert snapshot(vault) == before
+
+
+@pytest.mark.parametrize(
+    ("tracker", "old", "new", "target"),
+    [
+        pytest.param(AMAZON, b"status: >- # board column\n  Reviewed\n",
+                     b"status: Resume Written # board column\n", "Resume Written", id="folded block"),
+        pytest.param(AMAZON, b"status: |-\n  Reviewed\n # kept\n",
+                     b"status: Resume Written\n # kept\n", "Resume Written", id="literal block"),
+        pytest.param(GLOBEX, b"status: !!str Applied # tagged\r\n",
+                     b"status: Rejected # tagged\r\n", "Rejected", id="tagged, CRLF"),
+        pytest.param(GLOBEX, b"status: !!str 'Applied'\r\n",
+                     b"status: Rejected\r\n", "Rejected", id="tagged single-quoted"),
+        pytest.param(INITECH, b"status: Resume\n  Written\n",
+                     b"status: Applied\n", "Applied", id="plain over two lines"),
+    ],
+)
+async def test_block_tagged_and_multi_line_statuses_are_rewritten_in_place(
+    server: Quire, vault: Path, tracker: str, old: bytes, new: bytes, target: str
+):
+    """Such a status was a top-level VALIDATION_ERROR even in a dry run. The whole old
+    value becomes `status: <new>` on one line; comments and every other byte stay."""
+    path = vault / tracker
+    original = path.read_bytes()
+    previous = re.search(rb"(?m)^status: ([^\r\n]*)", original).group(1).strip(b"'\"").decode()
+    written = re.sub(rb"(?m)^status: [^\r\n]*\r?\n", lambda _: old, original, count=1)
+    assert written != original
+    path.write_bytes(written)
+    before = snapshot(vault)
+    value = await server.ok(tracker_path=tracker, target_status=target, dry_run=True)
+    assert_response(value, tracker_path=tracker, previous=previous, target=target,
+                    action="would_update", success=True, dry_run=True)
+    assert any(f"would be written `status: {target}`" in warning for warning in value["warnings"]), value
+    assert snapshot(vault) == before
+
+    value = await server.ok(tracker_path=tracker, target_status=target)
+    assert_response(value, tracker_path=tracker, previous=previous, target=target,
+                    action="updated", success=True, dry_run=False)
+    assert any(f"is now written `status: {target}`" in warning for warning in value["warnings"]), value
+    assert path.read_bytes() == written.replace(old, new, 1)
+    assert changed(before, snapshot(vault)) == {tracker}
+
+
+async def test_a_status_that_cannot_be_rewritten_in_place_is_blocked(server: Quire, vault: Path):
+    """An anchored status (another value may use it) is a write precondition: `blocked`,
+    saying why and what to do, never a top-level error."""
+    path = vault / GLOBEX
+    path.write_bytes(path.read_bytes().replace(b"status: Applied\r\n", b"status: &s Applied\r\nwas: *s\r\n"))
+    before = snapshot(vault)
+    for dry_run in (True, False):
+        value = await server.ok(tracker_path=GLOBEX, target_status="Rejected", dry_run=dry_run)
+        assert_response(value, tracker_path=GLOBEX, previous="Applied", target="Rejected",
+                        action="blocked", success=False, dry_run=dry_run)
+        assert value["error"] == (
+            f"the status of `{GLOBEX}` cannot be rewritten in place: it carries an anchor (`&name`) that "
+            "other values may use; write it on one line as `status: Applied` and try again"
+        ), value
+    assert snapshot(vault) == before
+
+
+async def test_a_folder_as_the_tracker_is_file_not_found(server: Quire, vault: Path):
+    """The design's "tracker path unreadable" is FILE_NOT_FOUND (it was VALIDATION_ERROR);
+    the message says what is there and what to give."""
+    before = snapshot(vault)
+    for path in ("trackers", "trackers/", "."):
+        for dry_run in (False, True):
+            message = await server.error("FILE_NOT_FOUND", tracker_path=path, target_status="Rejected",
+                                         dry_run=dry_run)
+            assert message == f"`{path}` is a folder, not a regular file; give the path of a file"
+    assert snapshot(vault) == before
+
+
+def unprivileged_vault() -> tuple[Path, Path]:
+    """A copy of examples/vault that user 65534 can reach, in a folder of its own
+    (pytest's tmp_path is private to root): (the folder to remove, the vault)."""
+    holder = Path(tempfile.mkdtemp(prefix="quire-e2e-"))
+    holder.chmod(0o755)
+    vault = holder / "vault"
+    shutil.copytree(EXAMPLE_VAULT, vault)
+    for folder, _, _ in os.walk(vault):
+        Path(folder).chmod(0o755)
+    return holder, vault
+
+
+async def test_a_tracker_the_server_cannot_read_is_file_not_found(quire: Path, tmp_path: Path):
+    """Permission denied was VALIDATION_ERROR; it is FILE_NOT_FOUND, saying so and what
+    to grant. Root reads every file, so as root the server runs as user 65534."""
+    holder, vault = unprivileged_vault()
+    try:
+        command = quire
+        if os.geteuid() == 0:
+            setpriv = shutil.which("setpriv")
+            if setpriv is None:
+                pytest.skip("running as root without setpriv to become another user")
+            command = holder / "quire-as-65534"
+            command.write_text(f'#!/bin/sh\nexec {setpriv} --reuid=65534 --regid=65534 --clear-groups {quire} "$@"\n')
+            command.chmod(0o755)
+        (vault / AMAZON).chmod(0)
+        before = snapshot_without(vault, AMAZON)
+        async with stdio_session(command, vault, tmp_path / "server.stderr") as server:
+            message = await server.error("FILE_NOT_FOUND", tracker_path=AMAZON, target_status="Rejected")
+        assert message == (
+            f"cannot open `{AMAZON}`: permission denied, so the tracker cannot be read. Give the user this "
+            "server runs as read permission on the file and search (x) permission on every folder above it"
+        )
+        assert stat.S_IMODE((vault / AMAZON).stat().st_mode) == 0
+        assert snapshot_without(vault, AMAZON) == before
+    finally:
+        (vault / AMAZON).chmod(0o644)
+        shutil.rmtree(holder)
+
+
+def snapshot_without(root: Path, unreadable: str) -> dict[str, str]:
+    """`snapshot` of everything but one file this process may not read."""
+    mode = (root / unreadable).stat().st_mode
+    (root / unreadable).chmod(0o600)
+    try:
+        return snapshot(root)
+    finally:
+        (root / unreadable).chmod(stat.S_IMODE(mode))
+
+
+async def test_tracker_path_is_echoed_as_given(server: Quire, vault: Path):
+    """The response's tracker_path was the resolved path (`./` and `//` collapsed, links
+    followed); the design and the original echo what was given, in every result shape."""
+    (vault / "trackers" / "amazon-link.md").symlink_to("2026-02-05-amazon.md")
+    for given in ("./trackers//2026-02-05-amazon.md", "trackers/../trackers/2026-02-05-amazon.md",
+                  "trackers/amazon-link.md"):
+        value = await server.ok(tracker_path=given, target_status="Resume Written", dry_run=True)
+        assert value["action"] == "would_update" and value["tracker_path"] == given, value
+        value = await server.ok(tracker_path=given, target_status="Reviewed")
+        assert value["action"] == "noop" and value["tracker_path"] == given, value
+        value = await server.ok(tracker_path=given, target_status="Offer")
+        assert value["action"] == "blocked" and value["tracker_path"] == given, value
+    value = await server.ok(tracker_path="./trackers/amazon-link.md", target_status="Resume Written")
+    assert value["action"] == "updated" and value["tracker_path"] == "./trackers/amazon-link.md", value
+    assert (vault / "trackers" / "amazon-link.md").is_symlink()
+    assert b"\nstatus: Resume Written\n" in read(vault, AMAZON)
+    # An absolute path is echoed too (the caller sent it), never in messages.
+    absolute = str(vault / GLOBEX)
+    value = await server.ok(tracker_path=absolute, target_status="Reviewed")
+    assert value["action"] == "blocked" and value["tracker_path"] == absolute, value
+    assert str(vault) not in value["error"]
+
+
+async def test_control_characters_in_the_tracker_path_are_escaped_in_messages(server: Quire, vault: Path):
+    """tracker_path is echoed as given (JSON escapes it); a message naming the path shows
+    its control characters escaped, so a terminal printing it is not steered."""
+    name = "trackers/\x1b[2Jcleared\n.md"
+    shutil.copyfile(vault / GLOBEX, vault / name)
+    value = await server.ok(tracker_path=name, target_status="Reviewed")
+    assert value["tracker_path"] == name
+    assert value["action"] == "blocked", value
+    (vault / name).chmod(0o444)
+    value = await server.ok(tracker_path=name, target_status="Rejected")
+    assert value["action"] == "blocked" and value["tracker_path"] == name, value
+    assert value["error"].startswith("`trackers/\\u{1b}[2Jcleared\\n.md` is read-only"), value
+    message = await server.error("FILE_NOT_FOUND", tracker_path="trackers/\x1b]0;title\x07.md",
+                                 target_status="Rejected")
+    assert message == "`trackers/\\u{1b}]0;title\\u{7}.md` does not exist in the workspace"
+    for text in (value["error"], message):
+        assert not any(ord(c) < 0x20 or ord(c) == 0x7F for c in text), text
+
+
+async def test_an_unparsable_resume_path_is_shown_without_its_absolute_path(server: Quire, vault: Path):
+    """It was repeated raw (`[[/home/user/private/resume.pdf`); absolute paths in it are
+    shortened as for a parseable one: `.../name`."""
+    path = vault / AMAZON
+    path.write_bytes(re.sub(rb'(?m)^resume_path: .*$', b'resume_path: "[[/home/user/private/resume.pdf"',
+                            path.read_bytes(), count=1))
+    before = snapshot(vault)
+    for dry_run in (True, False):
+        message = await server.error("VALIDATION_ERROR", tracker_path=AMAZON, target_status="Resume Written",
+                                     dry_run=dry_run)
+        assert message == (
+            "the tracker's `resume_path` (`[[.../resume.pdf`) is not a path or a wiki-link; write it as "
+            "`[[folder/resume/resume.pdf]]` or `folder/resume/resume.pdf`"
+        )
+        assert "/home/user" not in message and "private" not in message
     assert snapshot(vault) == before
