@@ -85,9 +85,9 @@ impl QuireServer {
 
     #[tool(
         name = "mark_task",
-        description = "Mark a task done (completed defaults to true) or reopen it (completed=false). task_id is the task's text: an \
-                       exact match wins, else a unique case-insensitive part of it; an ambiguous or unknown id changes nothing and \
-                       lists the candidates. A parent is done only when all its subtasks are; reopening a task reopens its parents.",
+        description = "Mark a task done (completed defaults to true) or reopen it (completed=false). task_id is the task's path as the \
+                       tools list it (`2`, `1.1`: exactly that task), or its text (an exact match wins, else a unique case-insensitive \
+                       part of it); an ambiguous or unknown id changes nothing and lists the candidates. A parent is done only when all its subtasks are; reopening a task reopens its parents.",
         input_schema = schema_for_type::<MarkTaskRequest>(),
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Mark task", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)

@@ -131,7 +131,13 @@ pub struct PlannerResponse {
     pub summary: String,
     /// What to do next, and with which tool.
     pub guidance: String,
-    /// The working copy's changed files, when there are any.
+    /// The working copy's changes beneath the root, when there are any
+    /// (with --plan-file too, when the root is in a jj or git working copy):
+    /// the changed files as `jj diff --summary` / `git status --short` list
+    /// them, a blank line, then their diff in git's format (`jj diff --git`;
+    /// for git, `git diff` against the last commit plus each untracked file
+    /// as a new file, at most 100), cut at 64 KiB at a line end with a last
+    /// line `[the diff is cut at …: … not shown]`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub changes: Option<String>,
     /// What in the stored plan breaks the plan's rules, with its line and
