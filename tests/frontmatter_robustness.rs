@@ -3,6 +3,9 @@
 //! key of every seed note set to values that need each kind of quoting, so
 //! `cargo test` keeps what the fuzzers found fixed.
 
+// The model declares its helpers `pub`; inside this private module they reach
+// no further than this test crate.
+#[allow(unreachable_pub)]
 #[path = "support/frontmatter_model.rs"]
 mod frontmatter_model;
 

@@ -6,7 +6,7 @@ use quire::plan::parse;
 
 use super::{Outcome, SourceArgs, git_message, input, render};
 
-pub fn run(args: &SourceArgs, git_message: bool) -> anyhow::Result<Outcome> {
+pub(super) fn run(args: &SourceArgs, git_message: bool) -> anyhow::Result<Outcome> {
     let limit = args.limit()?;
     let mut source = if git_message {
         // The editor's file may hold a diff below the scissors line: the

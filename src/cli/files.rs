@@ -15,7 +15,7 @@ const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A regular file named on the command line (resolved from the current
 /// folder), open for reading.
-pub struct CliFile {
+pub(super) struct CliFile {
     located: Located,
     file: OpenFile,
 }
@@ -23,7 +23,7 @@ pub struct CliFile {
 impl CliFile {
     /// Opens the file `path` names: a regular file, or an error saying what
     /// it is instead.
-    pub fn open(path: &Path) -> anyhow::Result<CliFile> {
+    pub(super) fn open(path: &Path) -> anyhow::Result<CliFile> {
         let shown = path.display().to_string();
         let absolute: PathBuf =
             std::path::absolute(path).with_context(|| format!("cannot resolve {shown}"))?;
@@ -41,13 +41,13 @@ impl CliFile {
     }
 
     /// The whole file, at most `limit` bytes.
-    pub fn read(&self, limit: u64) -> Result<Vec<u8>, FsError> {
+    pub(super) fn read(&self, limit: u64) -> Result<Vec<u8>, FsError> {
         self.file.read(limit)
     }
 
     /// Replaces the file's content with `contents`, provided nothing changed
     /// it since it was opened (the layer checks right before the rename).
-    pub fn replace(&self, contents: &[u8]) -> anyhow::Result<()> {
+    pub(super) fn replace(&self, contents: &[u8]) -> anyhow::Result<()> {
         self.file.lock(LOCK_TIMEOUT)?;
         match self.located.replace(&self.file, contents) {
             Err(FsError::Changed { path }) => bail!(

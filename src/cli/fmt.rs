@@ -5,7 +5,7 @@ use quire::plan::{format, parse};
 
 use super::{Outcome, SourceArgs, input, output, render};
 
-pub fn run(args: &SourceArgs, check: bool, write: bool) -> anyhow::Result<Outcome> {
+pub(super) fn run(args: &SourceArgs, check: bool, write: bool) -> anyhow::Result<Outcome> {
     if write
         && args
             .file

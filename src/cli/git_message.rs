@@ -10,7 +10,7 @@ const SCISSORS: &str = "------------------------ >8 ------------------------";
 /// git's default (`strip`) cleanup: drop `#` comment lines and everything
 /// from the scissors line on, strip trailing whitespace, collapse runs of
 /// blank lines, drop leading and trailing blank lines, end with one newline.
-pub fn cleanup(text: &str) -> String {
+pub(super) fn cleanup(text: &str) -> String {
     let mut lines: Vec<&str> = Vec::new();
     for line in text.lines() {
         if line.starts_with('#') && line.contains(SCISSORS) {
@@ -39,7 +39,7 @@ pub fn cleanup(text: &str) -> String {
 
 /// Messages git writes itself (merges, reverts, autosquash markers) are not
 /// plan documents; the hook lets them through.
-pub fn is_generated_by_git(message: &str) -> bool {
+pub(super) fn is_generated_by_git(message: &str) -> bool {
     ["Merge ", "Revert \"", "fixup! ", "squash! ", "amend! "]
         .iter()
         .any(|prefix| message.starts_with(prefix))

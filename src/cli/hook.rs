@@ -32,7 +32,7 @@ fn stored_plan() -> anyhow::Result<Option<(GitStore, String)>> {
 /// Fills the commit message file with the stored plan when git is about to
 /// open the editor on a fresh message (no `-m`/`-F`, not a merge, squash or
 /// amend). Leaves the file alone when there is no plan.
-pub fn prepare_commit_msg(file: &Path, source: Option<&str>) -> anyhow::Result<Outcome> {
+pub(super) fn prepare_commit_msg(file: &Path, source: Option<&str>) -> anyhow::Result<Outcome> {
     if !matches!(source, None | Some("") | Some("template")) {
         return Ok(Outcome::Success);
     }
@@ -52,7 +52,7 @@ pub fn prepare_commit_msg(file: &Path, source: Option<&str>) -> anyhow::Result<O
 /// plan is done with: remove it so the next commit starts fresh. An
 /// unfinished plan stays for the next commit, which the prepare-commit-msg
 /// hook offers it to again. Says on stderr, in one line, which it did.
-pub fn post_commit() -> anyhow::Result<Outcome> {
+pub(super) fn post_commit() -> anyhow::Result<Outcome> {
     let Some((store, plan)) = stored_plan()? else {
         return Ok(Outcome::Success);
     };

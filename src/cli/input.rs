@@ -21,7 +21,7 @@ use super::files::CliFile;
 use super::output::io_words;
 
 /// A document's text and the name to show for it in reports.
-pub struct Source {
+pub(super) struct Source {
     /// The file's name as given, or `<stdin>`, with control characters
     /// escaped: safe to print.
     pub name: String,
@@ -35,10 +35,10 @@ pub struct Source {
 /// one line and exits with status 1.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-pub struct TooLong(String);
+pub(super) struct TooLong(String);
 
 /// How much a command may read, and the limit it enforces.
-pub struct Limit {
+pub(super) struct Limit {
     /// The preset's name, for messages.
     preset: String,
     /// The preset's `max_input_length`, in characters.
@@ -54,7 +54,7 @@ const GIT_MESSAGE_MAX_BYTES: u64 = 32 * 1024 * 1024;
 
 impl Limit {
     /// The limit of a preset: `4 * max_input_length + 3` bytes.
-    pub fn of(preset: &str, config: &ParserConfig) -> Limit {
+    pub(super) fn of(preset: &str, config: &ParserConfig) -> Limit {
         let max_chars = config.max_input_length;
         let max_bytes = u64::try_from(max_chars)
             .unwrap_or(u64::MAX)
@@ -70,7 +70,7 @@ impl Limit {
     /// A git commit message file: read up to [`GIT_MESSAGE_MAX_BYTES`] (at
     /// least the preset's byte limit); check the characters of the message
     /// after git's cleanup, with [`Limit::check_length`].
-    pub fn for_git_message(self) -> Limit {
+    pub(super) fn for_git_message(self) -> Limit {
         Limit {
             max_bytes: self.max_bytes.max(GIT_MESSAGE_MAX_BYTES),
             ..self
@@ -86,7 +86,7 @@ impl Limit {
     }
 
     /// Refuses `text` when it has more characters than the preset allows.
-    pub fn check_length(&self, name: &str, text: &str) -> Result<(), TooLong> {
+    pub(super) fn check_length(&self, name: &str, text: &str) -> Result<(), TooLong> {
         if text.len() <= self.max_chars {
             return Ok(());
         }
@@ -104,7 +104,7 @@ impl Limit {
 /// Reads `file` (standard input for `None` or `-`) as UTF-8 text of at most
 /// `limit.max_bytes` bytes. The character count is not checked here: see
 /// [`read`].
-pub fn read_bytes_limited(file: Option<&Path>, limit: &Limit) -> anyhow::Result<Source> {
+pub(super) fn read_bytes_limited(file: Option<&Path>, limit: &Limit) -> anyhow::Result<Source> {
     let (name, file, bytes) = match file {
         Some(path) if path.as_os_str() != "-" => {
             let name =
@@ -147,7 +147,7 @@ pub fn read_bytes_limited(file: Option<&Path>, limit: &Limit) -> anyhow::Result<
 
 /// Reads `file` (standard input for `None` or `-`) and refuses it, before
 /// anything parses it, when it is longer than `limit` allows.
-pub fn read(file: Option<&Path>, limit: &Limit) -> anyhow::Result<Source> {
+pub(super) fn read(file: Option<&Path>, limit: &Limit) -> anyhow::Result<Source> {
     let source = read_bytes_limited(file, limit)?;
     limit.check_length(&source.name, &source.text)?;
     Ok(source)

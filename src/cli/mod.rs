@@ -8,7 +8,7 @@ mod git_message;
 mod hook;
 mod input;
 mod output;
-pub mod panic_hook;
+pub(crate) mod panic_hook;
 mod parse;
 mod render;
 mod serve;
@@ -28,7 +28,7 @@ output (`quire parse --json | head`) ends a command quietly with status 0.";
 /// Grammars for plan documents (structured commit messages) and tools over them.
 #[derive(Debug, Parser)]
 #[command(name = "quire", version, about, propagate_version = true, after_help = EXIT_STATUS_HELP)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: Command,
 }
@@ -149,7 +149,7 @@ enum HookCommand {
 
 /// Limits of `serve --http` (see the README's server section).
 #[derive(Debug, Args)]
-pub struct HttpLimitArgs {
+pub(crate) struct HttpLimitArgs {
     /// With --http: close a connection whose request headers take longer
     /// than this (e.g. 10s, 500ms; default 10s).
     #[arg(long, value_name = "DURATION", requires = "http", value_parser = serve::parse_duration)]
@@ -261,7 +261,7 @@ impl From<Outcome> for ExitCode {
 
 /// Parses the arguments, runs the command, and turns its result into the
 /// exit status, printing any error as one line on stderr.
-pub fn main() -> ExitCode {
+pub(crate) fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
@@ -306,7 +306,7 @@ fn describe(error: &anyhow::Error) -> String {
     causes.join(": ")
 }
 
-pub fn run(cli: Cli) -> anyhow::Result<Outcome> {
+pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
     match cli.command {
         Command::Parse { source, json } => parse::run(&source, json),
         Command::Check {

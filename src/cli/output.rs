@@ -20,12 +20,12 @@ use quire::diagnostics::{LineFeeds, escape_unprintable, is_unprintable};
 /// status 0.
 #[derive(Debug, thiserror::Error)]
 #[error("standard output was closed")]
-pub struct Closed;
+pub(super) struct Closed;
 
 /// An I/O error in words: the library's words for what the system
 /// reported ([`quire::fs::describe`]), or the message of an error that quire
 /// or a library made rather than the system; never `(os error N)`.
-pub fn io_words(error: &io::Error) -> String {
+pub(super) fn io_words(error: &io::Error) -> String {
     match error.get_ref() {
         Some(made) if error.raw_os_error().is_none() => without_os_error_codes(&made.to_string()),
         _ => quire::fs::describe(error),
@@ -33,7 +33,7 @@ pub fn io_words(error: &io::Error) -> String {
 }
 
 /// `text` without the ` (os error N)` that Rust appends to system errors.
-pub fn without_os_error_codes(text: &str) -> String {
+pub(super) fn without_os_error_codes(text: &str) -> String {
     const MARK: &str = " (os error ";
     let mut rest = text;
     let mut kept = String::with_capacity(text.len());
@@ -53,7 +53,7 @@ pub fn without_os_error_codes(text: &str) -> String {
 }
 
 /// Writes `text` to standard output as it is.
-pub fn stdout(text: &str) -> anyhow::Result<()> {
+pub(super) fn stdout(text: &str) -> anyhow::Result<()> {
     let mut out = io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
@@ -66,14 +66,14 @@ pub fn stdout(text: &str) -> anyhow::Result<()> {
 }
 
 /// `value` as pretty JSON and a line feed, on standard output.
-pub fn stdout_json(value: &serde_json::Value) -> anyhow::Result<()> {
+pub(super) fn stdout_json(value: &serde_json::Value) -> anyhow::Result<()> {
     stdout(&(json(value) + "\n"))
 }
 
 /// A document (`quire fmt`'s output) on standard output: byte for byte into
 /// a pipe or a file, its control characters escaped on a terminal, where
 /// they would act rather than show.
-pub fn document(text: &str) -> anyhow::Result<()> {
+pub(super) fn document(text: &str) -> anyhow::Result<()> {
     if io::stdout().is_terminal() {
         stdout(&escape_unprintable(text, LineFeeds::Keep))
     } else {
@@ -87,7 +87,7 @@ pub fn document(text: &str) -> anyhow::Result<()> {
 /// are valid raw in JSON, so they are escaped here. They can only occur
 /// inside strings, where the escape means the same character: the value
 /// read back is the same.
-pub fn json(value: &serde_json::Value) -> String {
+pub(super) fn json(value: &serde_json::Value) -> String {
     let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string());
     if !text.chars().any(is_unprintable) {
         return text;
@@ -105,14 +105,14 @@ pub fn json(value: &serde_json::Value) -> String {
 
 /// Writes `text` (already safe to show) and a line feed to standard error,
 /// ignoring a closed stderr.
-pub fn stderr(text: &str) {
+pub(super) fn stderr(text: &str) {
     let mut err = io::stderr().lock();
     let _ = writeln!(err, "{text}");
 }
 
 /// Writes a message that may hold user text to standard error, its control
 /// characters escaped.
-pub fn message(text: &str) {
+pub(super) fn message(text: &str) {
     stderr(&escape_unprintable(text, LineFeeds::Keep));
 }
 

@@ -21,13 +21,13 @@ use super::output;
 
 /// The exit status of a command that panicked (`EX_SOFTWARE` of sysexits.h:
 /// an internal software error).
-pub const INTERNAL_ERROR: u8 = 70;
+pub(crate) const INTERNAL_ERROR: u8 = 70;
 
 /// The longest panic message shown, in characters.
 const MAX_MESSAGE_CHARS: usize = 300;
 
 /// Installs the hook for every thread of the process.
-pub fn install() {
+pub(crate) fn install() {
     let rust_report = panic::take_hook();
     panic::set_hook(Box::new(move |info: &PanicHookInfo<'_>| {
         let main_thread = std::thread::current().name() == Some("main");
@@ -40,7 +40,7 @@ pub fn install() {
 
 /// Runs `command`; a panic in it ends in [`INTERNAL_ERROR`] (the hook has
 /// printed the line already).
-pub fn guard(command: impl FnOnce() -> ExitCode) -> ExitCode {
+pub(crate) fn guard(command: impl FnOnce() -> ExitCode) -> ExitCode {
     panic::catch_unwind(AssertUnwindSafe(command))
         .unwrap_or_else(|_| ExitCode::from(INTERNAL_ERROR))
 }
@@ -54,7 +54,7 @@ fn payload_text<'a>(info: &'a PanicHookInfo<'_>) -> Option<&'a str> {
 }
 
 /// The one line printed for a panic with `message`.
-pub fn line(message: Option<&str>, main_thread: bool) -> String {
+pub(crate) fn line(message: Option<&str>, main_thread: bool) -> String {
     let what = message.map(clean).filter(|text| !text.is_empty());
     let what = what.map_or_else(String::new, |text| format!(": {text}"));
     if main_thread {

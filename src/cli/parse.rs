@@ -7,7 +7,7 @@ use quire::plan::{ParseOutcome, ParseState, PlanDocument, Task, parse};
 
 use super::{Outcome, SourceArgs, input, output, render};
 
-pub fn run(args: &SourceArgs, json: bool) -> anyhow::Result<Outcome> {
+pub(super) fn run(args: &SourceArgs, json: bool) -> anyhow::Result<Outcome> {
     let source = input::read(args.file.as_deref(), &args.limit()?)?;
     let outcome = parse(&source.text, &args.config()?);
     if json {

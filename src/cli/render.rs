@@ -11,7 +11,7 @@ const MAX_REPORTS: usize = 100;
 /// Writes each diagnostic as a miette report to stderr: an excerpt of the
 /// text with its control characters escaped and long lines clipped
 /// (`Diagnostic::to_report`). At most [`MAX_REPORTS`] reports.
-pub fn report(name: &str, text: &str, diagnostics: &[PlanDiagnostic]) {
+pub(super) fn report(name: &str, text: &str, diagnostics: &[PlanDiagnostic]) {
     for diagnostic in diagnostics.iter().take(MAX_REPORTS) {
         let report = miette::Report::new(diagnostic.to_report(name, text));
         output::stderr(&format!("{report:?}"));
@@ -35,7 +35,7 @@ fn plural(count: usize) -> &'static str {
 }
 
 /// The diagnostics as the `diagnostics` array of `--json` output.
-pub fn json(text: &str, diagnostics: &[PlanDiagnostic]) -> serde_json::Value {
+pub(super) fn json(text: &str, diagnostics: &[PlanDiagnostic]) -> serde_json::Value {
     let index = LineIndex::new(text);
     diagnostics
         .iter()

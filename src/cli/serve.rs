@@ -13,7 +13,7 @@ use quire::mcp::{self, HttpLimits, QuireServer, Toolset};
 use super::{HttpLimitArgs, Outcome, output};
 
 /// Parses `--tools tracker,planner` (all toolsets of this build when absent).
-pub fn toolsets(list: Option<&str>) -> anyhow::Result<Vec<Toolset>> {
+pub(super) fn toolsets(list: Option<&str>) -> anyhow::Result<Vec<Toolset>> {
     let Some(list) = list else {
         return Ok(Toolset::ALL.to_vec());
     };
@@ -55,7 +55,7 @@ fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
 
 /// Logs go to stderr, filtered by `RUST_LOG` (default: warnings, and quire's
 /// own info lines).
-pub fn init_logging() {
+pub(super) fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,quire=info"));
     let _ = tracing_subscriber::fmt()
@@ -65,7 +65,7 @@ pub fn init_logging() {
         .try_init();
 }
 
-pub fn serve(
+pub(super) fn serve(
     root: &Path,
     tools: Option<&str>,
     http: Option<&str>,
@@ -106,7 +106,7 @@ fn limits(args: &HttpLimitArgs) -> HttpLimits {
 }
 
 /// `500ms`, `30s`, `10m`, `1h`, or a number of seconds.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub(super) fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     let split = text
         .find(|c: char| !c.is_ascii_digit())
@@ -140,7 +140,7 @@ fn parse_loopback(address: &str) -> anyhow::Result<SocketAddr> {
 }
 
 /// `quire call`: one tool call, or without a tool the list of tools.
-pub fn call(
+pub(super) fn call(
     tool: Option<&str>,
     arguments: Option<&str>,
     root: &Path,

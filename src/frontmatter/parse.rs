@@ -29,7 +29,7 @@ pub(crate) struct Line {
 }
 
 impl Line {
-    pub fn text(self, source: &str) -> &str {
+    pub(super) fn text(self, source: &str) -> &str {
         &source[self.content.range()]
     }
 }

@@ -31,13 +31,13 @@ use serde_json::{Map, Value};
 /// The deepest nesting of arrays and objects a message may have: the
 /// recursion limit of serde_json's parser, which rejects deeper input
 /// before it can exhaust the stack.
-pub const MAX_NESTING: usize = 128;
+pub(super) const MAX_NESTING: usize = 128;
 
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Why a message was not passed on, and how to answer it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Rejection {
+pub(super) struct Rejection {
     /// The JSON-RPC error code: `-32700`, `-32600`, `-32602`, or a
     /// transport's own `-32000`.
     pub code: ErrorCode,
@@ -51,7 +51,7 @@ pub struct Rejection {
 }
 
 impl Rejection {
-    pub fn new(code: ErrorCode, id: Option<RequestId>, message: impl Into<String>) -> Self {
+    pub(super) fn new(code: ErrorCode, id: Option<RequestId>, message: impl Into<String>) -> Self {
         Rejection {
             code,
             id,
@@ -61,18 +61,18 @@ impl Rejection {
     }
 
     /// A parse error (`-32700`, `id: null`).
-    pub fn parse(message: impl Into<String>) -> Self {
+    pub(super) fn parse(message: impl Into<String>) -> Self {
         Rejection::new(ErrorCode::PARSE_ERROR, None, message)
     }
 
     /// An invalid request (`-32600`).
-    pub fn invalid_request(id: Option<RequestId>, message: impl Into<String>) -> Self {
+    pub(super) fn invalid_request(id: Option<RequestId>, message: impl Into<String>) -> Self {
         Rejection::new(ErrorCode::INVALID_REQUEST, id, message)
     }
 
     /// A line or body over `limit` bytes, discarded unread: a parse error,
     /// since the server would not parse it.
-    pub fn too_long(limit: usize) -> Self {
+    pub(super) fn too_long(limit: usize) -> Self {
         Rejection::parse(format!(
             "Parse error: the message is longer than {limit} bytes ({}), the most this server reads; \
              it was discarded unread. Send smaller messages.",
@@ -84,7 +84,7 @@ impl Rejection {
     /// order: `jsonrpc`, `id`, `error`). Not rmcp's `JsonRpcError`: that
     /// leaves out an `id` it could not read, where JSON-RPC 2.0 asks for
     /// `"id": null`.
-    pub fn to_json_text(&self) -> String {
+    pub(super) fn to_json_text(&self) -> String {
         #[derive(serde::Serialize)]
         struct Response<'a> {
             jsonrpc: &'static str,
@@ -113,7 +113,7 @@ impl Rejection {
     }
 
     /// The JSON-RPC error response as one line, newline included.
-    pub fn to_line(&self) -> Vec<u8> {
+    pub(super) fn to_line(&self) -> Vec<u8> {
         let mut line = self.to_json_text().into_bytes();
         line.push(b'\n');
         line
@@ -121,7 +121,7 @@ impl Rejection {
 }
 
 /// `16 MiB` for 16777216: sizes in error messages, as people write them.
-pub fn human_size(bytes: usize) -> String {
+pub(super) fn human_size(bytes: usize) -> String {
     const MIB: usize = 1024 * 1024;
     const KIB: usize = 1024;
     if bytes >= MIB && bytes.is_multiple_of(MIB) {
@@ -139,7 +139,7 @@ pub fn human_size(bytes: usize) -> String {
 /// A message is parsed once, straight into rmcp's types: that parse is the
 /// check, and its result is what rmcp serves. Only a message that fails it
 /// is parsed again, as a plain JSON value, to say what is wrong.
-pub fn check(bytes: &[u8]) -> Result<ClientJsonRpcMessage, Rejection> {
+pub(super) fn check(bytes: &[u8]) -> Result<ClientJsonRpcMessage, Rejection> {
     let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
     match serde_json::from_slice::<ClientJsonRpcMessage>(bytes) {
         Ok(JsonRpcMessage::Request(request)) => {

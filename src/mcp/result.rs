@@ -13,7 +13,7 @@ use crate::tool_error::ToolError;
 /// Runs a blocking domain operation on tokio's blocking pool and converts its
 /// outcome into a tool result. A panic in the operation becomes an
 /// `INTERNAL_ERROR`, never a dropped connection.
-pub async fn run_blocking<T, F>(operation: F) -> CallToolResult
+pub(super) async fn run_blocking<T, F>(operation: F) -> CallToolResult
 where
     T: Serialize,
     F: FnOnce() -> Result<T, ToolError> + Send + 'static,
@@ -31,7 +31,7 @@ where
     to_call_result(outcome)
 }
 
-pub fn to_call_result<T: Serialize>(outcome: Result<T, ToolError>) -> CallToolResult {
+pub(super) fn to_call_result<T: Serialize>(outcome: Result<T, ToolError>) -> CallToolResult {
     match outcome.and_then(|value| {
         serde_json::to_value(value).map_err(|error| {
             ToolError::internal(format!("the result could not be encoded: {error}"))

@@ -16,15 +16,15 @@ pub(crate) struct Line {
 }
 
 impl Line {
-    pub fn span(self) -> Span {
+    pub(super) fn span(self) -> Span {
         Span::new(self.start, self.end)
     }
 
-    pub fn text(self, source: &str) -> &str {
+    pub(super) fn text(self, source: &str) -> &str {
         &source[self.start..self.end]
     }
 
-    pub fn is_blank(self) -> bool {
+    pub(super) fn is_blank(self) -> bool {
         self.blank
     }
 }

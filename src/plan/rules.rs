@@ -177,7 +177,7 @@ pub(crate) struct TaskLine<'i> {
 impl TaskLine<'_> {
     /// Indentation width in characters (a tab counts as one, as it did in the
     /// original).
-    pub fn indent_width(&self) -> usize {
+    pub(super) fn indent_width(&self) -> usize {
         self.indent.text.chars().count()
     }
 }

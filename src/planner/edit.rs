@@ -36,7 +36,7 @@ fn type_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 
 /// Sets the header. The validator checks the parts afterwards; a title or
 /// scope that cannot be written on one header line is refused here.
-pub fn set_goal(document: &mut PlanDocument, goal: &Goal) -> Result<(), ToolError> {
+pub(super) fn set_goal(document: &mut PlanDocument, goal: &Goal) -> Result<(), ToolError> {
     for (name, value) in [
         ("type", &goal.commit_type),
         ("scope", &goal.scope),
@@ -65,7 +65,7 @@ pub fn set_goal(document: &mut PlanDocument, goal: &Goal) -> Result<(), ToolErro
 
 /// Sets the description and, when the text ends in constraint lines
 /// (`- Never: ...`), the constraints.
-pub fn set_detailed_goal(
+pub(super) fn set_detailed_goal(
     document: &mut PlanDocument,
     text: &str,
     config: &ParserConfig,
@@ -119,7 +119,7 @@ pub fn set_detailed_goal(
 }
 
 /// Replaces the tasks. A plan that changes is not finished any more.
-pub fn set_plan(
+pub(super) fn set_plan(
     document: &mut PlanDocument,
     plan: Vec<Task>,
     config: &ParserConfig,
@@ -213,7 +213,7 @@ fn reopen(document: &mut PlanDocument) {
 }
 
 /// What [`mark_task`] did.
-pub struct Marked {
+pub(super) struct Marked {
     pub path: String,
     pub text: String,
     /// Set when marking completed the last open subtask of a parent.
@@ -224,7 +224,7 @@ pub struct Marked {
 /// tree path (`2`, `1.1`, `2.3.1`, as the tools list tasks) names exactly the
 /// task at that path; any other id is a task's text (an exact match wins,
 /// else a unique case-insensitive part of it). Ids are trimmed.
-pub fn mark_task(
+pub(super) fn mark_task(
     document: &mut PlanDocument,
     task_id: &str,
     completed: bool,
@@ -388,7 +388,7 @@ fn task_at_mut<'a>(tasks: &'a mut [Task], indices: &[usize]) -> &'a mut Task {
 }
 
 /// Records the job as complete; refuses while a task is open.
-pub fn finish_job(document: &mut PlanDocument) -> Result<(), ToolError> {
+pub(super) fn finish_job(document: &mut PlanDocument) -> Result<(), ToolError> {
     let Some(tasks) = document.tasks.as_deref().filter(|tasks| !tasks.is_empty()) else {
         return Err(ToolError::validation(
             "the plan has no tasks; set them with set_plan, do them, then finish",
@@ -421,7 +421,7 @@ pub fn finish_job(document: &mut PlanDocument) -> Result<(), ToolError> {
 
 /// The shape the parser gives a document: constraints present when any
 /// exist, and `[]` when tasks follow a description.
-pub fn normalize(document: &mut PlanDocument) {
+pub(super) fn normalize(document: &mut PlanDocument) {
     let has_constraints = document.constraints.as_ref().is_some_and(|c| !c.is_empty());
     if !has_constraints {
         document.constraints =
@@ -432,7 +432,7 @@ pub fn normalize(document: &mut PlanDocument) {
 /// The sections an edit writes anew. Text the parser ignored anywhere else
 /// would be lost when the edited plan is stored, so the edit is refused.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Rewrites {
+pub(super) struct Rewrites {
     /// The header (`set_overarching_goal`).
     pub header: bool,
     /// The description and the constraints (`set_detailed_goal`).
@@ -444,7 +444,7 @@ pub struct Rewrites {
 /// text the parser ignored (a title after `type:`, a constraint it rejects)
 /// outside the sections the edit rewrites: an edit never stores less than
 /// was there.
-pub fn read_for_edit(
+pub(super) fn read_for_edit(
     text: &str,
     config: &ParserConfig,
     clear_hint: &str,
@@ -502,7 +502,7 @@ pub fn read_for_edit(
 }
 
 /// The 1-based line of byte `offset` in `text`.
-pub fn line_of(text: &str, offset: usize) -> usize {
+pub(super) fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes()[..offset.min(text.len())]
         .iter()
         .filter(|&&b| b == b'\n')

@@ -10,7 +10,7 @@ use super::edit::line_of;
 /// The findings of one stored plan, split by whether they block the next
 /// edit.
 #[derive(Debug, Default)]
-pub struct Findings {
+pub(super) struct Findings {
     /// Errors: the parser's halt, and the validator's errors (the next edit
     /// is refused until they are fixed).
     pub errors: Vec<String>,
@@ -23,7 +23,11 @@ impl Findings {
     /// The findings for `text`: `parsed` are the parser's diagnostics of
     /// it, `validated` the validator's findings of the document parsed
     /// from it (their spans point into `text`).
-    pub fn of(text: &str, parsed: &[PlanDiagnostic], validated: &[PlanDiagnostic]) -> Findings {
+    pub(super) fn of(
+        text: &str,
+        parsed: &[PlanDiagnostic],
+        validated: &[PlanDiagnostic],
+    ) -> Findings {
         let mut findings = Findings::default();
         for diagnostic in parsed.iter().chain(validated) {
             let line = if diagnostic.span.is_empty() && diagnostic.span.start == 0 {

@@ -73,7 +73,7 @@ impl Stage {
 }
 
 /// `1 task`, `2 tasks`.
-pub fn count(n: usize, noun: &str) -> String {
+pub(super) fn count(n: usize, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {
@@ -82,7 +82,7 @@ pub fn count(n: usize, noun: &str) -> String {
 }
 
 /// How to start the next plan in `store` once this one is finished.
-pub fn fresh_start(store: &str) -> &'static str {
+pub(super) fn fresh_start(store: &str) -> &'static str {
     match store {
         "jj" => {
             "call `set_overarching_goal` with `start_new: true` (it runs `jj new`, so this plan stays the description of its change), or run `jj new` yourself"
@@ -98,7 +98,7 @@ pub fn fresh_start(store: &str) -> &'static str {
 
 /// A task with its 1-based path in the tree (`2.1` is the first subtask of
 /// the second task).
-pub struct TaskAt<'a> {
+pub(super) struct TaskAt<'a> {
     pub path: String,
     pub task: &'a Task,
 }
@@ -106,18 +106,18 @@ pub struct TaskAt<'a> {
 impl TaskAt<'_> {
     /// `2.1 Write the tests`, as messages list a task: on one line, control
     /// characters escaped.
-    pub fn listed(&self) -> String {
+    pub(super) fn listed(&self) -> String {
         format!("{} {}", self.path, one_line(&self.task.text.value))
     }
 
     /// The task's text as messages quote it.
-    pub fn quoted(&self) -> std::borrow::Cow<'_, str> {
+    pub(super) fn quoted(&self) -> std::borrow::Cow<'_, str> {
         one_line(&self.task.text.value)
     }
 }
 
 /// Every task in document order with its path.
-pub fn tasks_with_paths(tasks: &[Task]) -> Vec<TaskAt<'_>> {
+pub(super) fn tasks_with_paths(tasks: &[Task]) -> Vec<TaskAt<'_>> {
     fn walk<'a>(tasks: &'a [Task], prefix: &str, out: &mut Vec<TaskAt<'a>>) {
         for (index, task) in tasks.iter().enumerate() {
             let path = if prefix.is_empty() {

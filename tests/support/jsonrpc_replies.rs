@@ -4,17 +4,17 @@
 use serde_json::Value;
 
 /// The `initialize` request, with id 1, that a raw test client sends.
-pub const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw-test","version":"1"}}}"#;
+pub(crate) const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw-test","version":"1"}}}"#;
 
 /// Asserts that `reply` is quire's answer to [`INITIALIZE`].
-pub fn assert_initialized(reply: &Value) {
+pub(crate) fn assert_initialized(reply: &Value) {
     assert_eq!(reply["id"], 1, "{reply}");
     assert_eq!(reply["result"]["serverInfo"]["name"], "quire", "{reply}");
 }
 
 /// The `(code, id)` of a JSON-RPC error reply, once it is known to be one:
 /// `"jsonrpc": "2.0"`, no `result`, and a message that says something.
-pub fn error_of(reply: &Value) -> (i64, Value) {
+pub(crate) fn error_of(reply: &Value) -> (i64, Value) {
     assert_eq!(reply["jsonrpc"], "2.0", "{reply}");
     assert!(reply.get("result").is_none(), "{reply}");
     let message = reply["error"]["message"].as_str().unwrap_or_default();

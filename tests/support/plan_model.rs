@@ -40,7 +40,7 @@ fn checkbox_task(body: &str, close: &str) -> bool {
 }
 
 /// Is `line` a task line of `syntax` (text may be blank)?
-pub fn is_task(syntax: TaskSyntax, line: &str) -> bool {
+pub(crate) fn is_task(syntax: TaskSyntax, line: &str) -> bool {
     let body = line.trim_start_matches(is_ws);
     match syntax {
         TaskSyntax::CheckboxColon => checkbox_task(body, "]: "),
@@ -53,7 +53,7 @@ pub fn is_task(syntax: TaskSyntax, line: &str) -> bool {
 
 /// Does `line` start like a task (a lone `-`, the task marker, or a bare
 /// checkbox), whether or not it is one?
-pub fn starts_like_task(syntax: TaskSyntax, line: &str) -> bool {
+pub(crate) fn starts_like_task(syntax: TaskSyntax, line: &str) -> bool {
     let body = line.trim_start_matches(is_ws);
     if body.trim_end_matches(is_ws) == "-" {
         return true;
@@ -67,7 +67,7 @@ pub fn starts_like_task(syntax: TaskSyntax, line: &str) -> bool {
 }
 
 /// Is `line` a constraint line of `syntax`?
-pub fn is_constraint(syntax: ConstraintSyntax, line: &str) -> bool {
+pub(crate) fn is_constraint(syntax: ConstraintSyntax, line: &str) -> bool {
     match syntax {
         ConstraintSyntax::Dash => {
             let Some(rest) = line.strip_prefix("- ") else {
@@ -109,7 +109,7 @@ pub fn is_constraint(syntax: ConstraintSyntax, line: &str) -> bool {
 
 /// Is `line` shaped like a constraint (which the constraint section reads,
 /// keeping it or skipping it with a warning)?
-pub fn is_constraint_like(syntax: ConstraintSyntax, line: &str) -> bool {
+pub(crate) fn is_constraint_like(syntax: ConstraintSyntax, line: &str) -> bool {
     // An indented constraint (or constraint-like line) is read, and skipped.
     let unindented = line.trim_start_matches(is_ws);
     if unindented.len() < line.len() {
@@ -125,7 +125,7 @@ pub fn is_constraint_like(syntax: ConstraintSyntax, line: &str) -> bool {
 }
 
 /// Does `line` end the description (start the constraint or task section)?
-pub fn starts_section(config: &ParserConfig, line: &str) -> bool {
+pub(crate) fn starts_section(config: &ParserConfig, line: &str) -> bool {
     is_task(config.task, line)
         || starts_like_task(config.task, line)
         || is_constraint(config.constraint, line)
@@ -326,7 +326,7 @@ fn sanitize_direction(direction: &str, config: &ParserConfig, after_tasks: bool)
 /// The document the parser gives for `format(&sanitize(doc, config), config)`:
 /// `doc` changed as little as possible to be expressible in `config`'s syntax,
 /// with detached spans. It may still exceed `max_input_length` when formatted.
-pub fn sanitize(doc: PlanDocument, config: &ParserConfig) -> PlanDocument {
+pub(crate) fn sanitize(doc: PlanDocument, config: &ParserConfig) -> PlanDocument {
     let PlanDocument {
         header,
         description,
@@ -373,7 +373,7 @@ pub fn sanitize(doc: PlanDocument, config: &ParserConfig) -> PlanDocument {
 
 // ----------------------------------------------------------- invariants ---
 
-pub fn presets() -> [(Preset, ParserConfig); 4] {
+pub(crate) fn presets() -> [(Preset, ParserConfig); 4] {
     Preset::ALL.map(|preset| (preset, preset.config()))
 }
 
@@ -397,7 +397,7 @@ fn lf(text: &str) -> String {
 }
 
 /// Is `span` a range of `text` on character boundaries?
-pub fn span_ok(text: &str, span: Span) -> bool {
+pub(crate) fn span_ok(text: &str, span: Span) -> bool {
     span.start <= span.end && text.get(span.range()).is_some()
 }
 
@@ -452,7 +452,7 @@ fn check_tasks(text: &str, tasks: &[Task], whole: Span) -> Result<(), String> {
 /// Every span in `outcome` (a parse of `text`) is a range of `text` on char
 /// boundaries, every value's span covers that value, and a halted outcome has
 /// exactly one error.
-pub fn check_spans(text: &str, outcome: &ParseOutcome) -> Result<(), String> {
+pub(crate) fn check_spans(text: &str, outcome: &ParseOutcome) -> Result<(), String> {
     let whole = Span::new(0, text.len());
     for diagnostic in &outcome.diagnostics {
         check_span(text, &diagnostic.to_string(), diagnostic.span, whole)?;
@@ -534,7 +534,7 @@ pub fn check_spans(text: &str, outcome: &ParseOutcome) -> Result<(), String> {
 }
 
 /// Did the parser keep everything the text said (no text-dropping warning)?
-pub fn keeps_all_text(outcome: &ParseOutcome) -> bool {
+pub(crate) fn keeps_all_text(outcome: &ParseOutcome) -> bool {
     outcome.state == ParseState::Parsed
         && !outcome
             .diagnostics
@@ -548,7 +548,10 @@ fn json(document: &PlanDocument) -> serde_json::Value {
 
 /// For an outcome that [`keeps_all_text`]: its formatted text re-parses to the
 /// same document (Parsed) and formats to the same text again.
-pub fn check_idempotent(outcome: &ParseOutcome, config: &ParserConfig) -> Result<(), String> {
+pub(crate) fn check_idempotent(
+    outcome: &ParseOutcome,
+    config: &ParserConfig,
+) -> Result<(), String> {
     let formatted = format(&outcome.document, config);
     if formatted.chars().count() > config.max_input_length {
         // Known limitation: the formatter adds blank lines between sections
@@ -583,7 +586,7 @@ pub fn check_idempotent(outcome: &ParseOutcome, config: &ParserConfig) -> Result
 /// For a [`sanitize`]d document: formatting then parsing gives it back.
 /// Returns `Ok(false)` (nothing checked) when the formatted text is over the
 /// input limit.
-pub fn check_roundtrip(doc: &PlanDocument, config: &ParserConfig) -> Result<bool, String> {
+pub(crate) fn check_roundtrip(doc: &PlanDocument, config: &ParserConfig) -> Result<bool, String> {
     let text = format(doc, config);
     if text.chars().count() > config.max_input_length {
         return Ok(false);

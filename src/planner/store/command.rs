@@ -24,7 +24,7 @@ const MAX_STDOUT: usize = 4 * 1024 * 1024;
 const MAX_STDERR: usize = 64 * 1024;
 
 /// One command to run: program, arguments, environment additions.
-pub struct Invocation<'a> {
+pub(super) struct Invocation<'a> {
     pub program: &'static str,
     /// Options quire adds for safety (no pager, no monitor, ...), left out
     /// of messages.
@@ -42,13 +42,13 @@ pub struct Invocation<'a> {
 /// What a command printed, up to a size: the text (invalid UTF-8 replaced)
 /// and how many bytes after it were left out.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Capped {
+pub(crate) struct Capped {
     pub text: String,
     pub omitted: u64,
 }
 
 impl<'a> Invocation<'a> {
-    pub fn new(program: &'static str, install_hint: &'static str) -> Self {
+    pub(super) fn new(program: &'static str, install_hint: &'static str) -> Self {
         Invocation {
             program,
             quiet_args: Vec::new(),
@@ -61,12 +61,12 @@ impl<'a> Invocation<'a> {
     }
 
     /// Takes exit status `code` as success too.
-    pub fn success_code(mut self, code: i32) -> Self {
+    pub(super) fn success_code(mut self, code: i32) -> Self {
         self.success_codes.push(code);
         self
     }
 
-    pub fn args<I, S>(mut self, args: I) -> Self
+    pub(super) fn args<I, S>(mut self, args: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
@@ -77,7 +77,7 @@ impl<'a> Invocation<'a> {
 
     /// Arguments that go before [`Invocation::args`] and are not shown in
     /// messages.
-    pub fn quiet_args<I, S>(mut self, args: I) -> Self
+    pub(super) fn quiet_args<I, S>(mut self, args: I) -> Self
     where
         I: IntoIterator<Item = S>,
         S: Into<String>,
@@ -86,12 +86,12 @@ impl<'a> Invocation<'a> {
         self
     }
 
-    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+    pub(super) fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
         self.env.push((key.into(), value.into()));
         self
     }
 
-    pub fn stdin(mut self, text: &'a str) -> Self {
+    pub(super) fn stdin(mut self, text: &'a str) -> Self {
         self.stdin = Some(text);
         self
     }
@@ -104,11 +104,15 @@ impl<'a> Invocation<'a> {
     /// Runs it in `root` and returns its stdout. A non-zero exit becomes
     /// `CommandFailed` with the command's own error text, the workspace's
     /// absolute path replaced by `.`.
-    pub fn run(self, root: &Path) -> Result<String, StoreError> {
+    pub(super) fn run(self, root: &Path) -> Result<String, StoreError> {
         self.run_with_timeout(root, COMMAND_TIMEOUT)
     }
 
-    pub fn run_with_timeout(self, root: &Path, timeout: Duration) -> Result<String, StoreError> {
+    pub(super) fn run_with_timeout(
+        self,
+        root: &Path,
+        timeout: Duration,
+    ) -> Result<String, StoreError> {
         let shown = self.shown();
         let stdout = self.execute(root, timeout, MAX_STDOUT)?;
         if stdout.total > stdout.bytes.len() as u64 {
@@ -130,7 +134,7 @@ impl<'a> Invocation<'a> {
     /// text, cut at the end of a line (or character) and with invalid UTF-8
     /// replaced; the rest is read, counted and dropped. For output that is
     /// shown, not parsed: a diff.
-    pub fn run_capped(self, root: &Path, cap: usize) -> Result<Capped, StoreError> {
+    pub(super) fn run_capped(self, root: &Path, cap: usize) -> Result<Capped, StoreError> {
         let stdout = self.execute(root, COMMAND_TIMEOUT, cap)?;
         let mut kept = stdout.bytes;
         if stdout.total > kept.len() as u64 {
