@@ -40,7 +40,10 @@ impl fmt::Display for Severity {
 /// One finding about a text: what is wrong, where, and how to fix it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic<C> {
+    /// Which rule found it; its printed name (`plan::missing_blank_line`) is
+    /// stable, for programs to match on.
     pub code: C,
+    /// Whether it stops the text from being used (an error) or only warns.
     pub severity: Severity,
     /// One sentence saying what is wrong.
     pub message: String,
@@ -57,6 +60,7 @@ pub struct Diagnostic<C> {
 }
 
 impl<C: DiagnosticCode> Diagnostic<C> {
+    /// Whether this finding is an error rather than a warning.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -639,6 +643,7 @@ pub struct LineIndex<'a> {
 }
 
 impl<'a> LineIndex<'a> {
+    /// Indexes `text`'s line starts once, so each lookup is a binary search.
     pub fn new(text: &'a str) -> Self {
         let line_starts = std::iter::once(0)
             .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))

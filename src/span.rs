@@ -15,7 +15,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// text; it carries [`Span::DETACHED`] (`0..0`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {
+    /// Byte offset of the first byte, on a char boundary.
     pub start: usize,
+    /// Byte offset just past the last byte (exclusive), on a char boundary.
     pub end: usize,
 }
 
@@ -23,6 +25,7 @@ impl Span {
     /// The span of a node that did not come from parsed text.
     pub const DETACHED: Span = Span { start: 0, end: 0 };
 
+    /// The bytes `start..end`; `start <= end` is the caller's to keep.
     pub const fn new(start: usize, end: usize) -> Self {
         Span { start, end }
     }
@@ -35,14 +38,18 @@ impl Span {
         }
     }
 
+    /// The length in bytes (not characters).
     pub const fn len(&self) -> usize {
         self.end - self.start
     }
 
+    /// Whether the span covers no bytes: a point where something is missing, or
+    /// a detached node.
     pub const fn is_empty(&self) -> bool {
         self.start == self.end
     }
 
+    /// The span as a range, for slicing the text it points into: `&text[span.range()]`.
     pub const fn range(&self) -> Range<usize> {
         self.start..self.end
     }
@@ -72,11 +79,14 @@ impl fmt::Display for Span {
 /// whether or not it came from text; deserializes with a detached span.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Spanned<T> {
+    /// The value itself.
     pub value: T,
+    /// Where it was written in the parsed text.
     pub span: Span,
 }
 
 impl<T> Spanned<T> {
+    /// A value at `span`.
     pub const fn new(value: T, span: Span) -> Self {
         Spanned { value, span }
     }

@@ -25,6 +25,7 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// The code's wire spelling, `SCREAMING_SNAKE_CASE` (`VALIDATION_ERROR`).
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorCode::ValidationError => "VALIDATION_ERROR",
@@ -39,14 +40,17 @@ impl ErrorCode {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 #[error("{}: {message}", code.as_str())]
 pub struct ToolError {
+    /// The class of failure, which a client can act on without reading the message.
     pub code: ErrorCode,
     /// What was wrong and what to do instead. Never a stack trace, never an
     /// absolute path of the machine.
     pub message: String,
+    /// Whether the same call may succeed if made again unchanged.
     pub retryable: bool,
 }
 
 impl ToolError {
+    /// A [`ErrorCode::ValidationError`] that no retry can fix: the arguments must change.
     pub fn validation(message: impl Into<String>) -> Self {
         ToolError {
             code: ErrorCode::ValidationError,
@@ -55,6 +59,7 @@ impl ToolError {
         }
     }
 
+    /// A [`ErrorCode::FileNotFound`] that no retry can fix.
     pub fn not_found(message: impl Into<String>) -> Self {
         ToolError {
             code: ErrorCode::FileNotFound,

@@ -20,17 +20,30 @@ pub type FrontmatterDiagnostic = Diagnostic<Code>;
 #[non_exhaustive]
 pub enum Code {
     // Reading:
+    /// [`ParseError::Unclosed`]: an opening `---` with no closing one.
     Unclosed,
+    /// [`ParseError::InvalidYaml`]: the block is not YAML.
     InvalidYaml,
+    /// [`ParseError::LimitExceeded`]: the YAML is too large or too deep to read.
     LimitExceeded,
+    /// [`ParseError::NotAMapping`]: the YAML is not a mapping of keys to values.
     NotAMapping,
+    /// [`ParseError::DuplicateKey`]: a top-level key written twice.
     DuplicateKey,
+    /// [`ParseError::UnsupportedSyntax`]: valid YAML whose keys cannot be
+    /// located line by line.
     UnsupportedSyntax,
     // Editing:
+    /// [`EditError::NoFrontmatter`]: the text has no frontmatter block to edit.
     NoFrontmatter,
+    /// [`EditError::MissingKey`]: no top-level key has the name given.
     MissingKey,
+    /// [`EditError::NotAScalar`]: the value is not a single-line scalar.
     NotAScalar,
+    /// [`EditError::NotReplaceable`]: the value is written in a way that cannot
+    /// be replaced in place.
     NotReplaceable,
+    /// [`EditError::EditNotVerified`]: the edited text did not read back as intended.
     EditNotVerified,
 }
 
@@ -74,6 +87,7 @@ pub enum ParseError {
     Unclosed {
         /// The opening fence line.
         span: Span,
+        /// The 1-based line of the opening fence, named in the message.
         line: usize,
     },
 
@@ -104,6 +118,7 @@ pub enum ParseError {
         advice: &'static str,
         /// Where the limit was reached.
         span: Span,
+        /// The 1-based line where the limit was reached, named in the message.
         line: usize,
     },
 
@@ -115,6 +130,7 @@ pub enum ParseError {
     NotAMapping {
         /// What the YAML is instead: "a sequence", "a string", "a number", ...
         found: &'static str,
+        /// The whole YAML content between the fences.
         span: Span,
     },
 
@@ -124,12 +140,15 @@ pub enum ParseError {
          YAML keys must be unique, so remove or rename one of them"
     )]
     DuplicateKey {
+        /// The key that appears twice.
         key: String,
         /// The second occurrence of the key.
         span: Span,
+        /// The 1-based line of the second occurrence, named in the message.
         line: usize,
         /// The first occurrence.
         first: Span,
+        /// The 1-based line of the first occurrence.
         first_line: usize,
     },
 
@@ -141,13 +160,17 @@ pub enum ParseError {
          'single-quoted' or \"double-quoted\" key on one line)"
     )]
     UnsupportedSyntax {
+        /// Why the line cannot be located, in words.
         reason: String,
+        /// The line that cannot be located.
         span: Span,
+        /// Its 1-based line number, named in the message.
         line: usize,
     },
 }
 
 impl ParseError {
+    /// The diagnostic code of this error.
     pub fn code(&self) -> Code {
         match self {
             ParseError::Unclosed { .. } => Code::Unclosed,
@@ -230,7 +253,10 @@ pub enum EditError {
         "the text has no frontmatter (its first line is not `---`), so it has no key `{key}` \
          to set: add a frontmatter block (`---`, `{key}: value`, `---`) at the top first"
     )]
-    NoFrontmatter { key: String },
+    NoFrontmatter {
+        /// The key the caller asked to set.
+        key: String,
+    },
 
     /// No top-level key has this name.
     #[error(
@@ -238,6 +264,7 @@ pub enum EditError {
          only changes an existing key, so check the spelling or add the key first"
     )]
     MissingKey {
+        /// The key the caller asked to set.
         key: String,
         /// The keys it does have, comma-separated, in file order (`none` when empty).
         available: String,
@@ -252,7 +279,9 @@ pub enum EditError {
          this value by hand", .layout.describe()
     )]
     NotAScalar {
+        /// The key the caller asked to set.
         key: String,
+        /// How the value is written instead (block, multi-line, a collection, ...).
         layout: ValueLayout,
         /// The value's span.
         span: Span,
@@ -265,6 +294,7 @@ pub enum EditError {
          line as `{key}: value`"
     )]
     NotReplaceable {
+        /// The key the caller asked to set.
         key: String,
         /// How the value is written.
         layout: ValueLayout,
@@ -281,7 +311,9 @@ pub enum EditError {
          the frontmatter and the new value"
     )]
     EditNotVerified {
+        /// The key the caller asked to set.
         key: String,
+        /// What read back differently, in words.
         reason: String,
         /// The value that was to be replaced.
         span: Span,
@@ -289,6 +321,8 @@ pub enum EditError {
 }
 
 impl EditError {
+    /// The diagnostic code of this error, the one of the parse error for
+    /// [`EditError::Parse`].
     pub fn code(&self) -> Code {
         match self {
             EditError::Parse(error) => error.code(),

@@ -9,13 +9,21 @@ use std::time::Duration;
 /// What kind of thing a path names, in words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FileKind {
+    /// A regular file: the only kind the tools read or write.
     Regular,
+    /// A directory.
     Folder,
+    /// A symbolic link, seen without following it.
     Symlink,
+    /// A named pipe; opening it could block forever, so it is never opened.
     Fifo,
+    /// A Unix domain socket.
     Socket,
+    /// A character device such as `/dev/zero`, which could be read forever.
     CharDevice,
+    /// A block device.
     BlockDevice,
+    /// A file type bit pattern the layer does not know.
     Unknown,
 }
 
@@ -53,71 +61,169 @@ impl FileKind {
 /// path of the machine.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum FsError {
+    /// The path given was the empty string.
     #[error("the path is empty; give a path relative to the workspace root")]
     Empty,
+    /// The path cannot name a file beneath the root at all (absolute, a NUL
+    /// byte, a component the layer refuses).
     #[error("`{path}` {reason}; give a path relative to the workspace root")]
-    Invalid { path: String, reason: &'static str },
+    Invalid {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+        /// What is wrong with it, as a phrase following the path.
+        reason: &'static str,
+    },
+    /// The path leads out of the root, by `..` or through a symbolic link.
     #[error(
         "`{path}` is outside the workspace{how}; give a path inside it, relative to the workspace root"
     )]
-    Outside { path: String, how: &'static str },
+    Outside {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+        /// How it leaves the root (for instance " (through a symbolic link)"),
+        /// or empty.
+        how: &'static str,
+    },
+    /// Nothing exists at the path.
     #[error("`{path}` does not exist in the workspace")]
-    NotFound { path: String },
+    NotFound {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+    },
+    /// The path ends with `/`, which names a folder where a file was asked
+    /// for.
     #[error(
         "`{path}` ends with `/`, so it names a folder; give the file's path without the trailing slash"
     )]
-    TrailingSlash { path: String },
+    TrailingSlash {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+    },
+    /// The path names something other than a regular file.
     #[error("`{path}` is {}, not a regular file; give the path of a file", .kind.described())]
-    NotAFile { path: String, kind: FileKind },
+    NotAFile {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+        /// What it names instead.
+        kind: FileKind,
+    },
+    /// Resolving the path followed more than 40 symbolic links, the kernel's
+    /// own limit, which almost always means a loop.
     #[error("`{path}` goes through more than 40 symbolic links; it probably loops")]
-    TooManyLinks { path: String },
+    TooManyLinks {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+    },
+    /// The file is larger than the limit for its kind; it was not read, so
+    /// a huge file cannot exhaust memory.
     #[error(
         "`{path}` is larger than the limit of {} for this kind of file; nothing was read",
         human_size(*.limit)
     )]
-    TooLarge { path: String, limit: u64 },
+    TooLarge {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+        /// The largest size accepted, in bytes.
+        limit: u64,
+    },
+    /// The file's bytes are not valid UTF-8, so it is not text the grammars
+    /// can read.
     #[error("`{path}` is not UTF-8 text (invalid byte at offset {offset})")]
-    NotUtf8 { path: String, offset: usize },
+    NotUtf8 {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+        /// The byte offset of the first byte that is not valid UTF-8.
+        offset: usize,
+    },
+    /// The file has no write permission for anyone; the layer respects that
+    /// rather than replacing it.
     #[error(
         "`{path}` is read-only (mode {mode:04o}); nothing was changed. Make it writable (chmod u+w) if it should change"
     )]
-    ReadOnly { path: String, mode: u32 },
+    ReadOnly {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+        /// The file's permission bits.
+        mode: u32,
+    },
+    /// The file is writable by someone, but not by this process's user.
     #[error(
         "`{path}` is not writable by this process (user {uid}); nothing was changed. Give this user write permission on the file, or run as its owner"
     )]
-    NotWritable { path: String, uid: u32 },
+    NotWritable {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+        /// The user id of this process.
+        uid: u32,
+    },
+    /// The file's folder is not writable, so the atomic replace (write a
+    /// temporary file beside it, then rename) cannot happen.
     #[error(
         "the folder holding `{path}` is not writable by this process, so the file cannot be replaced safely; nothing was changed"
     )]
-    FolderNotWritable { path: String },
+    FolderNotWritable {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+    },
+    /// The file has more than one hard link; an atomic replace would give
+    /// only this name the new text.
     #[error(
         "`{path}` has {links} hard links; replacing it would split them (the other names would keep the old text), so nothing was changed. Edit it in place, or remove the other links"
     )]
-    HardLinked { path: String, links: u64 },
+    HardLinked {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+        /// How many names the file has.
+        links: u64,
+    },
+    /// The file's owner or group differs from this process's, and the
+    /// replacement could not be given them, so the write would change who
+    /// owns the file.
     #[error(
         "`{path}` belongs to another user or group, which this process cannot give to the replacement; nothing was changed. Run as the file's owner"
     )]
-    ForeignOwner { path: String },
+    ForeignOwner {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+    },
+    /// Another writer holds the file's lock; a retry later may succeed.
     #[error(
         "`{path}` is being changed by {holder}; it was still locked after {}. Try again in a moment",
         seconds(*.waited)
     )]
     Busy {
+        /// The path as the caller gave it, relative to the root.
         path: String,
+        /// Who holds the lock, in words.
         holder: String,
+        /// How long this call waited for the lock before giving up.
         waited: Duration,
     },
+    /// The file changed between being read and being replaced, so writing
+    /// now would lose the other program's change.
     #[error(
         "`{path}` changed while it was being updated (another program wrote or replaced it); nothing was changed. Try again"
     )]
-    Changed { path: String },
+    Changed {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+    },
+    /// A file was to be created, but something already exists at the path.
     #[error("`{path}` already exists; nothing was changed")]
-    AlreadyExists { path: String },
+    AlreadyExists {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+    },
+    /// An operating-system call failed for a reason not named above.
     #[error("cannot {action} `{path}`: {reason}")]
     Io {
+        /// The path as the caller gave it, relative to the root.
         path: String,
+        /// What was being done, as a verb ("open", "look up").
         action: &'static str,
+        /// The failure in words, without an OS error number.
         reason: String,
+        /// Its class, which decides whether a retry can help.
         kind: IoKind,
     },
 }
@@ -125,8 +231,12 @@ pub enum FsError {
 /// The class of an I/O failure, for deciding whether a retry can help.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IoKind {
+    /// Permission was refused (or the file system is read-only): a retry
+    /// fails the same way.
     PermissionDenied,
+    /// The disk or the quota is full: a retry fails until space is freed.
     NoSpace,
+    /// Anything else, possibly transient, so a retry may help.
     Other,
 }
 

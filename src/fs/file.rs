@@ -22,12 +22,20 @@ use super::stage::{Install, open_readable, settle, stage};
 /// What `stat` says about a file, in portable integer types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FileStat {
+    /// The device the file is on; with `ino`, the file's identity.
     pub dev: u64,
+    /// The inode number; with `dev`, the file's identity, compared to see
+    /// whether it was replaced.
     pub ino: u64,
+    /// The file type and permission bits, as `st_mode`.
     pub mode: u32,
+    /// How many hard links (names) the file has.
     pub nlink: u64,
+    /// The owner's user id.
     pub uid: u32,
+    /// The owner's group id.
     pub gid: u32,
+    /// The size in bytes.
     pub size: u64,
     mtime: (i64, i64),
     ctime: (i64, i64),
@@ -49,6 +57,7 @@ impl FileStat {
         }
     }
 
+    /// What kind of file this is, from the type bits of `mode`.
     pub fn kind(&self) -> FileKind {
         FileKind::from_mode(self.mode)
     }
@@ -106,6 +115,7 @@ impl Located {
         self.kind
     }
 
+    /// Whether anything exists at the path.
     pub fn exists(&self) -> bool {
         self.kind.is_some()
     }

@@ -27,6 +27,7 @@ impl Toolset {
     /// Every toolset this build has.
     pub const ALL: [Toolset; 2] = [Toolset::Tracker, Toolset::Planner];
 
+    /// The name `--toolset` takes and tool listings show.
     pub fn name(self) -> &'static str {
         match self {
             Toolset::Tracker => "tracker",
@@ -53,6 +54,7 @@ impl FromStr for Toolset {
     }
 }
 
+/// A `--toolset` name this build does not have; holds the name as given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown toolset `{0}`; this build has: {known}", known = Toolset::ALL.map(Toolset::name).join(", "))]
 pub struct UnknownToolset(pub String);

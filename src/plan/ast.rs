@@ -15,6 +15,7 @@ use crate::span::{Span, Spanned};
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlanDocument {
+    /// The first line, when it reads as a header; `None` when the document has none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub header: Option<Header>,
     /// The description's lines joined with `\n` (CRLF line endings read as LF).
@@ -24,6 +25,8 @@ pub struct PlanDocument {
     /// when tasks follow a description (the original parser's shape).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub constraints: Option<Vec<Constraint>>,
+    /// The task list, in document order, each task with its subtasks; `None`
+    /// when the document has no task section.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tasks: Option<Vec<Task>>,
     /// Everything after the tasks, trimmed; may span several lines.
@@ -102,13 +105,16 @@ impl PlanDocument {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Header {
+    /// The commit type before the scope (`feat`); `None` in syntaxes without one.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub commit_type: Option<Spanned<String>>,
+    /// The scope inside the parentheses (`parser` in `feat(parser):`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scope: Option<Spanned<String>>,
     /// `!` after the scope.
     #[serde(default)]
     pub breaking: bool,
+    /// The text after the colon; `None` when the header ends at the colon.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<Spanned<String>>,
     /// The whole header line.
@@ -137,7 +143,9 @@ impl Header {
 /// `- Key: value`; serializes as the pair `[key, value]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Constraint {
+    /// The constraint's key, before the colon (`Scope`).
     pub key: Spanned<String>,
+    /// The constraint's value, after the colon and its space.
     pub value: Spanned<String>,
     /// The whole constraint line.
     pub span: Span,
@@ -158,8 +166,11 @@ impl Constraint {
 /// `[checked, text, children]`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Task {
+    /// Whether the checkbox is ticked (`[x]`).
     pub checked: bool,
+    /// The task's text after the checkbox.
     pub text: Spanned<String>,
+    /// The subtasks indented beneath this task.
     pub children: Vec<Task>,
     /// The task's own line (children have their own spans).
     pub span: Span,

@@ -11,32 +11,61 @@ pub type PlanDiagnostic = Diagnostic<Code>;
 #[non_exhaustive]
 pub enum Code {
     // The parser halts:
+    /// The [`ParserConfig`](super::ParserConfig) has a limit of zero, so
+    /// nothing could be parsed.
     InvalidConfig,
+    /// The document starts with a blank line where the header belongs.
     LeadingBlankLine,
+    /// The document is longer than `max_input_length` characters.
     InputTooLong,
+    /// The document contains a NUL byte, so it is not text.
     NulByte,
+    /// The first line does not read as a header.
     InvalidHeader,
+    /// The title is longer than `max_title_length` characters.
     TitleTooLong,
+    /// The header is not followed by a blank line.
     MissingBlankLine,
+    /// The description goes on after a blank line, which ends it.
     BlankLineInDescription,
+    /// A line starts like a task (`- [`) but is not one.
     MalformedTask,
+    /// A task has a checkbox but no text.
     EmptyTask,
+    /// The document has more than `max_task_count` tasks.
     TooManyTasks,
+    /// Tasks are nested deeper than the configured maximum depth.
     NestingTooDeep,
+    /// The direction's first line has the exact length the original parser
+    /// reads as unfinished.
     IncompleteDirection,
     // The parser warns (the original dropped or bent these silently):
+    /// The header has text after `type:` without a scope, which is not kept as
+    /// a title (warning).
     TitleIgnored,
+    /// A line looks like a constraint but is not one, so it is not kept (warning).
     ConstraintIgnored,
+    /// A task's indentation is not a multiple of `indent_size` (warning).
     IrregularIndent,
     // The validator:
+    /// The document has no header.
     MissingHeader,
+    /// The header's type is not one of the allowed types.
     UnknownType,
+    /// The header's scope has characters a scope may not have.
     InvalidScope,
+    /// The header's scope is not lowercase.
     ScopeCase,
+    /// The title is blank, or starts or ends with whitespace.
     TitleWhitespace,
+    /// A constraint's key is not one of the known prefixes.
     UnknownConstraintPrefix,
+    /// A constraint has a key but no value.
     EmptyConstraintValue,
+    /// A constraint's value starts with an uppercase letter.
     ConstraintValueCase,
+    /// A field contains a control character other than tab, or a Unicode line
+    /// or paragraph separator, which a terminal could use to hide text.
     ControlCharacter,
 }
 

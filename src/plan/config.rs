@@ -55,8 +55,12 @@ pub enum ConstraintSyntax {
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ParserConfig {
+    /// How the first line is written: a conventional-commit header, `# Title`,
+    /// or `title: Title`.
     pub header: HeaderSyntax,
+    /// How a task line is written (checkbox placement and marks).
     pub task: TaskSyntax,
+    /// How a constraint line is written.
     pub constraint: ConstraintSyntax,
     /// Spaces per task nesting level.
     pub indent_size: usize,
@@ -66,6 +70,7 @@ pub struct ParserConfig {
     pub max_input_length: usize,
     /// Deepest task nesting (0 allows top-level tasks only).
     pub max_nesting_depth: usize,
+    /// Most tasks, counting subtasks.
     pub max_task_count: usize,
     /// A direction whose first line has exactly this many characters is taken
     /// as unfinished and halts the parser. `None` (or `Some(0)`) turns it off.
@@ -149,21 +154,28 @@ impl Default for ParserConfig {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("parser setting `{setting}` {reason}")]
 pub struct ConfigError {
+    /// The setting's field name in [`ParserConfig`], e.g. `indent_size`.
     pub setting: &'static str,
+    /// What is wrong with its value, as a phrase following the name.
     pub reason: &'static str,
 }
 
 /// The named presets, for command lines and tool parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Preset {
+    /// [`ParserConfig::COMMIT_MESSAGE`], written `commit-message`.
     #[default]
     CommitMessage,
+    /// [`ParserConfig::MARKDOWN_TASKS`], written `markdown-tasks`.
     MarkdownTasks,
+    /// [`ParserConfig::YAML_LIKE`], written `yaml-like`.
     YamlLike,
+    /// [`ParserConfig::STRICT`], written `strict`.
     Strict,
 }
 
 impl Preset {
+    /// Every preset, in the order help texts list them.
     pub const ALL: [Preset; 4] = [
         Preset::CommitMessage,
         Preset::MarkdownTasks,
@@ -171,6 +183,7 @@ impl Preset {
         Preset::Strict,
     ];
 
+    /// The parser configuration this preset names.
     pub fn config(self) -> ParserConfig {
         match self {
             Preset::CommitMessage => ParserConfig::COMMIT_MESSAGE,
@@ -224,6 +237,7 @@ impl FromStr for Preset {
     }
 }
 
+/// A preset name that is none of the four; holds the name as given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown preset `{0}`; use one of: commit-message, markdown-tasks, yaml-like, strict")]
 pub struct UnknownPreset(pub String);

@@ -34,12 +34,16 @@ pub enum ParseState {
 /// document's sections.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseOutcome {
+    /// Whether the whole text was read, or where the parser halted.
     pub state: ParseState,
+    /// Everything parsed up to the end, or up to the halt.
     pub document: PlanDocument,
+    /// Every warning, and the error that halted the parser, if any.
     pub diagnostics: Vec<PlanDiagnostic>,
 }
 
 impl ParseOutcome {
+    /// Whether the parser read the whole text without halting.
     pub fn is_parsed(&self) -> bool {
         self.state == ParseState::Parsed
     }

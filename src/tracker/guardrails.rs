@@ -68,6 +68,7 @@ pub struct GuardrailReport {
 }
 
 impl GuardrailReport {
+    /// Whether every check passed.
     pub fn passed(&self) -> bool {
         self.failures.is_empty()
     }

@@ -5,16 +5,26 @@ use std::fmt;
 /// The canonical tracker statuses, spelled exactly as in tracker notes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TrackerStatus {
+    /// The posting has been read and judged; the first step.
     Reviewed,
+    /// `Resume Written`: a résumé for the posting exists; follows `Reviewed`.
     ResumeWritten,
+    /// The application was sent; follows `Resume Written`.
     Applied,
+    /// An interview is arranged. No step of the policy leads here: it is set by hand,
+    /// or with `force`.
     Interview,
+    /// An offer came. No step of the policy leads here: it is set by hand,
+    /// or with `force`.
     Offer,
+    /// The application was turned down; may be recorded from any status.
     Rejected,
+    /// No answer came; may be recorded from any status.
     Ghosted,
 }
 
 impl TrackerStatus {
+    /// Every status, in workflow order, the two terminal outcomes last.
     pub const ALL: [TrackerStatus; 7] = [
         TrackerStatus::Reviewed,
         TrackerStatus::ResumeWritten,
@@ -25,6 +35,7 @@ impl TrackerStatus {
         TrackerStatus::Ghosted,
     ];
 
+    /// The spelling written in tracker notes (`Resume Written` has a space).
     pub fn as_str(self) -> &'static str {
         match self {
             TrackerStatus::Reviewed => "Reviewed",

@@ -44,14 +44,37 @@ fn status_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     })
 }
 
+/// Documented variants make schemars describe an enum as a `oneOf` of
+/// constants; the tool's output schema keeps its plain `enum` of names, which
+/// every MCP client reads.
+#[cfg(feature = "mcp")]
+fn plain_string_enum(schema: &mut schemars::Schema) {
+    let Some(variants) = schema.remove("oneOf") else {
+        return;
+    };
+    let names: Vec<serde_json::Value> = variants
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|variant| variant.get("const").cloned())
+        .collect();
+    schema.insert("type".into(), "string".into());
+    schema.insert("enum".into(), names.into());
+}
+
 /// What happened (or, in a dry run, would happen).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "mcp", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "mcp", schemars(transform = plain_string_enum))]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
+    /// The status was changed.
     Updated,
+    /// The tracker already had the target status; nothing was written.
     Noop,
+    /// The policy or a guardrail refused the change; `error` says why.
     Blocked,
+    /// A dry run found the change allowed; nothing was written.
     WouldUpdate,
 }
 
@@ -62,14 +85,29 @@ pub enum Action {
 pub struct UpdateTrackerStatusResponse {
     /// The tracker path exactly as the request gave it.
     pub tracker_path: String,
+    // `description = ""`: this doc is for Rust readers; the tool schema keeps
+    // the shape MCP clients already see.
+    /// The status the tracker had, as written (possibly not a canonical status).
+    #[cfg_attr(feature = "mcp", schemars(description = ""))]
     pub previous_status: String,
+    /// The status asked for, in its canonical spelling.
+    #[cfg_attr(feature = "mcp", schemars(description = ""))]
     pub target_status: String,
+    /// What happened.
+    #[cfg_attr(feature = "mcp", schemars(description = ""))]
     pub action: Action,
+    /// `false` only when the change was blocked.
+    #[cfg_attr(feature = "mcp", schemars(description = ""))]
     pub success: bool,
+    /// Whether this was a dry run, which writes nothing.
+    #[cfg_attr(feature = "mcp", schemars(description = ""))]
     pub dry_run: bool,
     /// Present when the `Resume Written` guardrails were evaluated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub guardrail_check_passed: Option<bool>,
+    /// What the caller should know that did not stop the change: a forced
+    /// transition, a status that was not canonical, a value rewritten onto one line.
+    #[cfg_attr(feature = "mcp", schemars(description = ""))]
     pub warnings: Vec<String>,
     /// Why the change was blocked.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -144,6 +182,8 @@ fn tracker_error(error: FsError) -> ToolError {
 }
 
 impl TrackerTools {
+    /// Tools over the trackers beneath `workspace`, with the default lock
+    /// timeout and no write hook.
     pub fn new(workspace: Workspace) -> Self {
         TrackerTools {
             workspace,
@@ -166,6 +206,7 @@ impl TrackerTools {
         self
     }
 
+    /// The workspace the tools read and write beneath.
     pub fn workspace(&self) -> &Workspace {
         &self.workspace
     }

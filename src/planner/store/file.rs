@@ -9,6 +9,8 @@ use super::plan_file::PlanFile;
 use super::{PlanStore, StoreError, repository_store};
 use crate::fs::{FolderLock, FsError, Workspace};
 
+/// A plan kept in a file of the workspace (`--plan-file`), for a workspace that
+/// is not a repository.
 pub struct FileStore {
     file: PlanFile,
     shown: String,

@@ -18,6 +18,8 @@ const INSTALL: &str = "install git, or start the server with `--plan-file PATH`"
 /// The plan's file name inside the git directory.
 pub const PLAN_FILE_NAME: &str = "QUIRE_PLAN";
 
+/// A plan kept in git's own directory ([`PLAN_FILE_NAME`]), out of the working
+/// tree, so it is never committed by accident.
 pub struct GitStore {
     root: PathBuf,
     file: PlanFile,

@@ -9,6 +9,8 @@ use crate::fs::{FolderLock, Workspace};
 
 const INSTALL: &str = "install Jujutsu (`cargo install --locked jj-cli`), or start the server with `--plan-file PATH`";
 
+/// A plan kept in the description of Jujutsu's working-copy change, where it
+/// becomes the commit message.
 pub struct JjStore {
     root: PathBuf,
     repository: PathBuf,

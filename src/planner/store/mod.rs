@@ -159,30 +159,49 @@ pub(crate) fn changes_text(summary: &str, diff: Diff) -> Option<String> {
 /// with paths relative to the workspace.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum StoreError {
+    /// The version-control program the store runs is not there.
     #[error("`{program}` is not installed or not on PATH; {hint}")]
     ProgramMissing {
+        /// The program's name: `jj` or `git`.
         program: &'static str,
+        /// How to install it, or how to do without it.
         hint: &'static str,
     },
+    /// The program ran and failed (or timed out, or wrote too much).
     #[error("`{command}` failed: {detail}")]
-    CommandFailed { command: String, detail: String },
+    CommandFailed {
+        /// The command line as shown to the user.
+        command: String,
+        /// What it said on stderr, or why it was stopped.
+        detail: String,
+    },
+    /// The workspace is in no repository and no `--plan-file` was given.
     #[error(
         "the workspace is neither a Jujutsu nor a git repository, so there is nowhere to keep the plan; \
          run `jj git init` or `git init` in it, or start the server with `--plan-file PATH`"
     )]
     NoRepository,
+    /// The repository is bare: no working tree to plan changes in.
     #[error(
         "the workspace is a bare git repository, which has no working tree to plan changes in; \
          start the server in a clone with a working tree, or with `--plan-file PATH`"
     )]
     BareRepository,
+    /// Reading or writing the plan file failed.
     #[error("the plan file cannot be used: {0}")]
     File(FsError),
+    /// The `--plan-file`'s folder does not exist; the store does not create
+    /// folders, so a typo in the path is not silently accepted.
     #[error(
         "the plan file `{path}` cannot be kept: its folder `{folder}` does not exist in the workspace; \
          create the folder (`mkdir -p {folder}` in the workspace root), or choose a --plan-file in a folder that exists"
     )]
-    PlanFolderMissing { path: String, folder: String },
+    PlanFolderMissing {
+        /// The plan file's path, relative to the workspace.
+        path: String,
+        /// Its folder, relative to the workspace.
+        folder: String,
+    },
 }
 
 impl StoreError {
