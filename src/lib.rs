@@ -13,6 +13,11 @@
 //! assert_eq!(header.title.as_ref().unwrap().span.range(), 14..23);
 //! ```
 
+// On docs.rs (`--cfg docsrs`, see Cargo.toml), each item behind a feature
+// says which one; `doc_cfg` does that by itself since `doc_auto_cfg` was
+// merged into it (Rust 1.92).
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod diagnostics;
 pub mod frontmatter;
 #[cfg(feature = "fs")]

@@ -5,7 +5,7 @@
 //!
 //! Nothing here decides anything: a tool method converts the call's
 //! arguments, runs the domain operation off the async runtime, and converts
-//! the result ([`result`]).
+//! the result (`result.rs`).
 
 mod http;
 mod jsonrpc;

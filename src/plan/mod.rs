@@ -14,7 +14,7 @@
 //! ```
 //!
 //! [`parse`] reads one ([`ParserConfig`] chooses the syntax and limits),
-//! [`validate`] checks it against the commit conventions, and [`format`] writes
+//! [`validate`] checks it against the commit conventions, and [`format()`] writes
 //! it back. The grammar is in `grammar/plan.ebnf`.
 
 mod ast;

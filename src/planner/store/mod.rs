@@ -33,7 +33,7 @@ pub trait PlanStore: Send + Sync {
     /// The working copy's file changes beneath the workspace root: the
     /// changed files (`jj diff --summary`, `git status --short`), a blank
     /// line, and their diff in git's format, cut at [`MAX_DIFF_BYTES`] with
-    /// a last line saying how much was left out (see [`changes_text`]).
+    /// a last line saying how much was left out (see `changes_text`).
     /// `None` when there are none, or no working copy.
     fn changes(&self) -> Result<Option<String>, StoreError>;
     /// Serializes read-modify-write of the plan across threads and
