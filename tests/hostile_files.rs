@@ -7,7 +7,7 @@
 //! hang, a process-level race, a killed write, another user), and through
 //! the library where a test needs to hold a lock or race a thread.
 
-#![cfg(all(unix, feature = "cli"))]
+#![cfg(unix)]
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -4,8 +4,6 @@
 //! parser), the client configuration against what a client needs, the
 //! dependency line against this package. A README that drifts fails here.
 
-#![cfg(feature = "cli")]
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 

@@ -7,8 +7,6 @@
 //! Every error and every response a test looks at is also checked for the
 //! workspace's absolute path (R10.6).
 
-#![cfg(feature = "fs")]
-
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::hash::{DefaultHasher, Hash, Hasher};

@@ -3,8 +3,7 @@
 
 use crate::diagnostics::one_line;
 use crate::plan::{
-    ALLOWED_TYPES, Code, Header, MAX_TASK_DEPTH, ParseState, ParserConfig, PlanDocument, Task,
-    parse,
+    Code, Header, MAX_TASK_DEPTH, ParseState, ParserConfig, PlanDocument, Task, parse,
 };
 use crate::span::Spanned;
 use crate::tool_error::ToolError;
@@ -31,7 +30,7 @@ pub struct Goal {
 
 #[cfg(feature = "mcp")]
 fn type_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({ "type": "string", "enum": ALLOWED_TYPES, "description": "The kind of change." })
+    schemars::json_schema!({ "type": "string", "enum": crate::plan::ALLOWED_TYPES, "description": "The kind of change." })
 }
 
 /// Sets the header. The validator checks the parts afterwards; a title or
