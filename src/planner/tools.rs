@@ -20,10 +20,7 @@ use crate::tool_error::ToolError;
 #[cfg_attr(feature = "mcp", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SetOverarchingGoalRequest {
-    // `description = ""`: this doc is for Rust readers; the tool schema keeps
-    // the shape MCP clients already see.
     /// The goal to set: the header's type, scope and title.
-    #[cfg_attr(feature = "mcp", schemars(description = ""))]
     pub goal: Goal,
     /// Start the next plan instead of changing this one's goal: Jujutsu
     /// starts a new change (`jj new`) and keeps the old plan on its change;
@@ -125,7 +122,6 @@ pub struct PlannerResponse {
     /// the stored text is not a plan (`stage_name` "unreadable").
     pub stage: Option<u8>,
     /// The stage by name (`empty`, `goal`, ..., `complete`), or `unreadable`.
-    #[cfg_attr(feature = "mcp", schemars(description = ""))]
     pub stage_name: Stage,
     /// Where the plan is kept: `jj`, `git` or `file`.
     pub store: String,

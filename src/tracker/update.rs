@@ -85,29 +85,21 @@ pub enum Action {
 pub struct UpdateTrackerStatusResponse {
     /// The tracker path exactly as the request gave it.
     pub tracker_path: String,
-    // `description = ""`: this doc is for Rust readers; the tool schema keeps
-    // the shape MCP clients already see.
     /// The status the tracker had, as written (possibly not a canonical status).
-    #[cfg_attr(feature = "mcp", schemars(description = ""))]
     pub previous_status: String,
     /// The status asked for, in its canonical spelling.
-    #[cfg_attr(feature = "mcp", schemars(description = ""))]
     pub target_status: String,
     /// What happened.
-    #[cfg_attr(feature = "mcp", schemars(description = ""))]
     pub action: Action,
     /// `false` only when the change was blocked.
-    #[cfg_attr(feature = "mcp", schemars(description = ""))]
     pub success: bool,
     /// Whether this was a dry run, which writes nothing.
-    #[cfg_attr(feature = "mcp", schemars(description = ""))]
     pub dry_run: bool,
     /// Present when the `Resume Written` guardrails were evaluated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub guardrail_check_passed: Option<bool>,
     /// What the caller should know that did not stop the change: a forced
     /// transition, a status that was not canonical, a value rewritten onto one line.
-    #[cfg_attr(feature = "mcp", schemars(description = ""))]
     pub warnings: Vec<String>,
     /// Why the change was blocked.
     #[serde(skip_serializing_if = "Option::is_none")]
