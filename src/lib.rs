@@ -13,6 +13,11 @@
 //! assert_eq!(header.title.as_ref().unwrap().span.range(), 14..23);
 //! ```
 
+// The frontmatter property tests share the fuzz targets' checks
+// (tests/support/frontmatter_model.rs), which name the crate `quire`.
+#[cfg(test)]
+extern crate self as quire;
+
 pub mod diagnostics;
 pub mod frontmatter;
 #[cfg(feature = "fs")]
