@@ -359,6 +359,24 @@ fn the_model_catches_bad_replacements() {
         assert_ne!(bad, edited, "{what}");
         assert!(check(&bad).is_err(), "{what} went unnoticed: {bad:?}");
     }
+
+    // A block's line that looks like a comment is content: left behind as
+    // a comment line, it changes no value, yet the model notices.
+    let text = "---\nstatus: !!str >- # board\n  # content\n # after\n---\n";
+    let document = parse(text).unwrap();
+    let frontmatter = document.frontmatter.as_ref().unwrap();
+    let check =
+        |edited: &str| check_replaced(text, &document, frontmatter, "status", "Offer", edited);
+    let edited = replace_scalar(text, "status", "Offer").unwrap();
+    assert_eq!(edited, "---\nstatus: Offer # board\n # after\n---\n");
+    check(&edited).expect("the real replacement is sound");
+    let left_behind = edited.replacen("# board\n", "# board\n  # content\n", 1);
+    let values = |text: &str| parse(text).unwrap().frontmatter.unwrap().values;
+    assert_eq!(values(&left_behind), values(&edited));
+    assert!(
+        check(&left_behind).is_err(),
+        "content left behind went unnoticed"
+    );
 }
 
 /// Long values over many lines are replaced (or refused) in linear time: a

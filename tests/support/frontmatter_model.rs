@@ -31,8 +31,8 @@
 //!   whichever ends later), the byte-order mark and the body; the new value
 //!   is one plain or double-quoted line right after the colon, and what
 //!   follows it in the region is pieces of the old region holding every
-//!   comment it held, in order; replacing or setting it again changes
-//!   nothing.
+//!   comment it held, in order, and nothing else but blanks and line
+//!   breaks; replacing or setting it again changes nothing.
 //!
 //! Edit inputs are bytes in the form [`EditInput::decode`] reads, so a seed
 //! is a readable file: `<selector><key>\xFF<value>\xFF<text>`.
@@ -840,16 +840,17 @@ fn check_reason(text: &str, entry: &Entry, collection: bool, reason: &str) -> Re
 }
 
 /// The comments in `text[start..end]`, as (offset, text from `#` to the end
-/// of its line), at most `limit` of them. A `#` after a blank or at a line's
-/// start is a comment when writing a character after it changes no value
-/// (inside a scalar it would); this asks YAML rather than re-lexing it.
+/// of its line), and whether that is all of them: at most `limit` are
+/// looked for. A `#` after a blank or at a line's start is a comment when
+/// writing a character after it changes no value (inside a scalar it
+/// would); this asks YAML rather than re-lexing it.
 fn comments_in(
     text: &str,
     values: &serde_json::Map<String, Value>,
     start: usize,
     end: usize,
     limit: usize,
-) -> Vec<(usize, String)> {
+) -> (Vec<(usize, String)>, bool) {
     let mut comments = Vec::new();
     // The end of the last comment found: a `#` before it is in that comment.
     let mut in_comment_until = start;
@@ -860,7 +861,7 @@ fn comments_in(
             continue;
         }
         if comments.len() == limit {
-            break;
+            return (comments, false);
         }
         let probe = format!("{}#Z{}", &text[..at], &text[at + 1..]);
         let same = matches!(
@@ -873,7 +874,7 @@ fn comments_in(
             in_comment_until = line_end;
         }
     }
-    comments
+    (comments, true)
 }
 
 /// How many comments in a replaced value's region are looked for in the
@@ -887,8 +888,9 @@ const COMMENT_PROBES: usize = 16;
 /// line, plain or double-quoted as `set_scalar` writes a plain value, right
 /// after the key's colon and a blank; every byte before the colon and after
 /// the old value's region is kept, and what is left of that region after
-/// the new value is pieces of it that hold every comment it held, in order;
-/// and replacing (or setting) the value again changes nothing.
+/// the new value is pieces of it that hold every comment it held, in order,
+/// and nothing else but blanks and line breaks; and replacing (or setting)
+/// the value again changes nothing.
 pub fn check_replaced(
     text: &str,
     document: &Document,
@@ -988,22 +990,36 @@ pub fn check_replaced(
             "{rest:?} after the new value is not pieces of the old {old_region:?}"
         ));
     }
-    let mut from = 0;
-    for (at, comment) in comments_in(
+    // Between and around those comments only blanks and line breaks: no
+    // piece of the old node is left (as a comment line, say).
+    let (comments, all) = comments_in(
         text,
         &frontmatter.values,
         colon_end,
         region.end,
         COMMENT_PROBES,
-    ) {
-        match rest[from..].find(&comment) {
-            Some(found) => from += found + comment.len(),
-            None => {
-                return fail(format!(
-                    "the comment {comment:?} at {at} is not in {rest:?} after the new value"
-                ));
-            }
+    );
+    let is_space = |part: &str| part.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
+    let mut from = 0;
+    for (at, comment) in comments {
+        let Some(found) = rest[from..].find(&comment) else {
+            return fail(format!(
+                "the comment {comment:?} at {at} is not in {rest:?} after the new value"
+            ));
+        };
+        if all && !is_space(&rest[from..from + found]) {
+            return fail(format!(
+                "{:?} before the comment {comment:?} after the new value",
+                &rest[from..from + found]
+            ));
         }
+        from += found + comment.len();
+    }
+    if all && !is_space(&rest[from..]) {
+        return fail(format!(
+            "{:?} after the comments after the new value",
+            &rest[from..]
+        ));
     }
 
     // A fixed point: replacing or setting the same value again changes nothing.
