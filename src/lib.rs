@@ -18,6 +18,11 @@
 // merged into it (Rust 1.92).
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+// The frontmatter property tests share the fuzz targets' checks
+// (tests/support/frontmatter_model.rs), which name the crate `quire`.
+#[cfg(test)]
+extern crate self as quire;
+
 pub mod diagnostics;
 pub mod frontmatter;
 #[cfg(feature = "fs")]

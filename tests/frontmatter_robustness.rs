@@ -12,9 +12,12 @@ mod frontmatter_model;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use frontmatter_model::{EditInput, check_error, check_message, check_parse, check_set_scalar};
+use frontmatter_model::{
+    EditInput, Replaced, check_error, check_message, check_parse, check_replace,
+    check_replace_scalar, check_replaced, check_set_scalar,
+};
 use quire::diagnostics::is_unprintable;
-use quire::frontmatter::parse;
+use quire::frontmatter::{Code, EditError, parse, replace_scalar};
 use quire::span::Span;
 
 fn seeds(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
@@ -52,6 +55,42 @@ fn set_scalar_seeds_hold_the_invariants() {
         }
         let text = EditInput::decode(&bytes).text;
         if let Err(failure) = check_parse(&text) {
+            panic!("{}: {failure}", path.display());
+        }
+    }
+}
+
+#[test]
+fn replace_scalar_seeds_hold_the_invariants() {
+    let (mut replaced, mut not_replaceable) = (0, 0);
+    for (path, bytes) in seeds("frontmatter_replace_scalar") {
+        let input = EditInput::decode(&bytes);
+        let key = input.key_in(&parse(&input.text));
+        match check_replace(&input.text, &key, &input.value) {
+            Ok(Replaced::Edited(_)) => replaced += 1,
+            Ok(Replaced::Refused(error)) if error.code() == Code::NotReplaceable => {
+                not_replaceable += 1;
+            }
+            Ok(Replaced::Refused(_)) => {}
+            Err(failure) => panic!("{}: {failure}", path.display()),
+        }
+        for check in [check_replace_scalar, check_set_scalar] {
+            if let Err(failure) = check(&bytes) {
+                panic!("{}: {failure}", path.display());
+            }
+        }
+        if let Err(failure) = check_parse(&input.text) {
+            panic!("{}: {failure}", path.display());
+        }
+    }
+    // The seeds reach both sides of the target.
+    assert!(replaced >= 20, "{replaced} replaced");
+    assert!(
+        not_replaceable >= 8,
+        "{not_replaceable} refused as not replaceable"
+    );
+    for (path, bytes) in seeds("frontmatter_set_scalar") {
+        if let Err(failure) = check_replace_scalar(&bytes) {
             panic!("{}: {failure}", path.display());
         }
     }
@@ -97,8 +136,10 @@ fn every_key_of_every_seed_takes_every_kind_of_value() {
                     value: (*value).into(),
                     text: text.clone(),
                 };
-                if let Err(failure) = check_set_scalar(&input.encode()) {
-                    panic!("{failure}");
+                for check in [check_set_scalar, check_replace_scalar] {
+                    if let Err(failure) = check(&input.encode()) {
+                        panic!("{failure}");
+                    }
                 }
                 edits += 1;
             }
@@ -275,10 +316,101 @@ fn hostile_yaml_is_refused_in_words_or_read_soundly() {
                     value: "Applied".into(),
                     text: text.clone(),
                 };
-                if let Err(failure) = check_set_scalar(&input.encode()) {
-                    panic!("{name}: {failure}");
+                for check in [check_set_scalar, check_replace_scalar] {
+                    if let Err(failure) = check(&input.encode()) {
+                        panic!("{name}: {failure}");
+                    }
                 }
             }
+        }
+    }
+}
+
+#[test]
+fn the_model_catches_bad_replacements() {
+    // A replacement the model accepts, and the same text with one byte
+    // dropped, a comment lost, a byte after the value changed, the value
+    // moved below its key: the model must notice each, or the fuzz target
+    // checks nothing.
+    let text = "---\nstatus: !!str >- # board\n  Applied\n # after\nb: 2\n---\nBody\n";
+    let document = parse(text).unwrap();
+    let frontmatter = document.frontmatter.as_ref().unwrap();
+    let check =
+        |edited: &str| check_replaced(text, &document, frontmatter, "status", "Offer", edited);
+    let edited = replace_scalar(text, "status", "Offer").unwrap();
+    assert_eq!(
+        edited,
+        "---\nstatus: Offer # board\n # after\nb: 2\n---\nBody\n"
+    );
+    check(&edited).expect("the real replacement is sound");
+    for (what, bad) in [
+        ("a dropped byte", edited.replacen("# board", "# bard", 1)),
+        ("a lost comment", edited.replacen(" # board", "", 1)),
+        ("a lost comment line", edited.replacen(" # after\n", "", 1)),
+        ("a changed body", edited.replacen("Body", "body", 1)),
+        ("a changed byte after", edited.replacen("b: 2", "b:  2", 1)),
+        (
+            "a value below its key",
+            edited.replacen(" Offer", "\n  Offer", 1),
+        ),
+        ("a tag kept", edited.replacen(" Offer", " !!str Offer", 1)),
+        (
+            "a single-quoted value",
+            edited.replacen(" Offer", " 'Offer'", 1),
+        ),
+    ] {
+        assert_ne!(bad, edited, "{what}");
+        assert!(check(&bad).is_err(), "{what} went unnoticed: {bad:?}");
+    }
+
+    // A block's line that looks like a comment is content: left behind as
+    // a comment line, it changes no value, yet the model notices.
+    let text = "---\nstatus: !!str >- # board\n  # content\n # after\n---\n";
+    let document = parse(text).unwrap();
+    let frontmatter = document.frontmatter.as_ref().unwrap();
+    let check =
+        |edited: &str| check_replaced(text, &document, frontmatter, "status", "Offer", edited);
+    let edited = replace_scalar(text, "status", "Offer").unwrap();
+    assert_eq!(edited, "---\nstatus: Offer # board\n # after\n---\n");
+    check(&edited).expect("the real replacement is sound");
+    let left_behind = edited.replacen("# board\n", "# board\n  # content\n", 1);
+    let values = |text: &str| parse(text).unwrap().frontmatter.unwrap().values;
+    assert_eq!(values(&left_behind), values(&edited));
+    assert!(
+        check(&left_behind).is_err(),
+        "content left behind went unnoticed"
+    );
+}
+
+/// Long values over many lines are replaced (or refused) in linear time: a
+/// quadratic scan of 20,000 lines would take minutes in a debug build.
+#[test]
+fn long_multiline_values_are_replaced_in_linear_time() {
+    let lines = 20_000;
+    let block = format!("status: >-\n{}b: 1\n", "  word\n".repeat(lines));
+    let plain = format!("status: first\n{}b: 1\n", "  word\n".repeat(lines));
+    let blank = format!("status:\n{}  Applied\n", "\n".repeat(lines));
+    let comments = format!("status: !!str # c\n{}b: 1\n", "  # c\n".repeat(lines));
+    let refused = format!("status: # c\n{}  Applied\n", "  # c\n".repeat(lines));
+    for (name, yaml) in [
+        ("block", &block),
+        ("plain", &plain),
+        ("blank lines", &blank),
+        ("comments", &comments),
+        ("refused", &refused),
+    ] {
+        let text = format!("---\n{yaml}---\n");
+        let started = std::time::Instant::now();
+        let result = replace_scalar(&text, "status", "Offer");
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{name}: {:?}",
+            started.elapsed()
+        );
+        match result {
+            Ok(edited) => assert!(edited.starts_with("---\nstatus: Offer"), "{name}"),
+            Err(EditError::NotReplaceable { .. }) => assert_eq!(name, "refused"),
+            Err(error) => panic!("{name}: {error}"),
         }
     }
 }

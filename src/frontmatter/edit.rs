@@ -591,6 +591,17 @@ mod tests {
                 "---\nstatus: !!str Applied\n  \nb: 1\n---\n",
                 "---\nstatus: Offer\n  \nb: 1\n---\n",
             ),
+            // Found by fuzzing (frontmatter_replace_scalar): lines that look
+            // like comments under a tagged block scalar or a tagged quoted
+            // scalar over several lines are its content, and go with it.
+            (
+                "---\nstatus: !!str >- # c\n  # not a comment\nb: 1\n---\n",
+                "---\nstatus: Offer # c\nb: 1\n---\n",
+            ),
+            (
+                "---\nstatus: !!str \"a\n  # b\" # c\nb: 1\n---\n",
+                "---\nstatus: Offer # c\nb: 1\n---\n",
+            ),
             // An alias: the anchor it names is untouched.
             (
                 "---\ns: &a Applied\nstatus: *a # c\n---\n",

@@ -258,8 +258,14 @@ pub(crate) fn finish(text: &str, raw: RawEntry, value: Option<&serde_json::Value
             let end = flow_end(&text[start..limit]).map_or(limit, |len| start + len);
             (ValueLayout::FlowCollection, Span::new(start, end))
         }
-        // `&a |1` may hold a line of only blanks below it.
-        Inline::Property(layout, span) if !raw.has_content && raw.blanks_end.is_none() => {
+        // `&a |1` may hold a line of only blanks below it, and `!!str >-`
+        // or `!!str "open` lines that look like comments (`  # text`), which
+        // are its content.
+        Inline::Property(layout, span)
+            if !raw.has_content
+                && raw.blanks_end.is_none()
+                && !holds_lines_like_comments(&text[span.range()]) =>
+        {
             (layout, span)
         }
         Inline::Property(layout, span) => (layout, Span::new(span.start, raw.below_end(span.end))),
@@ -277,6 +283,24 @@ pub(crate) fn finish(text: &str, raw: RawEntry, value: Option<&serde_json::Value
         key: raw.key,
         value: span,
         layout,
+    }
+}
+
+/// Does the node after the properties (`&anchor`, `!tag`) at the start of
+/// `node` hold the lines below it even when they start with `#`? A block
+/// scalar's header (`!!str >-`) does, and so does a quoted scalar that does
+/// not close on its first line (`!!str "open`); a plain scalar ends at such
+/// a line, which is a comment.
+fn holds_lines_like_comments(node: &str) -> bool {
+    let mut rest = node;
+    while rest.starts_with(['&', '!']) {
+        rest = rest[property_length(rest)..].trim_start_matches(is_blank);
+    }
+    match rest.chars().next() {
+        Some('|' | '>') => true,
+        Some('\'') => single_quoted(&mut Input::new(rest)).is_err(),
+        Some('"') => double_quoted(&mut Input::new(rest)).is_err(),
+        _ => false,
     }
 }
 
@@ -1050,6 +1074,52 @@ mod tests {
         assert_eq!(frontmatter.get("e"), Some(&serde_json::json!({"k": " \n"})));
         let e = frontmatter.entry("e").unwrap();
         assert_eq!(&text[e.value.range()], "  k: |1\n    ");
+    }
+
+    #[test]
+    fn scalars_after_properties_cover_lines_that_look_like_comments() {
+        // Found by fuzzing (frontmatter_replace_scalar): under a tag or an
+        // anchor, a block scalar or a quoted scalar over several lines whose
+        // lines below all start with `#` holds them as content, so the
+        // value's span must cover them, as it does without the property.
+        let text = "---\na: !!str >- # c\n  # not a comment\nb: &x |\n  # text\n  # more\n\
+                    c: !t |2-\n  # x\n# out\nd: !!str # c\n  # a comment\n\
+                    e: !!str \"a\n  # b\" # c\nf: &y 'a\n  # b'\n---\n";
+        let frontmatter = crate::frontmatter::parse(text)
+            .unwrap()
+            .frontmatter
+            .unwrap();
+        for (key, read, written, layout) in [
+            (
+                "a",
+                "# not a comment",
+                "!!str >- # c\n  # not a comment",
+                ValueLayout::Tagged,
+            ),
+            (
+                "b",
+                "# text\n# more\n",
+                "&x |\n  # text\n  # more",
+                ValueLayout::Anchored,
+            ),
+            ("c", "# x", "!t |2-\n  # x", ValueLayout::Tagged),
+            // A quoted scalar that goes on below holds such lines too.
+            ("e", "a # b", "!!str \"a\n  # b\" # c", ValueLayout::Tagged),
+            ("f", "a # b", "&y 'a\n  # b'", ValueLayout::Anchored),
+            // A tag alone: the indented line below is a comment.
+            ("d", "", "!!str", ValueLayout::Tagged),
+        ] {
+            assert_eq!(frontmatter.get(key), Some(&read.into()), "{key}");
+            let entry = frontmatter.entry(key).unwrap();
+            assert_eq!(&text[entry.value.range()], written, "{key}");
+            assert_eq!(entry.layout, layout, "{key}");
+        }
+        assert!(holds_lines_like_comments("&a !t |+"));
+        assert!(holds_lines_like_comments("!!str 'open"));
+        assert!(holds_lines_like_comments("&a \"open \\\""));
+        assert!(!holds_lines_like_comments("!t x |"));
+        assert!(!holds_lines_like_comments("!t 'closed'"));
+        assert!(!holds_lines_like_comments("*a"));
     }
 
     #[test]

@@ -1,10 +1,20 @@
 //! Property tests: `set_scalar` and `replace_scalar` either refuse or
-//! change only the value's bytes, and nothing panics on any input.
+//! change only the value's bytes, and nothing panics on any input. The
+//! invariants are the fuzz targets' (`tests/support/frontmatter_model.rs`,
+//! included here by path), so they are written once.
 
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-use super::{Code, ValueLayout, parse, replace_scalar, set_scalar};
+use super::{Document, ValueLayout, parse};
+
+// The model declares its helpers `pub` for the fuzz targets; inside this
+// private test module they reach no further than it.
+#[allow(unreachable_pub)]
+#[path = "../../tests/support/frontmatter_model.rs"]
+mod frontmatter_model;
+
+use frontmatter_model::Replaced;
 
 fn eol() -> impl Strategy<Value = &'static str> {
     prop_oneof![Just("\n"), Just("\r\n")]
@@ -185,113 +195,50 @@ fn yaml_ish_text() -> impl Strategy<Value = String> {
         })
 }
 
+/// `set_scalar` refuses what it must and otherwise changes only the value:
+/// `check_set` of the fuzz targets' model.
 fn check_edit(text: &str, key: &str, value: &str) -> Result<(), TestCaseError> {
-    let Ok(document) = parse(text) else {
-        prop_assert!(set_scalar(text, key, value).is_err());
-        return Ok(());
-    };
-    let entry = document
-        .frontmatter
-        .as_ref()
-        .and_then(|frontmatter| frontmatter.entry(key));
-    match set_scalar(text, key, value) {
-        Ok(edited) => {
-            let entry = entry.expect("an edited key exists");
-            let span = entry.value;
-            prop_assert!(edited.starts_with(&text[..span.start]));
-            prop_assert!(edited.ends_with(&text[span.end..]));
-            prop_assert!(edited.len() >= text.len() - span.len());
-            let after = parse(&edited).expect("an edit parses");
-            let after = after.frontmatter.expect("an edit keeps its frontmatter");
-            prop_assert_eq!(after.get(key), Some(&serde_json::Value::from(value)));
-            let before = document.frontmatter.as_ref().expect("had frontmatter");
-            for (other, old) in &before.values {
-                if other != key {
-                    prop_assert_eq!(after.get(other), Some(old));
-                }
-            }
-        }
-        Err(error) => {
-            if let Some(entry) = entry {
-                prop_assert!(
-                    !entry.layout.is_single_line_scalar(),
-                    "editing a {} failed: {}",
-                    entry.layout,
-                    error
-                );
-            }
-        }
-    }
-    Ok(())
+    frontmatter_model::check_set(text, key, value).map_err(TestCaseError::fail)
 }
 
-/// `replace_scalar` refuses, or writes the value on the key's line as a
-/// one-line scalar and keeps every byte before the key's colon and after the
-/// old value. With `every_scalar`, it must succeed on every scalar written
-/// without an anchor (the forms `document()` writes).
+/// `replace_scalar` refuses with a fitting reason, or writes the value on the
+/// key's line as a one-line scalar and keeps every other byte and comment:
+/// `check_replace` of the fuzz targets' model. With `every_scalar`, it must
+/// also succeed on every scalar written without an anchor (the forms
+/// `document()` writes).
 fn check_replace(
     text: &str,
     key: &str,
     value: &str,
     every_scalar: bool,
 ) -> Result<(), TestCaseError> {
-    let result = replace_scalar(text, key, value);
-    let Ok(document) = parse(text) else {
-        prop_assert!(result.is_err());
+    let outcome =
+        frontmatter_model::check_replace(text, key, value).map_err(TestCaseError::fail)?;
+    let Replaced::Refused(error) = outcome else {
         return Ok(());
     };
-    let Some(before) = document.frontmatter.as_ref() else {
-        prop_assert!(result.is_err());
+    let Ok(Document {
+        frontmatter: Some(before),
+        ..
+    }) = parse(text)
+    else {
         return Ok(());
     };
     let Some(entry) = before.entry(key) else {
-        prop_assert!(result.is_err());
         return Ok(());
     };
     let is_scalar = !matches!(
         before.get(key),
         Some(serde_json::Value::Array(_) | serde_json::Value::Object(_))
     );
-    match result {
-        Ok(edited) => {
-            prop_assert!(is_scalar, "a collection was replaced: {:?}", text);
-            prop_assert!(edited.starts_with(&text[..entry.key.span.end]));
-            prop_assert!(edited.ends_with(&text[entry.value.end..]));
-            let after = parse(&edited).expect("a replacement parses");
-            let after = after
-                .frontmatter
-                .expect("a replacement keeps its frontmatter");
-            prop_assert_eq!(after.get(key), Some(&serde_json::Value::from(value)));
-            let new_entry = after.entry(key).expect("the key stays");
-            prop_assert!(
-                new_entry.layout.is_single_line_scalar(),
-                "{}",
-                new_entry.layout
-            );
-            for (other, old) in &before.values {
-                if other != key {
-                    prop_assert_eq!(after.get(other), Some(old));
-                }
-            }
-            // Setting it again through set_scalar changes nothing.
-            prop_assert_eq!(set_scalar(&edited, key, value).ok(), Some(edited.clone()));
-        }
-        Err(error) => {
-            if error.code() == Code::NotReplaceable {
-                prop_assert!(!entry.layout.is_single_line_scalar());
-            }
-            if every_scalar && is_scalar && entry.layout != ValueLayout::Anchored {
-                prop_assert!(
-                    false,
-                    "replacing the {} {:?} in {:?} failed: {}",
-                    entry.layout,
-                    key,
-                    text,
-                    error
-                );
-            }
-        }
-    }
+    prop_assert!(
+        !(every_scalar && is_scalar && entry.layout != ValueLayout::Anchored),
+        "replacing the {} {:?} in {:?} failed: {}",
+        entry.layout,
+        key,
+        text,
+        error
+    );
     Ok(())
 }
 

@@ -1,6 +1,9 @@
-//! The invariants of the frontmatter grammar that the fuzz targets and
-//! `tests/frontmatter_robustness.rs` check, written against the public API
-//! only (and the standard library), so both can include this file by path.
+//! The invariants of the frontmatter grammar that the fuzz targets,
+//! `tests/frontmatter_robustness.rs` and the property tests in
+//! `src/frontmatter/proptests.rs` check, written against the public API only
+//! (and the standard library and serde_json), so each can include this file
+//! by path (the library reaches its own API as `quire` by
+//! `extern crate self as quire` in its tests).
 //!
 //! - [`check_parse`]: whatever `parse` returns for a text is sound. A
 //!   document's spans are ranges of the text on char boundaries, in order,
@@ -14,6 +17,22 @@
 //!   result reads back with the new value, every other value unchanged, every
 //!   byte before and after the value as it was, and setting it again changes
 //!   nothing.
+//! - [`check_replace_scalar`] ([`check_replace`] on a decoded input):
+//!   `replace_scalar` refuses with the code of the reason (a parse error, no
+//!   frontmatter, a missing key), and a value it cannot replace with
+//!   `not_replaceable`, for the entry's layout and span and a reason the text
+//!   bears out (a list or a mapping always; an anchor on the key's line, a
+//!   comment or block header below it, ...); it replaces a one-line scalar
+//!   exactly as `set_scalar` does, never replaces a list, a mapping or an
+//!   anchored value, and replaces anything else as [`check_replaced`] says:
+//!   the result passes `check_parse`, reads the key as exactly the new value
+//!   and every other value as before, keeps every byte before the key's
+//!   colon and after the old value's region (the key's line or the value,
+//!   whichever ends later), the byte-order mark and the body; the new value
+//!   is one plain or double-quoted line right after the colon, and what
+//!   follows it in the region is pieces of the old region holding every
+//!   comment it held, in order, and nothing else but blanks and line
+//!   breaks; replacing or setting it again changes nothing.
 //!
 //! Edit inputs are bytes in the form [`EditInput::decode`] reads, so a seed
 //! is a readable file: `<selector><key>\xFF<value>\xFF<text>`.
@@ -21,8 +40,8 @@
 #![allow(dead_code)]
 
 use quire::frontmatter::{
-    Code, Document, EditError, Frontmatter, FrontmatterDiagnostic, ParseError, ValueLayout, parse,
-    set_scalar,
+    Code, Document, EditError, Entry, Frontmatter, FrontmatterDiagnostic, ParseError, ValueLayout,
+    parse, replace_scalar, set_scalar,
 };
 use quire::span::Span;
 use serde_json::Value;
@@ -483,27 +502,34 @@ impl EditInput {
     }
 }
 
-fn check_edit_error(text: &str, error: &EditError) -> Result<(), String> {
-    check_error(
-        text,
-        error,
-        error.code(),
-        error.span(),
-        &error.to_diagnostic(),
-    )
+/// An edit error is sound (see [`check_error`]). The key the caller asked
+/// for is the caller's text, written into the message as it is (between
+/// backticks, which a key may itself hold), so it is not looked at.
+fn check_edit_error(text: &str, key: &str, error: &EditError) -> Result<(), String> {
+    let mut diagnostic = error.to_diagnostic();
+    if !key.is_empty() {
+        diagnostic.message = diagnostic.message.replace(key, "KEY");
+        diagnostic.help = diagnostic.help.replace(key, "KEY");
+    }
+    check_error(text, error, error.code(), error.span(), &diagnostic)
 }
 
 /// `set_scalar` on a decoded input refuses what it must and otherwise
 /// changes only the value (see the module docs).
 pub fn check_set_scalar(data: &[u8]) -> Result<(), String> {
     let input = EditInput::decode(data);
-    let text = input.text.as_str();
-    let value = input.value.as_str();
+    let key = input.key_in(&parse(&input.text));
+    check_set(&input.text, &key, &input.value)
+}
+
+/// `set_scalar(text, key, value)` refuses what it must and otherwise
+/// changes only the value (see the module docs).
+pub fn check_set(text: &str, key: &str, value: &str) -> Result<(), String> {
     let parsed = parse(text);
-    let key = input.key_in(&parsed);
+    let key = key.to_owned();
     let result = set_scalar(text, &key, value);
     if let Err(error) = &result {
-        check_edit_error(text, error)?;
+        check_edit_error(text, &key, error)?;
     }
     let document = match &parsed {
         Ok(document) => document,
@@ -627,4 +653,384 @@ fn check_edited(
         Ok(again) if again == edited => Ok(()),
         other => Err(format!("{}: setting it again gave {other:?}", context())),
     }
+}
+
+// --------------------------------------------------------- replace_scalar ---
+
+/// What `replace_scalar` did with an input the model found sound.
+#[derive(Debug)]
+pub enum Replaced {
+    /// The value was rewritten into this text.
+    Edited(String),
+    /// The input was refused with this (documented, fitting) error.
+    Refused(EditError),
+}
+
+/// `replace_scalar` on a decoded input (the form of [`EditInput::decode`])
+/// refuses what it must and otherwise changes only the value's region (see
+/// the module docs).
+pub fn check_replace_scalar(data: &[u8]) -> Result<(), String> {
+    let input = EditInput::decode(data);
+    let key = input.key_in(&parse(&input.text));
+    check_replace(&input.text, &key, &input.value).map(drop)
+}
+
+/// The end of the content of the line `offset` is on (before `\r\n` or
+/// `\n`, or the end of the text).
+fn line_content_end(text: &str, offset: usize) -> usize {
+    match text[offset..].find('\n') {
+        Some(at) => content(&text[..offset + at], true).len(),
+        None => text.len(),
+    }
+}
+
+/// The bytes of an entry's value that `replace_scalar` may rewrite: from
+/// after the key's colon (`None` when the key is not followed by blanks and
+/// a colon) to the end of the key's line or of the value, whichever is
+/// later.
+struct Region {
+    colon_end: Option<usize>,
+    key_line_end: usize,
+    end: usize,
+}
+
+impl Region {
+    fn of(text: &str, entry: &Entry) -> Region {
+        let key_line_end = line_content_end(text, entry.key.span.start);
+        let after_key = &text[entry.key.span.end..key_line_end];
+        let blanks = after_key.len() - after_key.trim_start_matches(is_blank).len();
+        let colon_end = after_key[blanks..]
+            .starts_with(':')
+            .then_some(entry.key.span.end + blanks + 1);
+        Region {
+            colon_end,
+            key_line_end,
+            end: entry.value.end.max(key_line_end),
+        }
+    }
+}
+
+/// `replace_scalar(text, key, value)` refuses what it must, with the right
+/// code and a reason the text bears out, and otherwise writes the value as
+/// one line on the key's line and keeps every other byte and comment; what
+/// it did is returned for callers with stronger expectations (the proptest
+/// demands that every scalar it writes without an anchor is replaced).
+pub fn check_replace(text: &str, key: &str, value: &str) -> Result<Replaced, String> {
+    let parsed = parse(text);
+    let result = replace_scalar(text, key, value);
+    if let Err(error) = &result {
+        check_edit_error(text, key, error)?;
+    }
+    let refused = |fits: bool, what: &str| match &result {
+        Err(error) if fits => Ok(Replaced::Refused(error.clone())),
+        other => Err(format!("{what}, yet replace_scalar gave {other:?}")),
+    };
+    let document = match &parsed {
+        Ok(document) => document,
+        Err(parse_error) => {
+            let fits = matches!(&result, Err(EditError::Parse(error)) if error == parse_error);
+            return refused(fits, &format!("the text does not parse ({parse_error})"));
+        }
+    };
+    let Some(frontmatter) = &document.frontmatter else {
+        let fits = matches!(&result, Err(EditError::NoFrontmatter { key: named }) if named == key);
+        return refused(fits, "no frontmatter");
+    };
+    let Some(entry) = frontmatter.entry(key) else {
+        let fits = matches!(&result, Err(EditError::MissingKey { key: named, span, .. })
+            if named == key && *span == frontmatter.yaml);
+        return refused(fits, &format!("no key {key:?}"));
+    };
+    let layout = entry.layout;
+    let context = || format!("replacing the {layout} {key:?} with {value:?} in {text:?}");
+
+    // A one-line scalar is left to set_scalar, style and all.
+    if layout.is_single_line_scalar() {
+        let set = set_scalar(text, key, value);
+        return match result {
+            Ok(edited) if set.as_ref() == Ok(&edited) => {
+                check_edited(text, document, frontmatter, key, value, &edited)?;
+                match replace_scalar(&edited, key, value) {
+                    Ok(again) if again == edited => Ok(Replaced::Edited(edited)),
+                    other => Err(format!("{}: replacing it again gave {other:?}", context())),
+                }
+            }
+            other => Err(format!(
+                "{}: gave {other:?}, set_scalar gave {set:?}",
+                context()
+            )),
+        };
+    }
+
+    let collection = matches!(
+        frontmatter.get(key),
+        Some(Value::Array(_) | Value::Object(_))
+    ) || matches!(
+        layout,
+        ValueLayout::FlowCollection | ValueLayout::BlockCollection
+    );
+    match &result {
+        Ok(edited) => {
+            if collection {
+                return Err(format!("{}: a list or mapping was replaced", context()));
+            }
+            if layout == ValueLayout::Anchored {
+                return Err(format!("{}: an anchored value was replaced", context()));
+            }
+            check_replaced(text, document, frontmatter, key, value, edited)?;
+            Ok(Replaced::Edited(edited.clone()))
+        }
+        Err(
+            error @ EditError::NotReplaceable {
+                key: named,
+                layout: said,
+                reason,
+                span,
+            },
+        ) => {
+            if named != key || *said != layout || *span != entry.value {
+                return Err(format!(
+                    "{}: refused for another key, layout or span: {error:?}",
+                    context()
+                ));
+            }
+            check_reason(text, entry, collection, reason)
+                .map_err(|why| format!("{}: {why}", context()))?;
+            Ok(Replaced::Refused(error.clone()))
+        }
+        Err(error) => Err(format!("{}: failed: {error}", context())),
+    }
+}
+
+/// Does the text bear out the reason `replace_scalar` gave for refusing to
+/// replace the value of `entry`?
+fn check_reason(text: &str, entry: &Entry, collection: bool, reason: &str) -> Result<(), String> {
+    let region = Region::of(text, entry);
+    let start = region.colon_end.unwrap_or(entry.key.span.end);
+    let key_line = &text[start..region.key_line_end];
+    let below = &text[region.key_line_end..region.end];
+    let whole = &text[start..region.end];
+    let has = |part: &str, chars: &[char]| part.contains(chars);
+    let fits = match reason {
+        // Checked first, so it is the reason for every list and mapping.
+        "it is a list or a mapping, not a scalar" => collection,
+        _ if collection => false,
+        "its key line is not `key: value`" => region.colon_end.is_none(),
+        "it carries an anchor (`&name`) that other values may use" => has(key_line, &['&']),
+        "it is a collection, not a scalar" => has(whole, &['[', '{']),
+        "a comment line stands between its key and its value" => has(below, &['#']),
+        "its block scalar starts on a line below its key" => has(below, &['|', '>']),
+        "its tag, anchor or alias is on a line below its key" => has(below, &['!', '&', '*']),
+        "its quoted scalar does not end" => has(whole, &['\'', '"']),
+        "its block scalar is not indented"
+        | "its block scalar's lines are not where YAML reads them" => has(key_line, &['|', '>']),
+        _ => {
+            return Err(format!(
+                "refused for a reason the model does not know: {reason:?}"
+            ));
+        }
+    };
+    if fits {
+        Ok(())
+    } else {
+        Err(format!(
+            "refused because {reason:?}, which the value {whole:?} does not bear out"
+        ))
+    }
+}
+
+/// The comments in `text[start..end]`, as (offset, text from `#` to the end
+/// of its line), and whether that is all of them: at most `limit` are
+/// looked for. A `#` after a blank or at a line's start is a comment when
+/// writing a character after it changes no value (inside a scalar it
+/// would); this asks YAML rather than re-lexing it.
+fn comments_in(
+    text: &str,
+    values: &serde_json::Map<String, Value>,
+    start: usize,
+    end: usize,
+    limit: usize,
+) -> (Vec<(usize, String)>, bool) {
+    let mut comments = Vec::new();
+    // The end of the last comment found: a `#` before it is in that comment.
+    let mut in_comment_until = start;
+    for (at, _) in text[start..end].match_indices('#') {
+        let at = start + at;
+        let after_blank = at == 0 || matches!(text.as_bytes()[at - 1], b' ' | b'\t' | b'\n');
+        if !after_blank || at < in_comment_until {
+            continue;
+        }
+        if comments.len() == limit {
+            return (comments, false);
+        }
+        let probe = format!("{}#Z{}", &text[..at], &text[at + 1..]);
+        let same = matches!(
+            parse(&probe),
+            Ok(Document { frontmatter: Some(f), .. }) if f.values == *values
+        );
+        if same {
+            let line_end = line_content_end(text, at);
+            comments.push((at, text[at..line_end].to_owned()));
+            in_comment_until = line_end;
+        }
+    }
+    (comments, true)
+}
+
+/// How many comments in a replaced value's region are looked for in the
+/// result: each costs a parse.
+const COMMENT_PROBES: usize = 16;
+
+/// `edited` is a sound replacement of the value of `key` (not a one-line
+/// scalar) in `text` by `value`: it passes `check_parse`, reads the key as
+/// exactly `value` and every other value as before, in the same key order,
+/// with the byte-order mark and body as they were; the new value is one
+/// line, plain or double-quoted as `set_scalar` writes a plain value, right
+/// after the key's colon and a blank; every byte before the colon and after
+/// the old value's region is kept, and what is left of that region after
+/// the new value is pieces of it that hold every comment it held, in order,
+/// and nothing else but blanks and line breaks; and replacing (or setting)
+/// the value again changes nothing.
+pub fn check_replaced(
+    text: &str,
+    document: &Document,
+    frontmatter: &Frontmatter,
+    key: &str,
+    value: &str,
+    edited: &str,
+) -> Result<(), String> {
+    let context = || format!("replacing {key:?} with {value:?} in {text:?} gave {edited:?}");
+    let fail = |what: String| Err(format!("{}: {what}", context()));
+    check_parse(edited).map_err(|failure| format!("{}: {failure}", context()))?;
+    let after = parse(edited).map_err(|error| format!("{}: {error}", context()))?;
+    let Some(after_frontmatter) = &after.frontmatter else {
+        return fail("the frontmatter is gone".into());
+    };
+    let mut expected = frontmatter.values.clone();
+    expected.insert(key.to_owned(), Value::String(value.to_owned()));
+    if after_frontmatter.values != expected {
+        return fail(format!(
+            "the values read {:?}, not {expected:?}",
+            after_frontmatter.values
+        ));
+    }
+    let keys = |f: &Frontmatter| {
+        f.entries
+            .iter()
+            .map(|e| e.key.value.clone())
+            .collect::<Vec<_>>()
+    };
+    if keys(frontmatter) != keys(after_frontmatter) {
+        return fail("the keys changed order".into());
+    }
+    if document.bom != after.bom || text[document.body.range()] != edited[after.body.range()] {
+        return fail("the byte-order mark or the body changed".into());
+    }
+
+    let Some(old) = frontmatter.entry(key) else {
+        return fail("the key was not in the text".into());
+    };
+    let Some(new) = after_frontmatter.entry(key) else {
+        return fail("the entry is gone".into());
+    };
+    let region = Region::of(text, old);
+    let Some(colon_end) = region.colon_end else {
+        return fail("a value after a key without a colon was replaced".into());
+    };
+    let written = &edited[new.value.range()];
+    if !matches!(new.layout, ValueLayout::Plain | ValueLayout::DoubleQuoted)
+        || written.contains(['\n', '\r'])
+    {
+        return fail(format!("the new value {written:?} is {}", new.layout));
+    }
+    // Written as set_scalar writes a plain value.
+    let plain = set_scalar("---\nk: x\n---\n", "k", value)
+        .map_err(|error| format!("{}: setting a plain value failed: {error}", context()))?;
+    if plain != format!("---\nk: {written}\n---\n") {
+        return fail(format!("{written:?} is not written as in {plain:?}"));
+    }
+
+    // The bytes before the colon and after the region are kept; the new
+    // value follows the colon after blanks, on the key's line.
+    let kept_after = text.len() - region.end;
+    let prefix_kept = edited.get(..colon_end) == Some(&text[..colon_end]);
+    let suffix_kept =
+        edited.len() >= new.value.end + kept_after && edited.ends_with(&text[region.end..]);
+    if !(prefix_kept && suffix_kept) {
+        return fail(format!(
+            "bytes before the colon at {colon_end} or after the region's end at {} changed",
+            region.end
+        ));
+    }
+    let gap = &edited[colon_end..new.value.start];
+    let old_blanks = &text[colon_end..region.end];
+    let old_blanks =
+        &old_blanks[..old_blanks.len() - old_blanks.trim_start_matches(is_blank).len()];
+    if gap != " " && gap != old_blanks {
+        return fail(format!("{gap:?} between the colon and the new value"));
+    }
+
+    // What follows the new value in its region is at most two pieces of
+    // the old region (what followed the old value on the key's line, and
+    // what followed its last line), with every comment in it, in order.
+    let rest = &edited[new.value.end..edited.len() - kept_after];
+    let old_region = &text[colon_end..region.end];
+    let mut common = rest
+        .bytes()
+        .rev()
+        .zip(old_region.bytes().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !rest.is_char_boundary(rest.len() - common) {
+        common -= 1;
+    }
+    let first_piece = &rest[..rest.len() - common];
+    if !old_region.contains(first_piece) {
+        return fail(format!(
+            "{rest:?} after the new value is not pieces of the old {old_region:?}"
+        ));
+    }
+    // Between and around those comments only blanks and line breaks: no
+    // piece of the old node is left (as a comment line, say).
+    let (comments, all) = comments_in(
+        text,
+        &frontmatter.values,
+        colon_end,
+        region.end,
+        COMMENT_PROBES,
+    );
+    let is_space = |part: &str| part.chars().all(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
+    let mut from = 0;
+    for (at, comment) in comments {
+        let Some(found) = rest[from..].find(&comment) else {
+            return fail(format!(
+                "the comment {comment:?} at {at} is not in {rest:?} after the new value"
+            ));
+        };
+        if all && !is_space(&rest[from..from + found]) {
+            return fail(format!(
+                "{:?} before the comment {comment:?} after the new value",
+                &rest[from..from + found]
+            ));
+        }
+        from += found + comment.len();
+    }
+    if all && !is_space(&rest[from..]) {
+        return fail(format!(
+            "{:?} after the comments after the new value",
+            &rest[from..]
+        ));
+    }
+
+    // A fixed point: replacing or setting the same value again changes nothing.
+    for (name, again) in [
+        ("replacing", replace_scalar(edited, key, value)),
+        ("setting", set_scalar(edited, key, value)),
+    ] {
+        match again {
+            Ok(again) if again == edited => {}
+            other => return fail(format!("{name} it again gave {other:?}")),
+        }
+    }
+    Ok(())
 }
