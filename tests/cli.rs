@@ -387,6 +387,20 @@ fn assert_one_clean_line(output: &Output) {
     }
 }
 
+/// A refusal: exit status `status`, nothing on stdout, and one clean line on
+/// stderr that says `says`. `context` names the case in failure messages.
+#[track_caller]
+fn assert_refused(output: &Output, status: i32, says: &str, context: &str) {
+    assert_eq!(code(output), status, "{context}: {}", stderr(output));
+    assert_one_clean_line(output);
+    assert!(stdout(output).is_empty(), "{context}: {}", stdout(output));
+    assert!(
+        stderr(output).contains(says),
+        "{context}: {says:?} missing from {}",
+        stderr(output)
+    );
+}
+
 #[test]
 fn input_one_character_over_the_limit_is_refused_in_one_line() {
     // This used to panic inside miette (exit 101): the input_too_long label
@@ -394,15 +408,12 @@ fn input_one_character_over_the_limit_is_refused_in_one_line() {
     let long = "a".repeat(100_001);
     for command in ["check", "parse", "fmt"] {
         let output = quire(&[command, "-"], &long);
-        assert_eq!(code(&output), 1, "{command}: {}", stderr(&output));
-        assert_one_clean_line(&output);
-        assert!(
-            stderr(&output)
-                .contains("<stdin> has 100001 characters; the commit-message preset allows 100000"),
-            "{}",
-            stderr(&output)
+        assert_refused(
+            &output,
+            1,
+            "<stdin> has 100001 characters; the commit-message preset allows 100000",
+            command,
         );
-        assert!(stdout(&output).is_empty());
     }
     // The strict preset's own limit.
     let output = quire(&["check", "--preset", "strict"], &"a".repeat(10_001));
@@ -428,14 +439,7 @@ fn a_long_line_within_the_limit_renders_a_clipped_snippet() {
 fn a_50_mb_line_is_refused_after_a_bounded_read() {
     for command in ["check", "parse", "fmt"] {
         let (output, taken) = quire_streaming(&[command, "-"], b"a", 50_000_000);
-        assert_eq!(code(&output), 1, "{command}: {}", stderr(&output));
-        assert_one_clean_line(&output);
-        assert!(stdout(&output).is_empty(), "{command}");
-        assert!(
-            stderr(&output).contains("<stdin> is longer than 400003 bytes"),
-            "{command}: {}",
-            stderr(&output)
-        );
+        assert_refused(&output, 1, "<stdin> is longer than 400003 bytes", command);
         assert!(taken < 8_000_000, "{command}: quire took {taken} bytes");
     }
 }
@@ -455,14 +459,7 @@ fn a_huge_file_is_refused_without_being_read() {
         &["fmt", "--write", name],
     ] {
         let output = quire(args, "");
-        assert_eq!(code(&output), 1, "{args:?}: {}", stderr(&output));
-        assert_one_clean_line(&output);
-        assert!(stdout(&output).is_empty(), "{args:?}");
-        assert!(
-            stderr(&output).contains("huge.txt is longer than"),
-            "{args:?}: {}",
-            stderr(&output)
-        );
+        assert_refused(&output, 1, "huge.txt is longer than", &format!("{args:?}"));
     }
     assert_eq!(
         fs::metadata(&path).unwrap().len(),
@@ -476,15 +473,11 @@ fn input_that_is_not_utf8_is_refused_by_every_command() {
     let bytes = b"feat(cli): Caf\xe9\n\n- [ ]: Read \xff bytes\n";
     for command in ["check", "parse", "fmt"] {
         let output = quire_bytes(&[command, "-"], bytes);
-        assert_eq!(code(&output), 2, "{command}: {}", stderr(&output));
-        assert_one_clean_line(&output);
-        assert!(stdout(&output).is_empty(), "{command}");
-        assert!(
-            stderr(&output).contains(
-                "<stdin> is not UTF-8 text (invalid byte at offset 14); plan documents must be UTF-8"
-            ),
-            "{command}: {}",
-            stderr(&output)
+        assert_refused(
+            &output,
+            2,
+            "<stdin> is not UTF-8 text (invalid byte at offset 14); plan documents must be UTF-8",
+            command,
         );
     }
     let folder = tempfile::tempdir().unwrap();
@@ -496,19 +489,21 @@ fn input_that_is_not_utf8_is_refused_by_every_command() {
         &["fmt", "--write", name],
     ] {
         let output = quire(args, "");
-        assert_eq!(code(&output), 2, "{args:?}: {}", stderr(&output));
-        assert_one_clean_line(&output);
-        assert!(stderr(&output).contains("latin1.txt is not UTF-8 text"));
+        assert_refused(
+            &output,
+            2,
+            "latin1.txt is not UTF-8 text",
+            &format!("{args:?}"),
+        );
     }
     assert_eq!(fs::read(&path).unwrap(), bytes, "fmt --write left it alone");
     // A tool's arguments too.
     let output = quire_bytes(&["call", "gather_requirements", "-"], b"{\"a\": \"\xff\"}");
-    assert_eq!(code(&output), 2);
-    assert_one_clean_line(&output);
-    assert!(
-        stderr(&output).contains("the arguments on standard input are not UTF-8 text"),
-        "{}",
-        stderr(&output)
+    assert_refused(
+        &output,
+        2,
+        "the arguments on standard input are not UTF-8 text",
+        "",
     );
 }
 
@@ -717,13 +712,7 @@ fn io_errors_are_described_in_words() {
         ],
         "",
     );
-    assert_eq!(code(&output), 2);
-    assert_one_clean_line(&output);
-    assert!(
-        stderr(&output).contains("/nonexistent/vault: not found"),
-        "{}",
-        stderr(&output)
-    );
+    assert_refused(&output, 2, "/nonexistent/vault: not found", "");
 }
 
 #[test]

@@ -757,6 +757,17 @@ fn changes_are_listed_beneath_the_root_only() {
     let vault = Vault::new();
     vault.git(&["init", "-q"]);
     fs::create_dir_all(vault.path("work")).unwrap();
+    let (value, changes) = changes_of_work_beside_private(&vault);
+    assert!(
+        changes.starts_with("?? mine.txt\n\ndiff --git a/mine.txt b/mine.txt\n"),
+        "{value}"
+    );
+}
+
+/// `gather_requirements` rooted at `work/` of a repository that also has a
+/// change in `private/`: its response and `changes`, which (the changed
+/// files, then their diff) must not show what lies outside the root.
+fn changes_of_work_beside_private(vault: &Vault) -> (Value, String) {
     vault.write("work/mine.txt", "mine");
     vault.write("private/theirs.txt", "theirs");
     let mut command = vault.command(quire_bin().to_str().unwrap());
@@ -764,14 +775,11 @@ fn changes_are_listed_beneath_the_root_only() {
         .args(["call", "gather_requirements", "--root"])
         .arg(vault.path("work"));
     let output = finish(command);
-    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
-    // The changed files, then their diff: neither shows what lies outside.
-    let changes = value["changes"].as_str().unwrap();
-    assert!(
-        changes.starts_with("?? mine.txt\n\ndiff --git a/mine.txt b/mine.txt\n"),
-        "{value}"
-    );
+    let value: Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|_| panic!("{}", stderr(&output)));
+    let changes = value["changes"].as_str().unwrap().to_owned();
     assert!(!changes.contains("theirs"), "{value}");
+    (value, changes)
 }
 
 #[test]
@@ -797,22 +805,12 @@ fn jj_changes_are_listed_beneath_the_root_only() {
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
-    vault.write("work/mine.txt", "mine");
-    vault.write("private/theirs.txt", "theirs");
-    let mut command = vault.command(quire_bin().to_str().unwrap());
-    command
-        .args(["call", "gather_requirements", "--root"])
-        .arg(vault.path("work"));
-    let output = finish(command);
-    let value: Value =
-        serde_json::from_slice(&output.stdout).unwrap_or_else(|_| panic!("{}", stderr(&output)));
+    let (value, changes) = changes_of_work_beside_private(&vault);
     assert_eq!(value["store"], "jj", "{value}");
-    let changes = value["changes"].as_str().unwrap();
     assert!(
         changes.starts_with("A mine.txt\n\ndiff --git a/work/mine.txt b/work/mine.txt\n"),
         "{value}"
     );
-    assert!(!changes.contains("theirs"), "{value}");
 }
 
 #[test]
@@ -851,6 +849,35 @@ fn programs_the_repository_configures_are_never_run() {
         !marker.exists(),
         "ran: {}",
         fs::read_to_string(&marker).unwrap()
+    );
+}
+
+/// The diff in `changes` shows a link as a link: what a link inside the
+/// root points at outside it (a secret, a folder, a FIFO) is never read
+/// into the answer, and a FIFO in the work tree blocks nothing.
+#[test]
+fn the_diff_never_reads_through_links_or_special_files() {
+    let vault = Vault::new();
+    vault.git(&["init", "-q"]);
+    vault.git(&["add", "."]);
+    vault.git(&["commit", "-qm", "start"]);
+    let secret = vault.outside.join("secret.txt");
+    fs::write(&secret, "TOP SECRET\n").unwrap();
+    symlink(&secret, vault.path("leak.md")).unwrap();
+    symlink(&vault.outside, vault.path("folder-link")).unwrap();
+    // A tracked note swapped for a link to the secret.
+    fs::remove_file(vault.path("t/a.md")).unwrap();
+    symlink(&secret, vault.path("t/a.md")).unwrap();
+    rustix::fs::mkfifoat(rustix::fs::CWD, vault.path("pipe.md"), 0o644.into()).unwrap();
+    let (code, value) = vault.call("gather_requirements", json!({}), &[]);
+    assert_eq!(code, 0, "{value}");
+    let changes = value["changes"].as_str().unwrap();
+    assert!(!changes.contains("TOP SECRET"), "{changes}");
+    assert!(changes.contains("?? leak.md"), "{changes}");
+    assert!(changes.contains("new file mode 120000"), "{changes}");
+    assert!(
+        changes.contains(&format!("+{}", secret.display())),
+        "{changes}"
     );
 }
 

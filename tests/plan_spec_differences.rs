@@ -1,9 +1,10 @@
 //! Where quire's plan grammar differs from `planner.md`, each difference is
 //! the behaviour the original's tests (or its implementation) show, and
-//! `grammar/plan.ebnf` says so in a NOTE. Each case pins the behaviour and
+//! `grammar/plan.ebnf` says so in a NOTE (the preset spellings are tested
+//! in `plan::config`). Each case pins the behaviour and
 //! the NOTE together, so neither changes alone.
 
-use quire::plan::{Code, ParseState, ParserConfig, Preset, parse};
+use quire::plan::{Code, ParseState, ParserConfig, parse};
 
 const GRAMMAR: &str = include_str!("../grammar/plan.ebnf");
 
@@ -77,21 +78,6 @@ fn the_specs_second_invalid_example_is_a_description() {
             .any(|d| d.code == Code::ConstraintIgnored)
     );
     assert_noted(r#"NOTE The spec's second "invalid example""#);
-}
-
-/// The spec's own spellings of the presets (`STRICT`) are accepted.
-#[test]
-fn the_specs_preset_names_are_accepted() {
-    for (spec, ours) in [
-        ("COMMIT_MESSAGE", "commit-message"),
-        ("MARKDOWN_TASKS", "markdown-tasks"),
-        ("YAML_LIKE", "yaml-like"),
-        ("STRICT", "strict"),
-    ] {
-        let from_spec: Preset = spec.parse().unwrap();
-        let from_ours: Preset = ours.parse().unwrap();
-        assert_eq!(from_spec, from_ours, "{spec}");
-    }
 }
 
 /// `finish_job` writes its directive under the direction: the directive is

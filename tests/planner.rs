@@ -1408,6 +1408,25 @@ fn tripwire(sandbox: &Sandbox) -> (PathBuf, PathBuf) {
     (script, marker)
 }
 
+/// The tool's `changes`, after checking that `trigger` (the program run by
+/// hand) does run the tripwire, and that the tool does not.
+fn changes_without_tripping(sandbox: &Sandbox, marker: &Path, trigger: &[&str]) -> String {
+    let _ = sandbox
+        .command(trigger[0])
+        .args(&trigger[1..])
+        .output()
+        .unwrap();
+    assert!(marker.exists(), "the tripwire works");
+    fs::remove_file(marker).unwrap();
+    let changes = changes(sandbox).unwrap();
+    assert!(
+        !marker.exists(),
+        "ran: {}",
+        fs::read_to_string(marker).unwrap()
+    );
+    changes
+}
+
 #[test]
 fn the_git_diff_runs_no_diff_program_the_repository_configures() {
     let sandbox = Sandbox::new(Kind::Git);
@@ -1425,20 +1444,7 @@ fn the_git_diff_runs_no_diff_program_the_repository_configures() {
     fs::write(sandbox.root.join("notes.txt"), "final\n").unwrap();
     fs::write(sandbox.root.join("new.txt"), "new\n").unwrap();
     // `git diff` itself would run them.
-    let _ = sandbox
-        .command("git")
-        .args(["diff", "HEAD"])
-        .output()
-        .unwrap();
-    assert!(marker.exists(), "the tripwire works");
-    fs::remove_file(&marker).unwrap();
-
-    let changes = changes(&sandbox).unwrap();
-    assert!(
-        !marker.exists(),
-        "ran: {}",
-        fs::read_to_string(&marker).unwrap()
-    );
+    let changes = changes_without_tripping(&sandbox, &marker, &["git", "diff", "HEAD"]);
     assert_eq!(
         without_index_lines(&changes),
         format!(
@@ -1462,16 +1468,7 @@ fn the_jj_diff_runs_no_diff_program_the_repository_configures() {
         &["config", "set", "--repo", "ui.diff-formatter", &formatter],
     );
     fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
-    let _ = sandbox.command("jj").arg("diff").output().unwrap();
-    assert!(marker.exists(), "the tripwire works");
-    fs::remove_file(&marker).unwrap();
-
-    let changes = changes(&sandbox).unwrap();
-    assert!(
-        !marker.exists(),
-        "ran: {}",
-        fs::read_to_string(&marker).unwrap()
-    );
+    let changes = changes_without_tripping(&sandbox, &marker, &["jj", "diff"]);
     assert_eq!(
         without_index_lines(&changes),
         format!(

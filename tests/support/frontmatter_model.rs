@@ -578,6 +578,40 @@ pub fn check_set(text: &str, key: &str, value: &str) -> Result<(), String> {
     check_edited(text, document, frontmatter, &key, value, &edited)
 }
 
+/// `edited` parses soundly, and its frontmatter holds `value` at `key`,
+/// every other value of `frontmatter` unchanged, the keys in their order:
+/// what every edit of one value must give. Returns the parsed edit.
+fn reread_with_value(
+    frontmatter: &Frontmatter,
+    key: &str,
+    value: &str,
+    edited: &str,
+) -> Result<Document, String> {
+    check_parse(edited)?;
+    let after = parse(edited).map_err(|error| error.to_string())?;
+    let Some(after_frontmatter) = &after.frontmatter else {
+        return Err("the frontmatter is gone".into());
+    };
+    let mut expected = frontmatter.values.clone();
+    expected.insert(key.to_owned(), Value::String(value.to_owned()));
+    if after_frontmatter.values != expected {
+        return Err(format!(
+            "the values read {:?}, not {expected:?}",
+            after_frontmatter.values
+        ));
+    }
+    let keys = |f: &Frontmatter| {
+        f.entries
+            .iter()
+            .map(|e| e.key.value.clone())
+            .collect::<Vec<_>>()
+    };
+    if keys(frontmatter) != keys(after_frontmatter) {
+        return Err("the keys changed order".into());
+    }
+    Ok(after)
+}
+
 fn check_edited(
     text: &str,
     document: &Document,
@@ -587,32 +621,12 @@ fn check_edited(
     edited: &str,
 ) -> Result<(), String> {
     let context = || format!("setting {key:?} to {value:?} in {text:?} gave {edited:?}");
-    check_parse(edited).map_err(|failure| format!("{}: {failure}", context()))?;
-    let after = parse(edited).map_err(|error| format!("{}: {error}", context()))?;
-    let Some(after_frontmatter) = &after.frontmatter else {
-        return Err(format!("{}: the frontmatter is gone", context()));
-    };
-    if after_frontmatter.get(key) != Some(&Value::String(value.to_owned())) {
-        return Err(format!(
-            "{}: the key reads {:?}",
-            context(),
-            after_frontmatter.get(key)
-        ));
-    }
-    let mut expected = frontmatter.values.clone();
-    expected.insert(key.to_owned(), Value::String(value.to_owned()));
-    if after_frontmatter.values != expected {
-        return Err(format!("{}: another value changed", context()));
-    }
-    let keys = |f: &Frontmatter| {
-        f.entries
-            .iter()
-            .map(|e| e.key.value.clone())
-            .collect::<Vec<_>>()
-    };
-    if keys(frontmatter) != keys(after_frontmatter) {
-        return Err(format!("{}: the keys changed order", context()));
-    }
+    let after = reread_with_value(frontmatter, key, value, edited)
+        .map_err(|failure| format!("{}: {failure}", context()))?;
+    let after_frontmatter = after
+        .frontmatter
+        .as_ref()
+        .expect("checked by reread_with_value");
 
     // Only the value's bytes changed.
     let old = frontmatter.entry(key).expect("the key was found").clone();
@@ -901,28 +915,14 @@ pub fn check_replaced(
 ) -> Result<(), String> {
     let context = || format!("replacing {key:?} with {value:?} in {text:?} gave {edited:?}");
     let fail = |what: String| Err(format!("{}: {what}", context()));
-    check_parse(edited).map_err(|failure| format!("{}: {failure}", context()))?;
-    let after = parse(edited).map_err(|error| format!("{}: {error}", context()))?;
-    let Some(after_frontmatter) = &after.frontmatter else {
-        return fail("the frontmatter is gone".into());
+    let after = match reread_with_value(frontmatter, key, value, edited) {
+        Ok(after) => after,
+        Err(failure) => return fail(failure),
     };
-    let mut expected = frontmatter.values.clone();
-    expected.insert(key.to_owned(), Value::String(value.to_owned()));
-    if after_frontmatter.values != expected {
-        return fail(format!(
-            "the values read {:?}, not {expected:?}",
-            after_frontmatter.values
-        ));
-    }
-    let keys = |f: &Frontmatter| {
-        f.entries
-            .iter()
-            .map(|e| e.key.value.clone())
-            .collect::<Vec<_>>()
-    };
-    if keys(frontmatter) != keys(after_frontmatter) {
-        return fail("the keys changed order".into());
-    }
+    let after_frontmatter = after
+        .frontmatter
+        .as_ref()
+        .expect("checked by reread_with_value");
     if document.bom != after.bom || text[document.body.range()] != edited[after.body.range()] {
         return fail("the byte-order mark or the body changed".into());
     }
