@@ -1,7 +1,7 @@
 //! The workflow's edits of a plan document, as pure functions. Each checks
 //! its input and says precisely what is wrong; none touches a store.
 
-use crate::diagnostics::one_line;
+use crate::diagnostics::{LineIndex, one_line};
 use crate::plan::{
     Code, Header, MAX_TASK_DEPTH, ParseState, ParserConfig, PlanDocument, Task, parse,
 };
@@ -450,11 +450,13 @@ pub(super) fn read_for_edit(
     rewrites: Rewrites,
 ) -> Result<PlanDocument, ToolError> {
     let outcome = parse(text, config);
+    let lines = LineIndex::new(text);
+    let line_of = |offset: usize| lines.line_column(offset).0;
     if outcome.state == ParseState::Halted {
         let reason = outcome.halt_reason().map_or_else(String::new, |d| {
             format!(
                 " (line {}: {}; {})",
-                line_of(text, d.span.start),
+                line_of(d.span.start),
                 d.message,
                 d.help
             )
@@ -483,7 +485,7 @@ pub(super) fn read_for_edit(
             };
             format!(
                 "line {}: \"{}\": {} ({}; {keep})",
-                line_of(text, d.span.start),
+                line_of(d.span.start),
                 one_line(ignored.trim()),
                 d.message,
                 d.help
@@ -498,13 +500,4 @@ pub(super) fn read_for_edit(
         )));
     }
     Ok(outcome.document)
-}
-
-/// The 1-based line of byte `offset` in `text`.
-pub(super) fn line_of(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset.min(text.len())]
-        .iter()
-        .filter(|&&b| b == b'\n')
-        .count()
-        + 1
 }

@@ -2,10 +2,8 @@
 //! parser diagnostic and validator finding, each on one line with the line
 //! of the plan it is on and how to fix it.
 
-use crate::diagnostics::{DiagnosticCode, one_line};
+use crate::diagnostics::{DiagnosticCode, LineIndex, one_line};
 use crate::plan::PlanDiagnostic;
-
-use super::edit::line_of;
 
 /// The findings of one stored plan, split by whether they block the next
 /// edit.
@@ -29,11 +27,12 @@ impl Findings {
         validated: &[PlanDiagnostic],
     ) -> Findings {
         let mut findings = Findings::default();
+        let lines = LineIndex::new(text);
         for diagnostic in parsed.iter().chain(validated) {
             let line = if diagnostic.span.is_empty() && diagnostic.span.start == 0 {
                 String::new()
             } else {
-                format!("line {}, ", line_of(text, diagnostic.span.start))
+                format!("line {}, ", lines.line_column(diagnostic.span.start).0)
             };
             let place = match &diagnostic.field {
                 Some(field) => format!("{line}{field}"),
