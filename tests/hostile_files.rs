@@ -936,12 +936,14 @@ fn update_as_another_user(vault: &Vault, test: &str) -> Option<Value> {
     ] {
         fs::set_permissions(folder, fs::Permissions::from_mode(0o777)).unwrap();
     }
-    fs::set_permissions(
-        vault.root.parent().unwrap(),
-        fs::Permissions::from_mode(0o755),
-    )
-    .unwrap();
-    let mut command = vault.command(quire_bin().to_str().unwrap());
+    let reachable = vault.root.parent().unwrap();
+    fs::set_permissions(reachable, fs::Permissions::from_mode(0o755)).unwrap();
+    // The build's own folder may be private to this user (a checkout in
+    // `mktemp -d`), so user 65534 runs a copy placed where it can reach it.
+    let binary = reachable.join("quire");
+    fs::copy(quire_bin(), &binary).unwrap();
+    fs::set_permissions(&binary, fs::Permissions::from_mode(0o755)).unwrap();
+    let mut command = vault.command(binary.to_str().unwrap());
     command
         .args(["call", "update_tracker_status", "--root"])
         .arg(&vault.root)

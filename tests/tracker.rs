@@ -712,7 +712,14 @@ fn call_as_user_65534(ws: &Ws, path: &str) -> Option<(String, String)> {
     for folder in [ws.dir.path(), &ws.root, &ws.root.join("trackers")] {
         fs::set_permissions(folder, fs::Permissions::from_mode(0o755)).unwrap();
     }
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_quire"))
+    // So must it the binary: the build's folder may be private to this user
+    // (a checkout in `mktemp -d`), so it runs a copy in a folder of its own.
+    let holder = tempfile::tempdir().unwrap();
+    fs::set_permissions(holder.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let binary = holder.path().join("quire");
+    fs::copy(env!("CARGO_BIN_EXE_quire"), &binary).unwrap();
+    fs::set_permissions(&binary, fs::Permissions::from_mode(0o755)).unwrap();
+    let output = std::process::Command::new(&binary)
         .args(["call", "update_tracker_status", "--root"])
         .arg(&ws.root)
         .arg(json!({"tracker_path": path, "target_status": "Rejected"}).to_string())

@@ -561,8 +561,13 @@ async def test_a_tracker_the_server_cannot_read_is_file_not_found(quire: Path, t
             setpriv = shutil.which("setpriv")
             if setpriv is None:
                 pytest.skip("running as root without setpriv to become another user")
+            # The build's folder may be private to root (a checkout in
+            # `mktemp -d`): user 65534 runs a copy it can reach.
+            reachable = holder / "quire"
+            shutil.copy2(quire, reachable)
+            reachable.chmod(0o755)
             command = holder / "quire-as-65534"
-            command.write_text(f'#!/bin/sh\nexec {setpriv} --reuid=65534 --regid=65534 --clear-groups {quire} "$@"\n')
+            command.write_text(f'#!/bin/sh\nexec {setpriv} --reuid=65534 --regid=65534 --clear-groups {reachable} "$@"\n')
             command.chmod(0o755)
         (vault / AMAZON).chmod(0)
         before = snapshot_without(vault, AMAZON)
