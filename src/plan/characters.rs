@@ -28,6 +28,7 @@ use crate::span::{Span, Spanned};
 
 /// Whether a plan value may not hold `c`: a terminal control, or a line
 /// feed in a value of one line.
+// plan.ebnf: refused-char
 fn is_refused(c: char, multi_line: bool) -> bool {
     is_terminal_control(c) || (c == '\n' && !multi_line)
 }

@@ -31,25 +31,68 @@ impl Line {
 
 /// The lines of `text[start..end]`, with offsets into `text`. A range ending
 /// in a line ending has an empty last line, as `split('\n')` would give.
+#[cfg(test)]
 pub(crate) fn split_lines(text: &str, start: usize, end: usize) -> Vec<Line> {
-    let bytes = &text.as_bytes()[..end];
-    let newlines = memchr::memchr_iter(b'\n', &bytes[start..]).map(|at| start + at);
-    let mut lines = Vec::with_capacity(memchr::memchr_iter(b'\n', &bytes[start..]).count() + 1);
-    let mut line_start = start;
-    for newline in newlines.chain(std::iter::once(end)) {
+    let lines = Lines::new(text, start, end);
+    let mut all = Vec::with_capacity(lines.remaining());
+    all.extend(lines);
+    all
+}
+
+/// The lines of `text[start..end]` one at a time, with offsets into `text`
+/// (what [`split_lines`] collects).
+#[derive(Clone, Debug)]
+pub(crate) struct Lines<'t> {
+    text: &'t str,
+    /// Where the next line starts; past `end` when every line was read.
+    next: usize,
+    end: usize,
+}
+
+impl<'t> Lines<'t> {
+    pub(crate) fn new(text: &'t str, start: usize, end: usize) -> Self {
+        Lines {
+            text,
+            next: start,
+            end,
+        }
+    }
+
+    /// How many lines are left.
+    pub(crate) fn remaining(&self) -> usize {
+        match self.text.as_bytes().get(self.next..self.end) {
+            Some(rest) => memchr::memchr_iter(b'\n', rest).count() + 1,
+            None => 0,
+        }
+    }
+
+    /// Where the next line starts, if there is one.
+    pub(crate) fn next_start(&self) -> Option<usize> {
+        (self.next <= self.end).then_some(self.next)
+    }
+}
+
+impl Iterator for Lines<'_> {
+    type Item = Line;
+
+    // plan.ebnf: EOL, blank-line
+    fn next(&mut self) -> Option<Line> {
+        let line_start = self.next;
+        let bytes = self.text.as_bytes().get(line_start..self.end)?;
+        let newline = memchr::memchr(b'\n', bytes).map_or(self.end, |at| line_start + at);
         let mut line_end = newline;
-        while line_end > line_start && bytes[line_end - 1] == b'\r' {
+        let all = self.text.as_bytes();
+        while line_end > line_start && all[line_end - 1] == b'\r' {
             line_end -= 1;
         }
-        let blank = text[line_start..line_end].trim().is_empty();
-        lines.push(Line {
+        let blank = self.text[line_start..line_end].trim_start().is_empty();
+        self.next = newline + 1;
+        Some(Line {
             start: line_start,
             end: line_end,
             blank,
-        });
-        line_start = newline + 1;
+        })
     }
-    lines
 }
 
 /// The end of `text` without one trailing line ending (`\n`, with any
@@ -59,19 +102,6 @@ pub(crate) fn end_without_line_ending(text: &str) -> usize {
         Some(rest) => rest.trim_end_matches('\r').len(),
         None => text.len(),
     }
-}
-
-/// The contents of `lines` joined with `\n`.
-pub(crate) fn join_contents(text: &str, lines: &[Line]) -> String {
-    let mut joined =
-        String::with_capacity(lines.iter().map(|line| line.end - line.start + 1).sum());
-    for (index, line) in lines.iter().enumerate() {
-        if index > 0 {
-            joined.push('\n');
-        }
-        joined.push_str(line.text(text));
-    }
-    joined
 }
 
 #[cfg(test)]
@@ -122,12 +152,5 @@ mod tests {
         assert_eq!(end_without_line_ending("a\n\n"), 2);
         assert_eq!(end_without_line_ending("a\r\r\n"), 1);
         assert_eq!(end_without_line_ending("a"), 1);
-    }
-
-    #[test]
-    fn joined_contents_use_lf() {
-        let text = "a\r\r\nb\r\nc";
-        let lines = split_lines(text, 0, text.len());
-        assert_eq!(join_contents(text, &lines), "a\nb\nc");
     }
 }

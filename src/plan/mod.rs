@@ -19,12 +19,14 @@
 
 mod ast;
 mod characters;
+mod classify;
 mod codes;
 mod config;
 mod format;
 mod lines;
 mod parse;
 mod rules;
+pub mod syntax;
 mod validate;
 
 pub use ast::{Constraint, Header, PlanDocument, Task};

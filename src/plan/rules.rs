@@ -1,13 +1,14 @@
 //! The line rules of the plan grammar, as winnow parsers.
 //!
 //! Each rule parses one line's content (see [`line_input`]) and yields byte
-//! spans into the whole document. The EBNF above each function is the rule it
-//! implements; `grammar/plan.ebnf` is the same grammar in one place.
+//! spans into the whole document, or a [`Mismatch`]: the first character it
+//! cannot take and what it expected there, which the diagnostics show. `grammar/plan.ebnf` is the grammar; the
+//! comment above each function names the rule it implements.
 
-use winnow::combinator::{delimited, opt};
+use winnow::combinator::opt;
 use winnow::error::EmptyError;
 use winnow::prelude::*;
-use winnow::stream::{LocatingSlice, Stream};
+use winnow::stream::{LocatingSlice, Location, Stream};
 use winnow::token::{literal, one_of, rest, take_while};
 
 use super::config::{ConstraintSyntax, HeaderSyntax, TaskSyntax};
@@ -19,21 +20,10 @@ type RuleResult<T> = winnow::Result<T, EmptyError>;
 
 /// A stream over one line's content whose locations are offsets into the
 /// whole document.
-pub(crate) fn line_input(document: &str, line: Line) -> Input<'_> {
+fn line_input(document: &str, line: Line) -> Input<'_> {
     let mut input = LocatingSlice::new(&document[..line.end]);
     input.next_slice(line.start);
     input
-}
-
-/// Runs `rule` over the whole line: it must consume every character.
-pub(crate) fn parse_line<'i, O>(
-    document: &'i str,
-    line: Line,
-    mut rule: impl Parser<Input<'i>, O, EmptyError>,
-) -> Option<O> {
-    let mut input = line_input(document, line);
-    let output = rule.parse_next(&mut input).ok()?;
-    input.is_empty().then_some(output)
 }
 
 /// A piece of the line and where it is.
@@ -52,12 +42,12 @@ fn piece<'i>(
     })
 }
 
-// ws ::= any Unicode whitespace character except a line ending
+// plan.ebnf: ws
 fn is_ws(c: char) -> bool {
     c.is_whitespace()
 }
 
-// char+ (to the end of the line)
+// `char+`: the rest of the line, not empty
 fn text1<'i>(input: &mut Input<'i>) -> RuleResult<Piece<'i>> {
     piece(rest.verify(|text: &str| !text.is_empty())).parse_next(input)
 }
@@ -75,87 +65,205 @@ pub(crate) struct HeaderLine<'i> {
     pub ignored: Option<Piece<'i>>,
 }
 
-pub(crate) fn header_line<'i>(
-    syntax: HeaderSyntax,
-    input: &mut Input<'i>,
-) -> RuleResult<HeaderLine<'i>> {
-    match syntax {
-        HeaderSyntax::Conventional => conventional_header(input),
-        HeaderSyntax::MarkdownHeading => titled_header("# ", input),
-        HeaderSyntax::YamlTitle => titled_header("title: ", input),
+/// Why a line does not match a rule: the first character the rule cannot
+/// take, what it expected there, and a hint for the help text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Mismatch {
+    /// The first character the rule cannot take: its span in the document
+    /// (empty at the line's end, when the line stops short).
+    pub span: Span,
+    /// What the rule expected there, as a label: `expected ':' after ']'`.
+    pub expected: &'static str,
+    /// Why, and how to write it, for the help text.
+    pub hint: &'static str,
+}
+
+type Checked<T> = Result<T, Mismatch>;
+
+/// A mismatch at the input's next character.
+fn mismatch(input: &Input<'_>, expected: &'static str, hint: &'static str) -> Mismatch {
+    let at = input.current_token_start();
+    let width = input.peek_token().map_or(0, char::len_utf8);
+    Mismatch {
+        span: Span::new(at, at + width),
+        expected,
+        hint,
     }
 }
 
-// conventional-header ::= type ( scoped-tail | ":" ignored-text )
-// type                ::= [a-z]+
-// scoped-tail         ::= "(" scope ")" "!"? ":" title-part
-// scope               ::= [^)\s]+
-// ignored-text        ::= char*
-fn conventional_header<'i>(input: &mut Input<'i>) -> RuleResult<HeaderLine<'i>> {
-    let commit_type = piece(take_while(1.., 'a'..='z')).parse_next(input)?;
-    let scoped = opt((
-        delimited(
-            '(',
-            piece(take_while(1.., |c: char| c != ')' && !is_ws(c))),
-            ')',
+const HINT_LOWERCASE: &str = "the type must be lowercase letters (`fix`, not `Fix`)";
+const HINT_NO_TYPE: &str =
+    "the header must start with a type of lowercase letters, like `feat`, `fix` or `docs`";
+const HINT_BANG: &str = "a breaking `!` needs a scope before it: `feat(scope)!: title`";
+const HINT_SPACE: &str = "no space is allowed between the type, the scope and the colon";
+const HINT_SCOPE: &str =
+    "the scope must be non-empty, without spaces, closed by `)` and followed by `:`";
+const HINT_AFTER_TYPE: &str = "the type must be followed by `:` or `(scope):`";
+
+/// The header on `line`, or where and why it is not one.
+// plan.ebnf: header (the alternative is the configured syntax)
+pub(crate) fn header_line<'i>(
+    document: &'i str,
+    line: Line,
+    syntax: HeaderSyntax,
+) -> Checked<HeaderLine<'i>> {
+    let input = &mut line_input(document, line);
+    match syntax {
+        HeaderSyntax::Conventional => conventional_header(input),
+        HeaderSyntax::MarkdownHeading => titled_header(
+            "# ",
+            "expected `# ` and a title",
+            "start with a markdown heading: `# Title`",
+            input,
         ),
-        opt('!').map(|bang| bang.is_some()),
-    ))
-    .parse_next(input)?;
-    ':'.parse_next(input)?;
-    let header = match scoped {
-        Some((scope, breaking)) => HeaderLine {
-            commit_type: Some(commit_type),
-            scope: Some(scope),
-            breaking,
-            title: title_part(input)?,
-            ignored: None,
-        },
-        None => HeaderLine {
+        HeaderSyntax::YamlTitle => titled_header(
+            "title: ",
+            "expected `title: ` and a title",
+            "start with a title line: `title: Title`",
+            input,
+        ),
+    }
+}
+
+// plan.ebnf: conventional-header, type
+fn conventional_header<'i>(input: &mut Input<'i>) -> Checked<HeaderLine<'i>> {
+    let commit_type = piece(take_while(1.., 'a'..='z'))
+        .parse_next(input)
+        .map_err(|_: EmptyError| mismatch(input, "expected a lowercase type", type_hint(input)))?;
+    if input.peek_token() != Some('(') {
+        let colon: RuleResult<char> = ':'.parse_next(input);
+        colon.map_err(|_| after_type(input))?;
+        return Ok(HeaderLine {
             commit_type: Some(commit_type),
             scope: None,
             breaking: false,
             title: None,
-            ignored: ignored_text(input)?,
-        },
-    };
-    Ok(header)
+            ignored: ignored_text(input),
+        });
+    }
+    let (scope, breaking) = scoped_tail(input)?;
+    Ok(HeaderLine {
+        commit_type: Some(commit_type),
+        scope: Some(scope),
+        breaking,
+        title: title_part(input),
+        ignored: None,
+    })
 }
 
-// ignored-text ::= ws* char*   (the span covers what follows the whitespace)
-fn ignored_text<'i>(input: &mut Input<'i>) -> RuleResult<Option<Piece<'i>>> {
-    take_while(0.., is_ws).parse_next(input)?;
-    let text = piece(rest).parse_next(input)?;
-    Ok((!text.text.is_empty()).then_some(text))
+/// The hint for a line that does not start with a type: a word with capital
+/// letters where the type goes (`Fix:`) is a type to lowercase; anything
+/// else has no type.
+fn type_hint(input: &Input<'_>) -> &'static str {
+    let rest: &str = input;
+    let after_word = rest.trim_start_matches(char::is_alphabetic);
+    let word = &rest[..rest.len() - after_word.len()];
+    if word.chars().any(char::is_uppercase) && after_word.starts_with([':', '(', '!']) {
+        HINT_LOWERCASE
+    } else {
+        HINT_NO_TYPE
+    }
 }
 
-// title-part ::= ws* title | ws+ | ε
-// title      ::= non-ws char*
+/// Why a type is not followed by `:` or `(`.
+fn after_type(input: &Input<'_>) -> Mismatch {
+    match input.peek_token() {
+        Some('!') if input.starts_with("!:") => {
+            mismatch(input, "expected `(scope)` before `!`", HINT_BANG)
+        }
+        Some(c) if is_ws(c) => mismatch(
+            input,
+            "expected `:` or `(` right after the type",
+            HINT_SPACE,
+        ),
+        Some(c) if c.is_uppercase() => mismatch(input, "expected `:` or `(`", HINT_LOWERCASE),
+        _ => mismatch(input, "expected `:` or `(`", HINT_AFTER_TYPE),
+    }
+}
+
+// plan.ebnf: scoped-tail, scope (up to the colon; the title-part follows)
+fn scoped_tail<'i>(input: &mut Input<'i>) -> Checked<(Piece<'i>, bool)> {
+    let open: RuleResult<char> = '('.parse_next(input);
+    open.map_err(|_| after_type(input))?;
+    let scope = piece(take_while(1.., |c: char| c != ')' && !is_ws(c)))
+        .parse_next(input)
+        .map_err(|_: EmptyError| mismatch(input, "expected a scope", HINT_SCOPE))?;
+    let close: RuleResult<char> = ')'.parse_next(input);
+    close.map_err(|_| mismatch(input, "expected `)` after the scope", HINT_SCOPE))?;
+    let bang: RuleResult<Option<char>> = opt('!').parse_next(input);
+    let breaking = matches!(bang, Ok(Some(_)));
+    let colon: RuleResult<char> = ':'.parse_next(input);
+    colon.map_err(|_| {
+        let expected = if breaking {
+            "expected `:` after `!`"
+        } else {
+            "expected `:` after `)`"
+        };
+        mismatch(input, expected, HINT_SCOPE)
+    })?;
+    Ok((scope, breaking))
+}
+
+// plan.ebnf: ignored-text (the span covers what follows the whitespace)
+fn ignored_text<'i>(input: &mut Input<'i>) -> Option<Piece<'i>> {
+    let _: RuleResult<&str> = take_while(0.., is_ws).parse_next(input);
+    let text = rest_of_line(input);
+    (!text.text.is_empty()).then_some(text)
+}
+
+/// The rest of the line, possibly empty.
+fn rest_of_line<'i>(input: &mut Input<'i>) -> Piece<'i> {
+    let start = input.current_token_start();
+    let text = input.finish();
+    Piece {
+        text,
+        span: Span::new(start, start + text.len()),
+    }
+}
+
+// plan.ebnf: title-part, title
 //
 // When the rest of the line is only whitespace, its last character is the
 // title: the original's `:\s*(.+)$` backtracked to that. The validator then
 // reports the title's whitespace.
-fn title_part<'i>(input: &mut Input<'i>) -> RuleResult<Option<Piece<'i>>> {
-    let leading = piece(take_while(0.., is_ws)).parse_next(input)?;
-    let title = piece(rest).parse_next(input)?;
+fn title_part<'i>(input: &mut Input<'i>) -> Option<Piece<'i>> {
+    let start = input.current_token_start();
+    let leading: RuleResult<&str> = take_while(0.., is_ws).parse_next(input);
+    let leading = leading.unwrap_or_default();
+    let title = rest_of_line(input);
     if !title.text.is_empty() {
-        return Ok(Some(title));
+        return Some(title);
     }
-    Ok(leading.text.chars().next_back().map(|last| {
+    let end = start + leading.len();
+    leading.chars().next_back().map(|last| {
         let width = last.len_utf8();
         Piece {
-            text: &leading.text[leading.text.len() - width..],
-            span: Span::new(leading.span.end - width, leading.span.end),
+            text: &leading[leading.len() - width..],
+            span: Span::new(end - width, end),
         }
-    }))
+    })
 }
 
-// markdown-header ::= "# " char+
-// yaml-header     ::= "title: " char+
-fn titled_header<'i>(marker: &'static str, input: &mut Input<'i>) -> RuleResult<HeaderLine<'i>> {
-    let title = (literal(marker), text1)
-        .map(|(_, title)| title)
-        .parse_next(input)?;
+// plan.ebnf: markdown-header, yaml-header
+fn titled_header<'i>(
+    marker: &'static str,
+    expected: &'static str,
+    hint: &'static str,
+    input: &mut Input<'i>,
+) -> Checked<HeaderLine<'i>> {
+    // The first character that differs from the marker is the mistake.
+    let matching = input
+        .chars()
+        .zip(marker.chars())
+        .take_while(|(found, wanted)| found == wanted)
+        .map(|(found, _)| found.len_utf8())
+        .sum::<usize>();
+    let marked: RuleResult<&str> = literal(marker).parse_next(input);
+    if marked.is_err() {
+        input.next_slice(matching);
+        return Err(mismatch(input, expected, hint));
+    }
+    let title = text1(input).map_err(|_| mismatch(input, expected, hint))?;
     Ok(HeaderLine {
         commit_type: None,
         scope: None,
@@ -182,29 +290,95 @@ impl TaskLine<'_> {
     }
 }
 
-// indent ::= ws*
-fn indent<'i>(input: &mut Input<'i>) -> RuleResult<Piece<'i>> {
-    piece(take_while(0.., is_ws)).parse_next(input)
+// plan.ebnf: indent
+fn indent<'i>(input: &mut Input<'i>) -> Piece<'i> {
+    let start = input.current_token_start();
+    let found: RuleResult<&str> = take_while(0.., is_ws).parse_next(input);
+    let text = found.unwrap_or_default();
+    Piece {
+        text,
+        span: Span::new(start, start + text.len()),
+    }
 }
 
-// mark ::= "x" | " "
-fn mark(input: &mut Input<'_>) -> RuleResult<bool> {
-    one_of(['x', ' ']).map(|c| c == 'x').parse_next(input)
+/// `c`, or a mismatch at the input's next character.
+fn expect_char(
+    input: &mut Input<'_>,
+    mut c: char,
+    expected: &'static str,
+    hint: &'static str,
+) -> Checked<()> {
+    let found: RuleResult<char> = c.parse_next(input);
+    found.map(drop).map_err(|_| mismatch(input, expected, hint))
 }
 
-pub(crate) fn task_line<'i>(syntax: TaskSyntax, input: &mut Input<'i>) -> RuleResult<TaskLine<'i>> {
+/// `text`, or a mismatch at its first character the input does not have.
+fn expect_text(
+    input: &mut Input<'_>,
+    text: &'static str,
+    expected: &'static str,
+    hint: &'static str,
+) -> Checked<()> {
+    for c in text.chars() {
+        expect_char(input, c, expected, hint)?;
+    }
+    Ok(())
+}
+
+/// `char+`, or a mismatch at the line's end.
+fn expect_text1<'i>(
+    input: &mut Input<'i>,
+    expected: &'static str,
+    hint: &'static str,
+) -> Checked<Piece<'i>> {
+    text1(input).map_err(|_| mismatch(input, expected, hint))
+}
+
+const HINT_TASK: &str = "a task is `- [ ]: text` (`[x]` when done)";
+const HINT_CHECKBOX_TASK: &str = "a task is `- [ ] text` (`[x]` when done)";
+const HINT_YAML_TASK: &str = "a task is `- task: text ( )` (`(x)` when done)";
+/// The label of a task line whose marker has no text after it.
+pub(crate) const EXPECTED_TASK_TEXT: &str = "expected the task's text";
+
+// plan.ebnf: mark
+fn mark(input: &mut Input<'_>, hint: &'static str) -> Checked<bool> {
+    let found: RuleResult<char> = one_of(['x', ' ']).parse_next(input);
+    found
+        .map(|c| c == 'x')
+        .map_err(|_| mismatch(input, "expected `x` or a space", hint))
+}
+
+/// The task on `line`, or where and why it is not one.
+// plan.ebnf: task-line (the alternative is the configured syntax)
+pub(crate) fn task_line<'i>(
+    document: &'i str,
+    line: Line,
+    syntax: TaskSyntax,
+) -> Checked<TaskLine<'i>> {
+    let input = &mut line_input(document, line);
     match syntax {
-        TaskSyntax::CheckboxColon => checkbox_task("]: ", input),
-        TaskSyntax::Checkbox => checkbox_task("] ", input),
+        TaskSyntax::CheckboxColon => checkbox_task(true, input),
+        TaskSyntax::Checkbox => checkbox_task(false, input),
         TaskSyntax::YamlTask => yaml_task(input),
     }
 }
 
-// checkbox-colon-task ::= indent "- [" mark "]: " char+
-// checkbox-task       ::= indent "- [" mark "] " char+
-fn checkbox_task<'i>(close: &'static str, input: &mut Input<'i>) -> RuleResult<TaskLine<'i>> {
-    let (indent, _, checked, _, text) =
-        (indent, "- [", mark, literal(close), text1).parse_next(input)?;
+// plan.ebnf: checkbox-colon-task, checkbox-task (after the indent)
+fn checkbox_task<'i>(colon: bool, input: &mut Input<'i>) -> Checked<TaskLine<'i>> {
+    let hint = if colon { HINT_TASK } else { HINT_CHECKBOX_TASK };
+    let indent = indent(input);
+    expect_char(input, '-', "expected `- [`", hint)?;
+    expect_char(input, ' ', "expected a space after `-`", hint)?;
+    expect_char(input, '[', "expected `[` after `- `", hint)?;
+    let checked = mark(input, hint)?;
+    expect_char(input, ']', "expected `]` after the mark", hint)?;
+    if colon {
+        expect_char(input, ':', "expected `:` after `]`", hint)?;
+        expect_char(input, ' ', "expected a space after `:`", hint)?;
+    } else {
+        expect_char(input, ' ', "expected a space after `]`", hint)?;
+    }
+    let text = expect_text1(input, EXPECTED_TASK_TEXT, hint)?;
     Ok(TaskLine {
         indent,
         checked,
@@ -212,18 +386,30 @@ fn checkbox_task<'i>(close: &'static str, input: &mut Input<'i>) -> RuleResult<T
     })
 }
 
-// yaml-task ::= indent "- task: " char+ " (" mark ")"
-fn yaml_task<'i>(input: &mut Input<'i>) -> RuleResult<TaskLine<'i>> {
-    let (indent, _, body) = (indent, "- task: ", text1).parse_next(input)?;
-    let suffix_at = body.text.len().checked_sub(4).ok_or(EmptyError)?;
-    let (text, suffix) = body.text.split_at_checked(suffix_at).ok_or(EmptyError)?;
+// plan.ebnf: yaml-task (after the indent)
+fn yaml_task<'i>(input: &mut Input<'i>) -> Checked<TaskLine<'i>> {
+    let indent = indent(input);
+    expect_text(input, "- task: ", "expected `- task: `", HINT_YAML_TASK)?;
+    let body = expect_text1(input, EXPECTED_TASK_TEXT, HINT_YAML_TASK)?;
+    let end = mismatch(
+        input,
+        "expected ` (x)` or ` ( )` at the end",
+        HINT_YAML_TASK,
+    );
+    let suffix_at = body.text.len().checked_sub(4).ok_or(end)?;
+    let (text, suffix) = body.text.split_at_checked(suffix_at).ok_or(end)?;
     let checked = match suffix {
         " (x)" => true,
         " ( )" => false,
-        _ => return Err(EmptyError),
+        _ => return Err(end),
     };
     if text.is_empty() {
-        return Err(EmptyError);
+        let at = Span::at(body.span.start);
+        return Err(Mismatch {
+            span: at,
+            expected: EXPECTED_TASK_TEXT,
+            hint: HINT_YAML_TASK,
+        });
     }
     let span = Span::new(body.span.start, body.span.start + text.len());
     Ok(TaskLine {
@@ -243,7 +429,7 @@ pub(crate) enum TaskProblem {
     Malformed,
 }
 
-// task-like ::= ws* ( "-" | "- [" char* | "[x]" char* | "[ ]" char* )  (commit-message syntax)
+// plan.ebnf: task-like
 //
 // A line in the constraint or task section that starts like a task but is
 // not a task halts the parser, instead of becoming the direction.
@@ -289,10 +475,22 @@ pub(crate) struct ConstraintLine<'i> {
     pub value: Piece<'i>,
 }
 
+const HINT_DASH_CONSTRAINT: &str = "write `- Key: value`: the key a capital letter then lowercase letters and spaces (`Never`, `Do not`), the value starting with a lowercase letter";
+const HINT_BLOCKQUOTE_CONSTRAINT: &str =
+    "write `> Key: value` with a key without `:` and a non-empty value";
+const HINT_YAML_CONSTRAINT: &str = "write `key: value` with a key of letters, digits and `_`";
+/// The label of a dash constraint whose value does not start with a
+/// lowercase letter (its key is right).
+pub(crate) const EXPECTED_DASH_VALUE: &str = "expected a lowercase letter";
+
+/// The constraint on `line`, or where and why it is not one.
+// plan.ebnf: constraint (the alternative is the configured syntax)
 pub(crate) fn constraint_line<'i>(
+    document: &'i str,
+    line: Line,
     syntax: ConstraintSyntax,
-    input: &mut Input<'i>,
-) -> RuleResult<ConstraintLine<'i>> {
+) -> Checked<ConstraintLine<'i>> {
+    let input = &mut line_input(document, line);
     match syntax {
         ConstraintSyntax::Dash => dash_constraint(input),
         ConstraintSyntax::Blockquote => blockquote_constraint(input),
@@ -300,57 +498,86 @@ pub(crate) fn constraint_line<'i>(
     }
 }
 
-// dash-constraint ::= "- " dash-key ": " dash-value
-// dash-key        ::= [A-Z] [a-z ]*
-// dash-value      ::= [a-z] char*
-fn dash_constraint<'i>(input: &mut Input<'i>) -> RuleResult<ConstraintLine<'i>> {
-    let key = piece((one_of('A'..='Z'), take_while(0.., ('a'..='z', ' '))).take());
-    let value = piece((one_of('a'..='z'), rest).take());
-    let (_, key, _, value) = ("- ", key, ": ", value).parse_next(input)?;
+// plan.ebnf: dash-constraint, dash-key, dash-value
+fn dash_constraint<'i>(input: &mut Input<'i>) -> Checked<ConstraintLine<'i>> {
+    let hint = HINT_DASH_CONSTRAINT;
+    expect_text(input, "- ", "expected `- `", hint)?;
+    let key = piece((one_of('A'..='Z'), take_while(0.., ('a'..='z', ' '))).take())
+        .parse_next(input)
+        .map_err(|_: EmptyError| mismatch(input, "expected a capital letter", hint))?;
+    expect_char(
+        input,
+        ':',
+        "expected a lowercase letter, a space or `:`",
+        hint,
+    )?;
+    expect_char(input, ' ', "expected a space after `:`", hint)?;
+    let value = piece((one_of('a'..='z'), rest).take())
+        .parse_next(input)
+        .map_err(|_: EmptyError| mismatch(input, EXPECTED_DASH_VALUE, hint))?;
     Ok(ConstraintLine { key, value })
 }
 
-// blockquote-constraint ::= "> " [^:]+ ": " char+
-fn blockquote_constraint<'i>(input: &mut Input<'i>) -> RuleResult<ConstraintLine<'i>> {
-    let key = piece(take_while(1.., |c: char| c != ':'));
-    let (_, key, _, value) = ("> ", key, ": ", text1).parse_next(input)?;
+// plan.ebnf: blockquote-constraint
+fn blockquote_constraint<'i>(input: &mut Input<'i>) -> Checked<ConstraintLine<'i>> {
+    let hint = HINT_BLOCKQUOTE_CONSTRAINT;
+    expect_text(input, "> ", "expected `> `", hint)?;
+    let key = piece(take_while(1.., |c: char| c != ':'))
+        .parse_next(input)
+        .map_err(|_: EmptyError| mismatch(input, "expected a key", hint))?;
+    expect_char(input, ':', "expected `:` after the key", hint)?;
+    expect_char(input, ' ', "expected a space after `:`", hint)?;
+    let value = expect_text1(input, "expected a value", hint)?;
     Ok(ConstraintLine { key, value })
 }
 
-// yaml-constraint ::= [A-Za-z0-9_]+ ": " char+
-fn yaml_constraint<'i>(input: &mut Input<'i>) -> RuleResult<ConstraintLine<'i>> {
-    let key = piece(take_while(1.., ('a'..='z', 'A'..='Z', '0'..='9', '_')));
-    let (key, _, value) = (key, ": ", text1).parse_next(input)?;
+// plan.ebnf: yaml-constraint
+fn yaml_constraint<'i>(input: &mut Input<'i>) -> Checked<ConstraintLine<'i>> {
+    let hint = HINT_YAML_CONSTRAINT;
+    let key = piece(take_while(1.., ('a'..='z', 'A'..='Z', '0'..='9', '_')))
+        .parse_next(input)
+        .map_err(|_: EmptyError| {
+            mismatch(input, "expected a key of letters, digits and `_`", hint)
+        })?;
+    expect_char(input, ':', "expected a letter, a digit, `_` or `:`", hint)?;
+    expect_char(input, ' ', "expected a space after `:`", hint)?;
+    let value = expect_text1(input, "expected a value", hint)?;
     Ok(ConstraintLine { key, value })
 }
 
-// constraint-like ::= "- " char* ": " char*   (dash syntax)
-//                   | "> " char* ": " char*   (blockquote syntax)
-//                   | ws+ ( constraint | constraint-like )   (any syntax)
+// plan.ebnf: constraint-like
 //
 // A line shaped like a constraint that the constraint rule rejects. The
 // original skipped it silently; we skip it with a warning. It also ends the
 // description. An indented constraint counts too: it is not a constraint
 // (they start at the beginning of the line), and were it left to the
 // direction, trimming would turn it into one.
-pub(crate) fn is_constraint_like(syntax: ConstraintSyntax, line: &str) -> bool {
-    let unindented = line.trim_start_matches(is_ws);
-    if unindented.len() < line.len() {
-        return is_constraint_like(syntax, unindented) || is_constraint(syntax, unindented);
+pub(crate) fn is_constraint_like(document: &str, line: Line, syntax: ConstraintSyntax) -> bool {
+    let content = line.text(document);
+    let unindented = content.trim_start_matches(is_ws);
+    let indent = content.len() - unindented.len();
+    if indent == 0 {
+        return is_marked_constraint_like(syntax, content);
     }
+    let mut input = line_input(document, line);
+    input.next_slice(indent);
+    let constraint = match syntax {
+        ConstraintSyntax::Dash => dash_constraint(&mut input).is_ok(),
+        ConstraintSyntax::Blockquote => blockquote_constraint(&mut input).is_ok(),
+        ConstraintSyntax::YamlKey => yaml_constraint(&mut input).is_ok(),
+    };
+    constraint || is_marked_constraint_like(syntax, unindented)
+}
+
+// plan.ebnf: marked-constraint-like
+fn is_marked_constraint_like(syntax: ConstraintSyntax, text: &str) -> bool {
     let marker = match syntax {
         ConstraintSyntax::Dash => "- ",
         ConstraintSyntax::Blockquote => "> ",
         ConstraintSyntax::YamlKey => return false,
     };
-    line.strip_prefix(marker)
+    text.strip_prefix(marker)
         .is_some_and(|tail| tail.contains(": "))
-}
-
-/// Does the whole of `text` match the constraint rule?
-fn is_constraint(syntax: ConstraintSyntax, text: &str) -> bool {
-    let mut input = LocatingSlice::new(text);
-    constraint_line(syntax, &mut input).is_ok() && input.is_empty()
 }
 
 #[cfg(test)]
@@ -358,12 +585,14 @@ mod tests {
     use super::*;
     use crate::plan::lines::split_lines;
 
-    fn header_with<'i>(syntax: HeaderSyntax, text: &'i str) -> Option<HeaderLine<'i>> {
-        parse_line(
-            text,
-            split_lines(text, 0, text.len())[0],
-            |i: &mut Input<'i>| header_line(syntax, i),
-        )
+    fn header_with(syntax: HeaderSyntax, text: &str) -> Option<HeaderLine<'_>> {
+        header_line(text, split_lines(text, 0, text.len())[0], syntax).ok()
+    }
+
+    fn header_mismatch(syntax: HeaderSyntax, text: &str) -> (&str, &'static str) {
+        let line = split_lines(text, 0, text.len())[0];
+        let mismatch = header_line(text, line, syntax).unwrap_err();
+        (&text[mismatch.span.range()], mismatch.expected)
     }
 
     fn header(text: &str) -> Option<HeaderLine<'_>> {
@@ -402,6 +631,41 @@ mod tests {
     }
 
     #[test]
+    fn a_header_mismatch_is_the_first_wrong_character_and_what_was_expected() {
+        let conventional = |text| header_mismatch(HeaderSyntax::Conventional, text);
+        assert_eq!(conventional("Fix: x"), ("F", "expected a lowercase type"));
+        assert_eq!(
+            conventional("feat(ui) Add x"),
+            (" ", "expected `:` after `)`")
+        );
+        assert_eq!(conventional("feat(ui)!x"), ("x", "expected `:` after `!`"));
+        assert_eq!(
+            conventional("feat!: x"),
+            ("!", "expected `(scope)` before `!`")
+        );
+        assert_eq!(
+            conventional("fix (s): x"),
+            (" ", "expected `:` or `(` right after the type")
+        );
+        assert_eq!(
+            conventional("fix(a b): x"),
+            (" ", "expected `)` after the scope")
+        );
+        assert_eq!(conventional("fix(): x"), (")", "expected a scope"));
+        assert_eq!(conventional("fix(s"), ("", "expected `)` after the scope"));
+        assert_eq!(conventional("fix"), ("", "expected `:` or `(`"));
+        assert_eq!(conventional("fixup! x"), ("!", "expected `:` or `(`"));
+        assert_eq!(
+            header_mismatch(HeaderSyntax::MarkdownHeading, "#Title"),
+            ("T", "expected `# ` and a title")
+        );
+        assert_eq!(
+            header_mismatch(HeaderSyntax::YamlTitle, "title: "),
+            ("", "expected `title: ` and a title")
+        );
+    }
+
+    #[test]
     fn titled_headers_have_no_type() {
         let md = header_with(HeaderSyntax::MarkdownHeading, "# Plan it").unwrap();
         assert_eq!((md.commit_type, md.title.unwrap().text), (None, "Plan it"));
@@ -410,13 +674,42 @@ mod tests {
         assert!(header_with(HeaderSyntax::MarkdownHeading, "# ").is_none());
     }
 
-    fn task<'i>(syntax: TaskSyntax, text: &'i str) -> Option<(usize, bool, &'i str)> {
-        parse_line(
-            text,
-            split_lines(text, 0, text.len())[0],
-            |i: &mut Input<'i>| task_line(syntax, i),
-        )
-        .map(|t| (t.indent_width(), t.checked, t.text.text))
+    fn task(syntax: TaskSyntax, text: &str) -> Option<(usize, bool, &str)> {
+        task_line(text, split_lines(text, 0, text.len())[0], syntax)
+            .ok()
+            .map(|t| (t.indent_width(), t.checked, t.text.text))
+    }
+
+    fn task_mismatch(syntax: TaskSyntax, text: &str) -> (&str, &'static str) {
+        let mismatch = task_line(text, split_lines(text, 0, text.len())[0], syntax).unwrap_err();
+        (&text[mismatch.span.range()], mismatch.expected)
+    }
+
+    #[test]
+    fn a_task_mismatch_is_the_first_wrong_character_and_what_was_expected() {
+        let colon = TaskSyntax::CheckboxColon;
+        assert_eq!(
+            task_mismatch(colon, "- [x] Task"),
+            (" ", "expected `:` after `]`")
+        );
+        assert_eq!(
+            task_mismatch(colon, "- [X]: Task"),
+            ("X", "expected `x` or a space")
+        );
+        assert_eq!(task_mismatch(colon, "[x]: Task"), ("[", "expected `- [`"));
+        assert_eq!(
+            task_mismatch(colon, "  - [ ]:"),
+            ("", "expected a space after `:`")
+        );
+        assert_eq!(task_mismatch(colon, "- [ ]: "), ("", EXPECTED_TASK_TEXT));
+        assert_eq!(
+            task_mismatch(TaskSyntax::Checkbox, "- [x]: Task"),
+            (":", "expected a space after `]`")
+        );
+        assert_eq!(
+            task_mismatch(TaskSyntax::YamlTask, "- task: Ship"),
+            ("", "expected ` (x)` or ` ( )` at the end")
+        );
     }
 
     #[test]
@@ -472,13 +765,41 @@ mod tests {
         );
     }
 
-    fn constraint<'i>(syntax: ConstraintSyntax, text: &'i str) -> Option<(&'i str, &'i str)> {
-        parse_line(
-            text,
-            split_lines(text, 0, text.len())[0],
-            |i: &mut Input<'i>| constraint_line(syntax, i),
-        )
-        .map(|c| (c.key.text, c.value.text))
+    fn constraint(syntax: ConstraintSyntax, text: &str) -> Option<(&str, &str)> {
+        constraint_line(text, split_lines(text, 0, text.len())[0], syntax)
+            .ok()
+            .map(|c| (c.key.text, c.value.text))
+    }
+
+    fn is_constraint_like_line(syntax: ConstraintSyntax, text: &str) -> bool {
+        is_constraint_like(text, split_lines(text, 0, text.len())[0], syntax)
+    }
+
+    #[test]
+    fn a_constraint_mismatch_is_the_first_wrong_character_and_what_was_expected() {
+        let mismatch = |syntax, text: &'static str| {
+            let line = split_lines(text, 0, text.len())[0];
+            let mismatch = constraint_line(text, line, syntax).unwrap_err();
+            (&text[mismatch.span.range()], mismatch.expected)
+        };
+        let dash = ConstraintSyntax::Dash;
+        assert_eq!(
+            mismatch(dash, "- n.ever: do"),
+            ("n", "expected a capital letter")
+        );
+        assert_eq!(
+            mismatch(dash, "- N.ever: do"),
+            (".", "expected a lowercase letter, a space or `:`")
+        );
+        assert_eq!(mismatch(dash, "- Never: Do"), ("D", EXPECTED_DASH_VALUE));
+        assert_eq!(
+            mismatch(dash, "- Never:do"),
+            ("d", "expected a space after `:`")
+        );
+        assert_eq!(
+            mismatch(ConstraintSyntax::YamlKey, "max size: 10"),
+            (" ", "expected a letter, a digit, `_` or `:`")
+        );
     }
 
     #[test]
@@ -508,15 +829,18 @@ mod tests {
             Some(("max_size", "10"))
         );
         assert_eq!(constraint(ConstraintSyntax::YamlKey, "max size: 10"), None);
-        assert!(is_constraint_like(dash, "- n.ever: do"));
-        assert!(!is_constraint_like(dash, "- never"));
-        assert!(is_constraint_like(dash, " - Never: do"));
-        assert!(is_constraint_like(dash, "\t- never: Do"));
-        assert!(!is_constraint_like(dash, "  - never"));
-        assert!(is_constraint_like(
+        assert!(is_constraint_like_line(dash, "- n.ever: do"));
+        assert!(!is_constraint_like_line(dash, "- never"));
+        assert!(is_constraint_like_line(dash, " - Never: do"));
+        assert!(is_constraint_like_line(dash, "\t- never: Do"));
+        assert!(!is_constraint_like_line(dash, "  - never"));
+        assert!(is_constraint_like_line(
             ConstraintSyntax::YamlKey,
             "\tkey: value"
         ));
-        assert!(!is_constraint_like(ConstraintSyntax::YamlKey, "key: value"));
+        assert!(!is_constraint_like_line(
+            ConstraintSyntax::YamlKey,
+            "key: value"
+        ));
     }
 }
