@@ -20,7 +20,8 @@ pub enum ParseState {
 }
 
 /// The result of [`parse`]: the state, the document parsed so far, and every
-/// diagnostic (at most one error, which is why the parser halted).
+/// diagnostic. The first error is why the parser halted; any errors after
+/// it are further problems the parser found by reading on.
 ///
 /// Serializes to the JSON shape of the conformance cases: `state` plus the
 /// document's sections.
@@ -30,7 +31,8 @@ pub struct ParseOutcome {
     pub state: ParseState,
     /// Everything parsed up to the end, or up to the halt.
     pub document: PlanDocument,
-    /// Every warning, and the error that halted the parser, if any.
+    /// Every warning, the error that halted the parser, if any, and the
+    /// errors found after it.
     pub diagnostics: Vec<PlanDiagnostic>,
 }
 
@@ -69,7 +71,7 @@ impl Serialize for ParseOutcome {
 /// [`syntax`] layer first ([`syntax::parse`]), which this converts.
 ///
 /// ```
-/// use quire::plan::{parse, ParseState, ParserConfig};
+/// use quire::plan::{parse, Code, ParseState, ParserConfig};
 ///
 /// let outcome = parse("fix(io): Retry\n\nFlaky disks.\n- [ ]: Add a retry\n", &ParserConfig::default());
 /// assert_eq!(outcome.state, ParseState::Parsed);
@@ -79,6 +81,14 @@ impl Serialize for ParseOutcome {
 /// assert_eq!(halted.state, ParseState::Halted);
 /// assert_eq!(halted.halt_reason().unwrap().to_string(),
 ///            "error[plan::missing_blank_line]: the header must be followed by a blank line");
+///
+/// // After a halt the parser reads on and reports every further problem;
+/// // the document is what it was at the halt.
+/// let text = "fix(io): Retry\n\nWhy.\n- [x] Retry\n- [ ]:\n- [ ]: Log it";
+/// let halted = parse(text, &ParserConfig::default());
+/// let codes: Vec<Code> = halted.diagnostics.iter().map(|d| d.code).collect();
+/// assert_eq!(codes, [Code::MalformedTask, Code::EmptyTask]);
+/// assert_eq!(halted.document.tasks, None);
 /// ```
 pub fn parse(text: &str, config: &ParserConfig) -> ParseOutcome {
     syntax::parse(text, config).into()

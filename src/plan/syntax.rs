@@ -33,14 +33,16 @@ use super::parse::ParseState;
 use crate::span::{Span, Spanned};
 
 /// The result of [`parse`]: the state, the document as slices of the text,
-/// and every diagnostic (at most one error, which is why the parser halted).
+/// and every diagnostic (the first error is why the parser halted; any after
+/// it are further problems found by reading on).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SyntaxOutcome<'a> {
     /// Whether the whole text was read, or where the parser halted.
     pub state: ParseState,
     /// Everything parsed up to the end, or up to the halt.
     pub document: SyntaxDocument<'a>,
-    /// Every warning, and the error that halted the parser, if any.
+    /// Every warning, the error that halted the parser, if any, and the
+    /// errors found after it.
     pub diagnostics: Vec<PlanDiagnostic>,
 }
 
@@ -228,6 +230,7 @@ fn with_lf(raw: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::Code;
 
     #[test]
     fn line_endings_become_lf_and_lone_carriage_returns_stay() {
@@ -269,6 +272,50 @@ mod tests {
         );
         let top: Vec<usize> = outcome.document.top_level_tasks().map(|(i, _)| i).collect();
         assert_eq!(top, [0, 4]);
+    }
+
+    fn codes(outcome: &SyntaxOutcome<'_>) -> Vec<Code> {
+        outcome.diagnostics.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn after_a_halt_every_further_problem_is_reported_and_the_document_kept() {
+        let text = "feat(a) b\n\nWhy.\n\nMore.\n- [x] c\n- Never: Do\n- [ ]: d\n- [X]: e\n\nabc";
+        let outcome = parse(text, &ParserConfig::default());
+        assert_eq!(outcome.state, ParseState::Halted);
+        assert_eq!(
+            codes(&outcome),
+            [
+                Code::InvalidHeader,
+                Code::BlankLineInDescription,
+                Code::MalformedTask,
+                Code::ConstraintIgnored,
+                Code::MalformedTask,
+                Code::IncompleteDirection,
+            ]
+        );
+        // The document is what it was at the first halt: nothing.
+        assert_eq!(outcome.document, SyntaxDocument::default());
+
+        let text = "feat(a): b\nWhy.\n- [ ]: c\n- [x] d";
+        let outcome = parse(text, &ParserConfig::default());
+        assert_eq!(codes(&outcome), [Code::MissingBlankLine, Code::MalformedTask]);
+        assert!(outcome.document.header.is_some() && outcome.document.tasks.is_empty());
+    }
+
+    #[test]
+    fn reading_on_reports_a_long_problem_once_and_at_most_a_hundred_problems() {
+        let config = ParserConfig {
+            max_task_count: 1,
+            ..ParserConfig::default()
+        };
+        let outcome = parse("f(s): t\n\n- [ ]: a\n- [ ]: b\n- [ ]: c\n- [x] d", &config);
+        assert_eq!(codes(&outcome), [Code::TooManyTasks, Code::MalformedTask]);
+        assert_eq!(outcome.document.tasks.len(), 1);
+
+        let text = format!("f(s): t\n\n{}", "- [X]: x\n".repeat(500));
+        let outcome = parse(&text, &ParserConfig::default());
+        assert_eq!(outcome.diagnostics.len(), 1 + scanner::MAX_FURTHER_DIAGNOSTICS);
     }
 
     #[test]

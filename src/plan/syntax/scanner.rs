@@ -1,11 +1,14 @@
 //! The document-level grammar over classified lines: the checks before any
 //! line, the header, then the body's sections (in `sections`).
 //!
-//! The parser never gives up silently: when it halts it records one error
+//! The parser never gives up silently: when it halts it records an error
 //! diagnostic and keeps everything parsed before that point; when it reads a
-//! line it does not keep, it records a warning.
+//! line it does not keep, it records a warning. After a halt in the header or
+//! the body it reads on, as if the offending line were not there, to report
+//! every further problem in one pass (the document stays what it was at the
+//! halt).
 
-use super::super::classify::ClassifiedLines;
+use super::super::classify::{Classified, ClassifiedLines, classify};
 use super::super::codes::{Code, PlanDiagnostic};
 use super::super::config::ParserConfig;
 use super::super::lines::{Line, Lines, end_without_line_ending};
@@ -26,7 +29,18 @@ pub(super) struct Scanner<'t> {
     pub(super) config: ParserConfig,
     pub(super) document: SyntaxDocument<'t>,
     pub(super) diagnostics: Vec<PlanDiagnostic>,
+    /// The document as it was at the first halt: the result, whatever
+    /// reading on adds to `document`.
+    kept: Option<SyntaxDocument<'t>>,
+    /// How many diagnostics there were right after the first halt.
+    at_halt: usize,
+    /// Whether the task limit was reported (it is, once).
+    pub(super) over_task_limit: bool,
 }
+
+/// How many diagnostics reading on after a halt records, at most: enough to
+/// fix a plan in one pass, and few enough that no text can flood the report.
+pub(super) const MAX_FURTHER_DIAGNOSTICS: usize = 100;
 
 pub(super) fn scan<'t>(text: &'t str, config: &ParserConfig) -> SyntaxOutcome<'t> {
     let mut scanner = Scanner {
@@ -34,15 +48,24 @@ pub(super) fn scan<'t>(text: &'t str, config: &ParserConfig) -> SyntaxOutcome<'t
         config: config.clone(),
         document: SyntaxDocument::default(),
         diagnostics: Vec::new(),
+        kept: None,
+        at_halt: 0,
+        over_task_limit: false,
     };
-    let state = match scanner.document() {
-        Ok(()) => ParseState::Parsed,
-        Err(Halted) => ParseState::Halted,
-    };
-    SyntaxOutcome {
-        state,
-        document: scanner.document,
-        diagnostics: scanner.diagnostics,
+    // A halt before the lines are read ends the scan; `kept` says whether
+    // there was one anywhere.
+    let _: Step = scanner.document();
+    match scanner.kept {
+        Some(kept) => SyntaxOutcome {
+            state: ParseState::Halted,
+            document: kept,
+            diagnostics: scanner.diagnostics,
+        },
+        None => SyntaxOutcome {
+            state: ParseState::Parsed,
+            document: scanner.document,
+            diagnostics: scanner.diagnostics,
+        },
     }
 }
 
@@ -52,6 +75,9 @@ pub(super) fn spanned(piece: Piece<'_>) -> Spanned<&str> {
 
 impl<'t> Scanner<'t> {
     fn record(&mut self, code: Code, severity: Severity, span: Span, finding: Finding<'_>) {
+        if self.kept.is_some() && self.diagnostics.len() - self.at_halt >= MAX_FURTHER_DIAGNOSTICS {
+            return;
+        }
         self.diagnostics.push(Diagnostic {
             code,
             severity,
@@ -63,8 +89,14 @@ impl<'t> Scanner<'t> {
         });
     }
 
+    /// Records an error. The first one halts the parse: the document is
+    /// kept as it is now.
     pub(super) fn halt(&mut self, code: Code, span: Span, finding: Finding<'_>) -> Halted {
         self.record(code, Severity::Error, span, finding);
+        if self.kept.is_none() {
+            self.kept = Some(self.document.clone());
+            self.at_halt = self.diagnostics.len();
+        }
         Halted
     }
 
@@ -104,12 +136,15 @@ impl<'t> Scanner<'t> {
         let Some(header) = lines.next() else {
             return Ok(());
         };
-        self.header(header)?;
+        // Reading on after a bad header reports the body's problems too.
+        let _: Step = self.header(header);
         let Some(second) = lines.next() else {
             return Ok(());
         };
+        // plan.ebnf: body
+        let mut body = ClassifiedLines::new(self.text, (&self.config).into(), lines);
         if !second.is_blank() {
-            return Err(self.halt(
+            self.halt(
                 Code::MissingBlankLine,
                 second.span(),
                 finding(
@@ -117,14 +152,18 @@ impl<'t> Scanner<'t> {
                     "expected a blank line before this line",
                     "insert an empty line between the header and the description",
                 ),
-            ));
+            );
+            // Read on with the second line as the body's first.
+            body.put_back(Classified {
+                line: second,
+                kind: classify(self.text, second, (&self.config).into()),
+            });
         }
-        // plan.ebnf: body
-        let mut body = ClassifiedLines::new(self.text, (&self.config).into(), lines);
-        self.description(&mut body)?;
-        self.constraints(&mut body)?;
-        self.tasks(&mut body)?;
-        self.direction(&body)
+        self.description(&mut body);
+        self.constraints(&mut body);
+        self.tasks(&mut body);
+        self.direction(&body);
+        Ok(())
     }
 
     fn check_config(&mut self) -> Step {

@@ -17,10 +17,10 @@ impl<'t> Scanner<'t> {
     //
     // Ends at a line that begins a section, or at blank lines followed by one
     // (or by the end of the text); a blank line followed by more text halts.
-    pub(super) fn description(&mut self, lines: &mut ClassifiedLines<'t>) -> Step {
+    pub(super) fn description(&mut self, lines: &mut ClassifiedLines<'t>) {
         let mut span: Option<Span> = None;
         let mut after_blank = false;
-        let mut outcome = Ok(());
+        let mut ended = false;
         while let Some(classified) = lines.next() {
             let line = classified.line;
             if classified.kind == PlanLine::Blank {
@@ -28,8 +28,12 @@ impl<'t> Scanner<'t> {
             } else if classified.kind.begins_section() {
                 lines.put_back(classified);
                 break;
-            } else if after_blank {
-                outcome = Err(self.halt(
+            } else if after_blank && !ended {
+                // The description ends here; reading on skips the rest of
+                // its paragraphs, reported once.
+                self.set_description(span);
+                ended = true;
+                self.halt(
                     Code::BlankLineInDescription,
                     line.span(),
                     finding(
@@ -37,27 +41,31 @@ impl<'t> Scanner<'t> {
                         "this line follows a blank line",
                         "keep the description one paragraph (remove the blank line), or start a section after it: constraints like `- Never: skip tests`, tasks like `- [ ]: Write the parser`",
                     ),
-                ));
-                break;
-            } else {
+                );
+            } else if !ended {
                 span = Some(Span::new(span.map_or(line.start, |s| s.start), line.end));
             }
         }
+        if !ended {
+            self.set_description(span);
+        }
+    }
+
+    fn set_description(&mut self, span: Option<Span>) {
         self.document.raw_description =
             span.map(|span| Spanned::new(&self.text[span.range()], span));
-        outcome
     }
 
     // plan.ebnf: constraints
     //
     // Ends at a task line or at any other line (which begins the direction).
-    pub(super) fn constraints(&mut self, lines: &mut ClassifiedLines<'t>) -> Step {
+    pub(super) fn constraints(&mut self, lines: &mut ClassifiedLines<'t>) {
         while let Some(classified) = lines.next() {
             let line = classified.line;
             match classified.kind {
                 PlanLine::Blank => {}
                 PlanLine::TaskLike(problem, mismatch) => {
-                    return Err(self.task_like(problem, mismatch));
+                    self.task_like(problem, mismatch);
                 }
                 PlanLine::Constraint(parsed) => {
                     if self.document.constraints.is_empty() {
@@ -84,7 +92,6 @@ impl<'t> Scanner<'t> {
                 }
             }
         }
-        Ok(())
     }
 
     /// Halts on a line that starts like a task but is not a valid one: at
@@ -128,7 +135,7 @@ impl<'t> Scanner<'t> {
     //
     // Ends at any line that is neither a task nor blank (which begins the
     // direction); a task-like line halts.
-    pub(super) fn tasks(&mut self, lines: &mut ClassifiedLines<'t>) -> Step {
+    pub(super) fn tasks(&mut self, lines: &mut ClassifiedLines<'t>) {
         while let Some(classified) = lines.next() {
             match classified.kind {
                 PlanLine::Blank => {}
@@ -136,10 +143,12 @@ impl<'t> Scanner<'t> {
                     if self.document.tasks.is_empty() {
                         self.document.tasks.reserve(lines.remaining() + 1);
                     }
-                    self.task(classified.line, task)?;
+                    // A task that halts is skipped; reading on reports the
+                    // problems of the lines after it.
+                    let _: Step = self.task(classified.line, task);
                 }
                 PlanLine::TaskLike(problem, mismatch) => {
-                    return Err(self.task_like(problem, mismatch));
+                    self.task_like(problem, mismatch);
                 }
                 PlanLine::Constraint(_) | PlanLine::ConstraintLike(_) | PlanLine::Text => {
                     lines.put_back(classified);
@@ -147,7 +156,6 @@ impl<'t> Scanner<'t> {
                 }
             }
         }
-        Ok(())
     }
 
     // plan.ebnf: task
@@ -158,7 +166,12 @@ impl<'t> Scanner<'t> {
         if task.text.text.trim().is_empty() {
             return Err(self.task_problem(TaskProblem::Empty, task.text.span, "empty task"));
         }
-        if self.document.tasks.len() == self.config.max_task_count {
+        if self.document.tasks.len() >= self.config.max_task_count {
+            // Reported once; the tasks over the limit are not kept.
+            if self.over_task_limit {
+                return Err(Halted);
+            }
+            self.over_task_limit = true;
             return Err(self.too_many_tasks(line));
         }
         let width = task.indent_width();
@@ -262,15 +275,15 @@ impl<'t> Scanner<'t> {
     // The rest of the text, trimmed. A first line of exactly
     // direction_halt_length characters halts, and the document keeps that
     // first line as its direction.
-    pub(super) fn direction(&mut self, lines: &ClassifiedLines<'t>) -> Step {
+    pub(super) fn direction(&mut self, lines: &ClassifiedLines<'t>) {
         let Some(start) = lines.next_start() else {
-            return Ok(());
+            return;
         };
         let end = super::super::lines::end_without_line_ending(self.text);
         let rest = &self.text[start..end];
         let value = rest.trim();
         if value.is_empty() {
-            return Ok(());
+            return;
         }
         let start = start + (rest.len() - rest.trim_start().len());
         let span = Span::new(start, start + value.len());
@@ -285,7 +298,7 @@ impl<'t> Scanner<'t> {
         {
             let line_span = Span::new(start, start + first_line.len());
             self.document.raw_direction = Some(Spanned::new(first_line, line_span));
-            return Err(self.halt(
+            self.halt(
                 Code::IncompleteDirection,
                 line_span,
                 finding(
@@ -296,9 +309,9 @@ impl<'t> Scanner<'t> {
                     "unfinished direction",
                     "write the direction out in full (a longer first line), or end the plan after the tasks",
                 ),
-            ));
+            );
+            return;
         }
         self.document.raw_direction = Some(Spanned::new(value, span));
-        Ok(())
     }
 }
