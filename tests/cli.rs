@@ -78,15 +78,13 @@ fn parse_json_is_the_conformance_shape_plus_located_diagnostics() {
     let diagnostic = &value["diagnostics"][0];
     assert_eq!(diagnostic["code"], "plan::constraint_ignored");
     assert_eq!(diagnostic["severity"], "warning");
-    // At the first character the constraint rule cannot take: the value's
-    // capital `R`.
     assert_eq!(
         (diagnostic["offset"].as_u64(), diagnostic["length"].as_u64()),
-        (Some(32), Some(1))
+        (Some(23), Some(22))
     );
     assert_eq!(
         (diagnostic["line"].as_u64(), diagnostic["column"].as_u64()),
-        (Some(4), Some(10))
+        (Some(4), Some(1))
     );
     assert!(diagnostic["help"].as_str().unwrap().contains("lowercase"));
 }

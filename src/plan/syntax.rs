@@ -299,7 +299,10 @@ mod tests {
 
         let text = "feat(a): b\nWhy.\n- [ ]: c\n- [x] d";
         let outcome = parse(text, &ParserConfig::default());
-        assert_eq!(codes(&outcome), [Code::MissingBlankLine, Code::MalformedTask]);
+        assert_eq!(
+            codes(&outcome),
+            [Code::MissingBlankLine, Code::MalformedTask]
+        );
         assert!(outcome.document.header.is_some() && outcome.document.tasks.is_empty());
     }
 
@@ -315,7 +318,10 @@ mod tests {
 
         let text = format!("f(s): t\n\n{}", "- [X]: x\n".repeat(500));
         let outcome = parse(&text, &ParserConfig::default());
-        assert_eq!(outcome.diagnostics.len(), 1 + scanner::MAX_FURTHER_DIAGNOSTICS);
+        assert_eq!(
+            outcome.diagnostics.len(),
+            1 + scanner::MAX_FURTHER_DIAGNOSTICS
+        );
     }
 
     #[test]

@@ -80,10 +80,12 @@ impl<'t> Scanner<'t> {
                 PlanLine::ConstraintLike(mismatch) => {
                     let syntax = self.config.constraint;
                     let message = constraint_rejection(syntax, line.text(self.text), &mismatch);
+                    // The span is the text that is dropped (the planner
+                    // quotes it); the message says where the rule failed.
                     self.warn(
                         Code::ConstraintIgnored,
-                        mismatch.span,
-                        finding(message, mismatch.expected, mismatch.hint),
+                        line.span(),
+                        finding(message, "ignored", mismatch.hint),
                     );
                 }
                 PlanLine::Task(_) | PlanLine::Text => {
