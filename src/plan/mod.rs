@@ -36,4 +36,5 @@ pub use format::format;
 pub use parse::{ParseOutcome, ParseState, parse};
 pub use validate::{
     ALLOWED_CONSTRAINT_PREFIXES, ALLOWED_TYPES, MAX_TASK_DEPTH, MAX_TITLE_LENGTH, validate,
+    validate_with,
 };
