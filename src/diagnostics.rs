@@ -385,6 +385,8 @@ pub fn one_line(text: &str) -> Cow<'_, str> {
 
 // -------------------------------------------------------------- excerpts
 
+use crate::text::{char_boundary, content_end, line_number, line_start, next_line_start};
+
 /// The longest line a report shows, in characters; longer lines are clipped
 /// around the span.
 pub const MAX_LINE_CHARS: usize = 200;
@@ -429,34 +431,13 @@ pub struct Excerpt {
     notes: Vec<String>,
 }
 
-/// `offset` clamped into `text` and moved back to a character boundary.
-fn char_boundary(text: &str, offset: usize) -> usize {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
-}
-
-/// The start of the line holding `offset`.
-fn line_start(text: &str, offset: usize) -> usize {
-    memchr::memrchr(b'\n', &text.as_bytes()[..offset]).map_or(0, |newline| newline + 1)
-}
-
-/// The end of the line starting at `start`: its content end (before any
-/// `\r` that ends it) and the start of the next line (or the text's end).
+/// The content end of the line starting at `start`, and the start of the
+/// next line (the text's end on the last line).
 fn line_end(text: &str, start: usize) -> (usize, usize) {
-    let bytes = text.as_bytes();
-    let next = memchr::memchr(b'\n', &bytes[start..]).map_or(text.len(), |at| start + at + 1);
-    let mut content_end = if next > start && bytes[next - 1] == b'\n' {
-        next - 1
-    } else {
-        next
-    };
-    while content_end > start && bytes[content_end - 1] == b'\r' {
-        content_end -= 1;
-    }
-    (content_end, next)
+    (
+        content_end(text, start),
+        next_line_start(text, start).unwrap_or(text.len()),
+    )
 }
 
 /// The byte range of the at most [`MAX_LINE_CHARS`] characters of
@@ -486,10 +467,7 @@ impl Excerpt {
         let start = char_boundary(source, span.start);
         let end = char_boundary(source, span.end).max(start);
         let first_span_line = line_start(source, start);
-        let first_line_number = source.as_bytes()[..first_span_line]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
+        let first_line_number = line_number(source, first_span_line) - 1;
         // The lines to show: one line of context before, the span's lines
         // (at most MAX_SPAN_LINES), one line of context after.
         let mut starts = Vec::new();
@@ -516,12 +494,7 @@ impl Excerpt {
                 break;
             }
             if span_lines == MAX_SPAN_LINES {
-                let end_line = first_line_number
-                    + 1
-                    + source.as_bytes()[first_span_line..end]
-                        .iter()
-                        .filter(|&&b| b == b'\n')
-                        .count();
+                let end_line = line_number(source, end);
                 notes.push(format!("continues to line {end_line}"));
                 cut_end = content_end;
                 break;
@@ -636,34 +609,9 @@ impl miette::SourceCode for Excerpt {
     }
 }
 
-/// Maps byte offsets of a text to 1-based line and column numbers.
-pub struct LineIndex<'a> {
-    text: &'a str,
-    line_starts: Vec<usize>,
-}
-
-impl<'a> LineIndex<'a> {
-    /// Indexes `text`'s line starts once, so each lookup is a binary search.
-    pub fn new(text: &'a str) -> Self {
-        let line_starts = std::iter::once(0)
-            .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
-            .collect();
-        LineIndex { text, line_starts }
-    }
-
-    /// 1-based line and column of `offset`; the column counts characters.
-    /// Offsets past the end (or inside a character) are clamped.
-    pub fn line_column(&self, offset: usize) -> (usize, usize) {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let line = self.line_starts.partition_point(|&start| start <= offset);
-        let line_start = self.line_starts[line - 1];
-        let column = self.text[line_start..offset].chars().count() + 1;
-        (line, column)
-    }
-}
+// The line index lives with the other text primitives; it is reached here,
+// where the diagnostics that use it are.
+pub use crate::text::LineIndex;
 
 #[cfg(test)]
 mod tests {
@@ -804,19 +752,5 @@ mod tests {
         assert_eq!(describe_character('\u{85}'), "U+0085 NEXT LINE");
         assert_eq!(describe_character('\u{2028}'), "U+2028 LINE SEPARATOR");
         assert_eq!(describe_character('é'), "U+00E9");
-    }
-
-    #[test]
-    fn line_column_is_one_based_and_counts_characters() {
-        let index = LineIndex::new("ab\nçd\r\nx");
-        assert_eq!(index.line_column(0), (1, 1));
-        assert_eq!(index.line_column(2), (1, 3));
-        assert_eq!(index.line_column(3), (2, 1));
-        // 'ç' is two bytes: 'd' is the second character of line 2.
-        assert_eq!(index.line_column(5), (2, 2));
-        assert_eq!(index.line_column(8), (3, 1));
-        assert_eq!(index.line_column(999), (3, 2));
-        // Inside a multi-byte character: clamped back to its start.
-        assert_eq!(index.line_column(4), (2, 1));
     }
 }

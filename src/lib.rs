@@ -33,6 +33,7 @@ pub mod plan;
 #[cfg(feature = "fs")]
 pub mod planner;
 pub mod span;
+pub(crate) mod text;
 pub mod tool_error;
 #[cfg(feature = "fs")]
 pub mod tracker;

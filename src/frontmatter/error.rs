@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use super::ValueLayout;
+use super::document::ValueLayout;
 use crate::diagnostics::{Diagnostic, DiagnosticCode, Severity};
 use crate::span::Span;
 
