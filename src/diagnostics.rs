@@ -613,6 +613,64 @@ impl miette::SourceCode for Excerpt {
 // where the diagnostics that use it are.
 pub use crate::text::LineIndex;
 
+// ------------------------------------------------------------------ codes
+
+/// Declares a diagnostic code enum from one list of variants and their
+/// printed names: the enum, its `ALL` constant and its [`DiagnosticCode`]
+/// impl. With one list, no code can be left out of `ALL` or go without a
+/// name.
+macro_rules! diagnostic_codes {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $(
+                $(#[$variant_meta:meta])*
+                $variant:ident => $code:literal,
+            )*
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $(
+                $(#[$variant_meta])*
+                $variant,
+            )*
+        }
+
+        impl $name {
+            /// Every code, in the order they are declared.
+            pub const ALL: [$name; [$(stringify!($variant)),*].len()] = [$($name::$variant),*];
+        }
+
+        impl $crate::diagnostics::DiagnosticCode for $name {
+            fn as_str(&self) -> &'static str {
+                match self {
+                    $($name::$variant => $code,)*
+                }
+            }
+        }
+    };
+}
+pub(crate) use diagnostic_codes;
+
+/// Checks a code enum's `ALL`: no two codes print the same, and each prints
+/// as `namespace::snake_case`.
+#[cfg(test)]
+pub(crate) fn assert_codes_are_distinct<C: DiagnosticCode>(all: &[C], namespace: &str) {
+    let names: std::collections::HashSet<&str> = all.iter().map(DiagnosticCode::as_str).collect();
+    assert_eq!(names.len(), all.len(), "two codes print the same");
+    for name in names {
+        let rest = name
+            .strip_prefix(namespace)
+            .and_then(|rest| rest.strip_prefix("::"))
+            .unwrap_or_else(|| panic!("{name} is not in {namespace}::"));
+        assert!(
+            !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+            "{name}"
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
