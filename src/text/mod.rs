@@ -6,15 +6,15 @@
 //! grammar's modules can all use it without using each other.
 //!
 //! Hand-written because the rules are the grammars' own and no crate keeps
-//! all of them at once: a line ends at `\n`, the carriage returns right
-//! before it (or before the end of the text) belong to the line ending while
-//! a carriage return anywhere else is content; every line keeps the byte
-//! offsets of the original text (CRLF and all) so spans index it unchanged;
-//! columns count characters, 1-based, and an offset past the end or inside a
-//! character is clamped rather than a panic. `str::lines` loses the offsets
-//! and strips a single `\r`; the line-index crates count columns in bytes or
-//! UTF-16 units and treat offsets inside a character as errors. What is left
-//! is a few memchr scans, smaller than any dependency.
+//! them all: a line ends at `\n`, the carriage returns right before it (or
+//! before the end of the text) belong to the line ending while a carriage
+//! return anywhere else is content; every line keeps the byte offsets of the
+//! original text (CRLF and all) so spans index it unchanged; columns count
+//! characters from 1, and an offset past the end or inside a character is
+//! clamped, not a panic. `str::lines` loses the offsets and strips a single
+//! `\r`; rust-analyzer's `line-index` is 0-based, keeps the `\r` in the
+//! line and refuses (or panics on) an offset inside a character or past the
+//! end. What is left is a few memchr scans, smaller than an adapter.
 
 mod boundary;
 mod index;
