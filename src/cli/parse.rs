@@ -15,7 +15,7 @@ pub(super) fn run(args: &SourceArgs, json: bool) -> anyhow::Result<Outcome> {
         if let Some(object) = value.as_object_mut() {
             object.insert(
                 "diagnostics".into(),
-                render::json(&source.text, &outcome.diagnostics),
+                render::json(&source.text, &outcome.diagnostics)?,
             );
         }
         output::stdout_json(&value)?;
