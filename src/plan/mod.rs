@@ -21,10 +21,12 @@ mod ast;
 mod characters;
 mod codes;
 mod config;
+mod error;
 mod format;
 mod lines;
 mod parse;
 mod rules;
+mod task_path;
 mod validate;
 
 pub use ast::{Constraint, Header, PlanDocument, Task};
@@ -32,8 +34,10 @@ pub use codes::{Code, PlanDiagnostic};
 pub use config::{
     ConfigError, ConstraintSyntax, HeaderSyntax, ParserConfig, Preset, TaskSyntax, UnknownPreset,
 };
+pub use error::PlanError;
 pub use format::format;
 pub use parse::{ParseOutcome, ParseState, parse};
+pub use task_path::{TaskPath, TaskPathError};
 pub use validate::{
     ALLOWED_CONSTRAINT_PREFIXES, ALLOWED_TYPES, MAX_TASK_DEPTH, MAX_TITLE_LENGTH, validate,
 };
