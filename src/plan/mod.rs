@@ -13,9 +13,13 @@
 //! Continue with the formatter
 //! ```
 //!
-//! [`parse`] reads one ([`ParserConfig`] chooses the syntax and limits),
-//! [`validate`] checks it against the commit conventions, and [`format()`] writes
-//! it back. The grammar is in `grammar/plan.ebnf`.
+//! [`PlanDocument::parse`] (or `str::parse`) reads one in the commit-message
+//! syntax, or says everything that is wrong with it ([`PlanError`]);
+//! [`parse`] reads any syntax ([`ParserConfig`] chooses the syntax and
+//! limits) and keeps the warnings and the partial result of a halted parse.
+//! [`validate`] checks a document against the commit conventions, and
+//! [`format()`] writes it back. [`TaskPath`] names a task in the tree as the
+//! planner lists it (`2.1`). The grammar is in `grammar/plan.ebnf`.
 
 mod ast;
 mod characters;
