@@ -135,8 +135,8 @@ impl ParseOutcome {
 }
 
 impl PlanDocument {
-    /// Parses `text` in the commit-message syntax with the default limits
-    /// ([`ParserConfig::default`]): the document, or a [`PlanError`] that
+    /// Parses `text` in the commit-message syntax with its limits
+    /// ([`ParserConfig::COMMIT_MESSAGE`], the default): the document, or a [`PlanError`] that
     /// says everything that is wrong, when the parser halts or reports an
     /// error. Warnings (text the parser ignores) are not errors and are
     /// not returned; [`parse`](super::parse) returns them, and the partial
@@ -160,7 +160,7 @@ impl PlanDocument {
     /// # Ok::<(), quire::plan::PlanError>(())
     /// ```
     pub fn parse(text: &str) -> Result<PlanDocument, PlanError> {
-        parse(text, &ParserConfig::default()).into_result(text)
+        parse(text, &ParserConfig::COMMIT_MESSAGE).into_result(text)
     }
 }
 
