@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use serde::Serialize;
+use serde::ser::{SerializeStruct, Serializer};
 
 use crate::span::Span;
 
@@ -65,24 +66,42 @@ impl<C: DiagnosticCode> Diagnostic<C> {
         self.severity == Severity::Error
     }
 
-    /// The machine-readable form used by `quire parse --json` and the MCP tools:
-    /// byte `offset`/`length`, 1-based `line`/`column` (column in characters).
-    pub fn to_json(&self, index: &LineIndex<'_>) -> serde_json::Value {
+    /// This finding with its line and column in the text `index` was built
+    /// from: the form a program reads ([`Located`]'s JSON) and the form a
+    /// message shows on one line ([`Located`]'s `Display`).
+    ///
+    /// ```
+    /// use quire::diagnostics::{Diagnostic, LineIndex, Severity};
+    /// use quire::plan::Code;
+    /// use quire::span::Span;
+    ///
+    /// let text = "fix(io): Retry\nno blank line";
+    /// let diagnostic = Diagnostic {
+    ///     code: Code::MissingBlankLine,
+    ///     severity: Severity::Error,
+    ///     message: "the header must be followed by a blank line".into(),
+    ///     label: "expected a blank line here".into(),
+    ///     help: "insert an empty line".into(),
+    ///     span: Span::new(15, 28),
+    ///     field: None,
+    /// };
+    /// let located = diagnostic.located(&LineIndex::new(text));
+    /// assert_eq!(
+    ///     located.to_string(),
+    ///     "line 2: the header must be followed by a blank line [plan::missing_blank_line] (insert an empty line)"
+    /// );
+    /// let json = serde_json::to_value(&located).unwrap();
+    /// assert_eq!((json["line"].as_u64(), json["column"].as_u64()), (Some(2), Some(1)));
+    /// assert_eq!((json["offset"].as_u64(), json["length"].as_u64()), (Some(15), Some(13)));
+    /// assert_eq!(json["label"], "expected a blank line here");
+    /// ```
+    pub fn located(&self, index: &LineIndex<'_>) -> Located<'_, C> {
         let (line, column) = index.line_column(self.span.start);
-        let mut value = serde_json::json!({
-            "code": self.code.as_str(),
-            "severity": self.severity,
-            "message": self.message,
-            "help": self.help,
-            "offset": self.span.start,
-            "length": self.span.len(),
-            "line": line,
-            "column": column,
-        });
-        if let (Some(field), Some(object)) = (&self.field, value.as_object_mut()) {
-            object.insert("field".into(), field.clone().into());
+        Located {
+            diagnostic: self,
+            line,
+            column,
         }
-        value
     }
 
     /// This finding as a miette diagnostic over `source` (named `name` in the
@@ -129,6 +148,199 @@ impl<C: DiagnosticCode> fmt::Display for Diagnostic<C> {
     }
 }
 
+impl<C: DiagnosticCode> std::error::Error for Diagnostic<C> {}
+
+/// The finding as miette sees it: its code, severity and help, and its label
+/// at its span. It has no source text of its own: a parent that holds the
+/// text (such as [`crate::plan::PlanError`]) lends it. For text from
+/// untrusted hands, [`Diagnostic::to_report`] renders an escaped excerpt.
+impl<C: DiagnosticCode> miette::Diagnostic for Diagnostic<C> {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code.as_str()))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity.into())
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        (!self.help.is_empty()).then(|| Box::new(&self.help) as Box<dyn fmt::Display>)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        Some(Box::new(std::iter::once(primary_label(
+            &self.label,
+            self.span.into(),
+        ))))
+    }
+}
+
+/// The one label a finding has: its text (none when empty) at `span`.
+fn primary_label(label: &str, span: miette::SourceSpan) -> miette::LabeledSpan {
+    miette::LabeledSpan::new_primary_with_span((!label.is_empty()).then(|| label.to_owned()), span)
+}
+
+impl From<Severity> for miette::Severity {
+    fn from(severity: Severity) -> Self {
+        match severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        }
+    }
+}
+
+/// The JSON shape of a finding, as `quire parse --json` and the tools
+/// write it: `code`, `severity`, `message`, `label`, `help`, the byte
+/// `offset` and `length` of its span, and `field` when it has one. With
+/// [`Diagnostic::located`], `line` and `column` join them.
+impl<C: DiagnosticCode> Serialize for Diagnostic<C> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut fields = serializer.serialize_struct("Diagnostic", 8)?;
+        self.serialize_fields(&mut fields)?;
+        fields.end()
+    }
+}
+
+impl<C: DiagnosticCode> Diagnostic<C> {
+    fn serialize_fields<S: SerializeStruct>(&self, fields: &mut S) -> Result<(), S::Error> {
+        fields.serialize_field("code", self.code.as_str())?;
+        fields.serialize_field("severity", &self.severity)?;
+        fields.serialize_field("message", &self.message)?;
+        fields.serialize_field("label", &self.label)?;
+        fields.serialize_field("help", &self.help)?;
+        fields.serialize_field("offset", &self.span.start)?;
+        fields.serialize_field("length", &self.span.len())?;
+        match &self.field {
+            Some(field) => fields.serialize_field("field", field),
+            None => fields.skip_field("field"),
+        }
+    }
+}
+
+/// A [`Diagnostic`] with the 1-based line and column (in characters) its
+/// span starts at ([`Diagnostic::located`]).
+///
+/// Serializes as the diagnostic's JSON with `line` and `column` added.
+/// Displays on one line, as the planner's tool results list findings:
+/// `line 3, tasks.0: message [plan::code] (help)`, where the place is left
+/// out when the finding has no line (an empty span at offset 0, such as a
+/// detached one) and no field, and every value is escaped ([`one_line`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Located<'a, C> {
+    /// The finding.
+    pub diagnostic: &'a Diagnostic<C>,
+    /// The line its span starts on, from 1.
+    pub line: usize,
+    /// The column its span starts at, in characters from 1.
+    pub column: usize,
+}
+
+impl<C: DiagnosticCode> Serialize for Located<'_, C> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut fields = serializer.serialize_struct("Diagnostic", 10)?;
+        self.diagnostic.serialize_fields(&mut fields)?;
+        fields.serialize_field("line", &self.line)?;
+        fields.serialize_field("column", &self.column)?;
+        fields.end()
+    }
+}
+
+impl<C: DiagnosticCode> fmt::Display for Located<'_, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let diagnostic = self.diagnostic;
+        let has_line = !(diagnostic.span.is_empty() && diagnostic.span.start == 0);
+        match (has_line, &diagnostic.field) {
+            (true, Some(field)) => write!(f, "line {}, {field}: ", self.line)?,
+            (true, None) => write!(f, "line {}: ", self.line)?,
+            (false, Some(field)) => write!(f, "{field}: ")?,
+            (false, None) => {}
+        }
+        write!(
+            f,
+            "{} [{}] ({})",
+            one_line(&diagnostic.message),
+            diagnostic.code.as_str(),
+            one_line(&diagnostic.help)
+        )
+    }
+}
+
+#[cfg(test)]
+mod located_tests {
+    use super::*;
+    use crate::plan::Code;
+
+    fn finding(span: Span, field: Option<&str>) -> Diagnostic<Code> {
+        Diagnostic {
+            code: Code::ScopeCase,
+            severity: Severity::Warning,
+            message: "scope `A\u{1b}` is not lowercase".into(),
+            label: "here".into(),
+            help: "write it\nin lowercase".into(),
+            span,
+            field: field.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn one_line_form_names_the_place_it_has() {
+        let index = LineIndex::new("feat(x): y\n\nz");
+        let shown = |span, field| finding(span, field).located(&index).to_string();
+        let rest = "scope `A\\u{1b}` is not lowercase [plan::scope_case] (write it\\nin lowercase)";
+        assert_eq!(shown(Span::new(12, 13), None), format!("line 3: {rest}"));
+        assert_eq!(
+            shown(Span::new(5, 6), Some("header.scope")),
+            format!("line 1, header.scope: {rest}")
+        );
+        assert_eq!(
+            shown(Span::DETACHED, Some("header.scope")),
+            format!("header.scope: {rest}")
+        );
+        assert_eq!(shown(Span::DETACHED, None), rest);
+        // A span that starts at 0 but is not empty is on line 1.
+        assert_eq!(shown(Span::new(0, 4), None), format!("line 1: {rest}"));
+    }
+
+    #[test]
+    fn json_holds_every_field_and_the_place() {
+        let index = LineIndex::new("feat(é): y");
+        let diagnostic = finding(Span::new(5, 7), Some("header.scope"));
+        let json = serde_json::to_value(diagnostic.located(&index)).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "code": "plan::scope_case", "severity": "warning",
+                "message": "scope `A\u{1b}` is not lowercase", "label": "here",
+                "help": "write it\nin lowercase", "offset": 5, "length": 2,
+                "line": 1, "column": 6, "field": "header.scope",
+            })
+        );
+        let bare = serde_json::to_value(finding(Span::new(5, 7), None)).unwrap();
+        assert!(bare.get("field").is_none() && bare.get("line").is_none());
+        assert_eq!(bare["label"], "here");
+    }
+
+    #[test]
+    fn miette_sees_code_severity_help_and_the_label_at_the_span() {
+        use miette::Diagnostic as _;
+        let diagnostic = finding(Span::new(5, 7), None);
+        assert_eq!(diagnostic.code().unwrap().to_string(), "plan::scope_case");
+        assert_eq!(diagnostic.severity(), Some(miette::Severity::Warning));
+        assert_eq!(diagnostic.help().unwrap().to_string(), diagnostic.help);
+        let labels: Vec<_> = diagnostic.labels().unwrap().collect();
+        assert_eq!(labels.len(), 1);
+        assert_eq!(labels[0].label(), Some("here"));
+        assert_eq!((labels[0].offset(), labels[0].len()), (5, 2));
+        let unlabelled = Diagnostic {
+            label: String::new(),
+            help: String::new(),
+            ..diagnostic
+        };
+        assert_eq!(unlabelled.labels().unwrap().next().unwrap().label(), None);
+        assert!(unlabelled.help().is_none());
+    }
+}
+
 /// A [`Diagnostic`] bound to its source text, ready for a miette handler.
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
@@ -149,10 +361,7 @@ impl miette::Diagnostic for Report {
     }
 
     fn severity(&self) -> Option<miette::Severity> {
-        Some(match self.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-        })
+        Some(self.severity.into())
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
@@ -164,11 +373,10 @@ impl miette::Diagnostic for Report {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        let label = miette::LabeledSpan::new_primary_with_span(
-            (!self.label.is_empty()).then(|| self.label.clone()),
+        Some(Box::new(std::iter::once(primary_label(
+            &self.label,
             self.span,
-        );
-        Some(Box::new(std::iter::once(label)))
+        ))))
     }
 }
 

@@ -87,6 +87,7 @@ fn parse_json_is_the_conformance_shape_plus_located_diagnostics() {
         (Some(4), Some(1))
     );
     assert!(diagnostic["help"].as_str().unwrap().contains("lowercase"));
+    assert!(!diagnostic["label"].as_str().unwrap().is_empty());
 }
 
 #[test]

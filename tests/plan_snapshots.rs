@@ -5,7 +5,7 @@
 //!
 //! 1. the outcome in the conformance JSON shape, the parser's diagnostics and
 //!    the validator's findings (`outcome.check(text)` minus the parser's
-//!    diagnostics), each as `Diagnostic::to_json`;
+//!    diagnostics), each as `Diagnostic::located` serializes;
 //! 2. every diagnostic of `outcome.check(text)` rendered by miette.
 //!
 //! The file name chooses the parser configuration: a name in
@@ -146,7 +146,8 @@ fn assert_printable(name: &str, report: &str) {
 }
 
 fn to_json_all(diagnostics: &[PlanDiagnostic], index: &LineIndex<'_>) -> Value {
-    diagnostics.iter().map(|d| d.to_json(index)).collect()
+    let located: Vec<_> = diagnostics.iter().map(|d| d.located(index)).collect();
+    serde_json::to_value(located).expect("diagnostics serialize")
 }
 
 /// The snapshot text: pretty JSON, then every rendered diagnostic.
