@@ -33,7 +33,6 @@ pub mod plan;
 #[cfg(feature = "fs")]
 pub mod planner;
 pub mod span;
-pub mod tool_error;
 #[cfg(feature = "fs")]
 pub mod tracker;
 

@@ -1,21 +1,49 @@
 //! The `planner` toolset's router: the six workflow tools.
 
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
-use rmcp::handler::server::wrapper::Parameters;
+use rmcp::handler::server::tool::ToolName;
 use rmcp::model::{CallToolResult, JsonObject};
 use rmcp::{tool, tool_router};
+use serde::de::DeserializeOwned;
 
-use super::result::run_blocking;
+use super::result::run_tool;
 use super::server::QuireServer;
+use crate::plan::{ALLOWED_TYPES, MAX_TASK_DEPTH, ParserConfig};
 use crate::planner::{
-    MarkTaskRequest, NoParameters, PlannerResponse, SetDetailedGoalRequest,
-    SetOverarchingGoalRequest, SetPlanRequest,
+    MarkTaskRequest, NoParameters, PlannerError, PlannerResponse, PlannerTools,
+    SetDetailedGoalRequest, SetOverarchingGoalRequest, SetPlanRequest,
 };
 
+/// `set_overarching_goal`'s description: the types and the title's limit
+/// come from the plan grammar's own constants.
+fn set_overarching_goal_description() -> String {
+    format!(
+        "Set (or replace) the plan's goal: the header `type(scope)!: title`. goal.type is one of {}; goal.scope is \
+         lowercase letters, digits and hyphens; goal.title is one line of at most {} characters. Keeps the rest of the plan.",
+        ALLOWED_TYPES.join(", "),
+        ParserConfig::COMMIT_MESSAGE.max_title_length
+    )
+}
+
+/// `set_plan`'s description, with the nesting limit the validator applies.
+fn set_plan_description() -> String {
+    format!(
+        "Set (or replace) the plan's tasks: a list of [checked, text, children] tuples, at most {MAX_TASK_DEPTH} levels \
+         below the top, each a concrete one-line step."
+    )
+}
+
 impl QuireServer {
-    async fn planner_call(&self, tool: &'static str, arguments: JsonObject) -> CallToolResult {
-        let planner = self.planner.clone();
-        run_blocking(move || planner.call(tool, serde_json::Value::Object(arguments))).await
+    /// Runs one call of a planner tool: `operation` with the decoded request.
+    async fn planner_tool<Request: DeserializeOwned>(
+        &self,
+        tool: ToolName,
+        args: JsonObject,
+        operation: impl FnOnce(&PlannerTools, &Request) -> Result<PlannerResponse, PlannerError>
+        + Send
+        + 'static,
+    ) -> CallToolResult {
+        run_tool(&self.planner, tool, args, operation).await
     }
 }
 
@@ -32,27 +60,23 @@ impl QuireServer {
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Gather requirements", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn gather_requirements(
-        &self,
-        Parameters(arguments): Parameters<JsonObject>,
-    ) -> CallToolResult {
-        self.planner_call("gather_requirements", arguments).await
+    async fn gather_requirements(&self, tool: ToolName, args: JsonObject) -> CallToolResult {
+        self.planner_tool(tool, args, |planner, _: &NoParameters| {
+            planner.gather_requirements()
+        })
+        .await
     }
 
     #[tool(
         name = "set_overarching_goal",
-        description = "Set (or replace) the plan's goal: the header `type(scope)!: title`. goal.type is one of feat, fix, refactor, build, \
-                       chore, docs, lint, infra, spec; goal.scope is lowercase letters, digits and hyphens; goal.title is one line of at \
-                       most 120 characters. Keeps the rest of the plan.",
+        description = set_overarching_goal_description(),
         input_schema = schema_for_type::<SetOverarchingGoalRequest>(),
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Set overarching goal", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn set_overarching_goal(
-        &self,
-        Parameters(arguments): Parameters<JsonObject>,
-    ) -> CallToolResult {
-        self.planner_call("set_overarching_goal", arguments).await
+    async fn set_overarching_goal(&self, tool: ToolName, args: JsonObject) -> CallToolResult {
+        self.planner_tool(tool, args, PlannerTools::set_overarching_goal)
+            .await
     }
 
     #[tool(
@@ -64,23 +88,20 @@ impl QuireServer {
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Set detailed goal", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn set_detailed_goal(
-        &self,
-        Parameters(arguments): Parameters<JsonObject>,
-    ) -> CallToolResult {
-        self.planner_call("set_detailed_goal", arguments).await
+    async fn set_detailed_goal(&self, tool: ToolName, args: JsonObject) -> CallToolResult {
+        self.planner_tool(tool, args, PlannerTools::set_detailed_goal)
+            .await
     }
 
     #[tool(
         name = "set_plan",
-        description = "Set (or replace) the plan's tasks: a list of [checked, text, children] tuples, at most 4 levels below the top, \
-                       each a concrete one-line step.",
+        description = set_plan_description(),
         input_schema = schema_for_type::<SetPlanRequest>(),
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Set plan", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn set_plan(&self, Parameters(arguments): Parameters<JsonObject>) -> CallToolResult {
-        self.planner_call("set_plan", arguments).await
+    async fn set_plan(&self, tool: ToolName, args: JsonObject) -> CallToolResult {
+        self.planner_tool(tool, args, PlannerTools::set_plan).await
     }
 
     #[tool(
@@ -92,8 +113,8 @@ impl QuireServer {
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Mark task", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn mark_task(&self, Parameters(arguments): Parameters<JsonObject>) -> CallToolResult {
-        self.planner_call("mark_task", arguments).await
+    async fn mark_task(&self, tool: ToolName, args: JsonObject) -> CallToolResult {
+        self.planner_tool(tool, args, PlannerTools::mark_task).await
     }
 
     #[tool(
@@ -103,7 +124,35 @@ impl QuireServer {
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Finish job", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn finish_job(&self, Parameters(arguments): Parameters<JsonObject>) -> CallToolResult {
-        self.planner_call("finish_job", arguments).await
+    async fn finish_job(&self, tool: ToolName, args: JsonObject) -> CallToolResult {
+        self.planner_tool(tool, args, |planner, _: &NoParameters| planner.finish_job())
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::plan::ALLOWED_CONSTRAINT_PREFIXES;
+
+    /// `set_detailed_goal`'s description lists the constraint prefixes in
+    /// its own order (the one clients have seen since the first release),
+    /// so it is a literal; this keeps it to exactly the grammar's prefixes.
+    #[test]
+    fn set_detailed_goal_names_exactly_the_constraint_prefixes() {
+        let tool = super::super::server::QuireServer::planner_router()
+            .list_all()
+            .into_iter()
+            .find(|tool| tool.name == "set_detailed_goal")
+            .expect("set_detailed_goal is a planner tool");
+        let description = tool.description.unwrap_or_default();
+        let mut named: Vec<&str> = description
+            .split("`- ")
+            .skip(1)
+            .map(|rest| rest.split(": ...`").next().unwrap_or_default())
+            .collect();
+        let mut allowed = ALLOWED_CONSTRAINT_PREFIXES.to_vec();
+        named.sort_unstable();
+        allowed.sort_unstable();
+        assert_eq!(named, allowed, "{description}");
     }
 }
