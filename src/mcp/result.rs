@@ -86,6 +86,7 @@ fn to_call_result<T: Serialize>(outcome: Result<T, ToolError>) -> CallToolResult
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mcp::ErrorCode;
     use crate::planner::{MarkTaskRequest, NoParameters};
     use crate::tracker::UpdateTrackerStatusRequest;
 
@@ -103,10 +104,7 @@ mod tests {
             object(serde_json::json!({"tracker_path": "t.md", "target_status": "Applied", "x": 1})),
         )
         .unwrap_err();
-        assert_eq!(
-            error.code,
-            super::super::tool_error::ErrorCode::ValidationError
-        );
+        assert_eq!(error.code, ErrorCode::ValidationError);
         assert!(!error.retryable);
         assert!(
             error

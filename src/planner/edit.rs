@@ -226,6 +226,31 @@ pub(super) fn mark_task(
     task_id: &str,
     completed: bool,
 ) -> Result<Marked, PlanEditError> {
+    let path = resolve(document, task_id)?;
+    let indices: Vec<usize> = path
+        .split('.')
+        .filter_map(|part| part.parse::<usize>().ok())
+        .map(|n| n - 1)
+        .collect();
+    if completed {
+        let tasks = document.tasks.as_mut().expect("resolve found a task");
+        let (text, parent_ready) = mark_done(tasks, &path, &indices)?;
+        return Ok(Marked {
+            path,
+            text,
+            parent_ready,
+        });
+    }
+    let text = reopen_path(document, &indices);
+    Ok(Marked {
+        path,
+        text,
+        parent_ready: None,
+    })
+}
+
+/// The path of the one task `task_id` names, or why there is none.
+fn resolve(document: &PlanDocument, task_id: &str) -> Result<String, PlanEditError> {
     let Some(tasks) = document.tasks.as_deref().filter(|tasks| !tasks.is_empty()) else {
         return Err(PlanEditError::new(
             "the plan has no tasks yet; set them with set_plan",
@@ -238,87 +263,83 @@ pub(super) fn mark_task(
         ));
     }
     let all = tasks_with_paths(tasks);
-    let path = match find_task(&all, task_id) {
-        Found::One(at) => at.path.clone(),
-        Found::NoPath => {
-            return Err(PlanEditError::new(format!(
-                "there is no task {task_id}; the plan's tasks are: {}",
-                listing(all.iter())
-            )));
-        }
-        Found::None => {
-            return Err(PlanEditError::new(format!(
-                "no task matches \"{}\". Open tasks: {}",
-                one_line(task_id),
-                listing(all.iter().filter(|at| !at.task.checked))
-            )));
-        }
+    match find_task(&all, task_id) {
+        Found::One(at) => Ok(at.path.clone()),
+        Found::NoPath => Err(PlanEditError::new(format!(
+            "there is no task {task_id}; the plan's tasks are: {}",
+            listing(all.iter())
+        ))),
+        Found::None => Err(PlanEditError::new(format!(
+            "no task matches \"{}\". Open tasks: {}",
+            one_line(task_id),
+            listing(all.iter().filter(|at| !at.task.checked))
+        ))),
         Found::Several(several) => {
             let candidates: Vec<String> = several
                 .iter()
                 .map(|at| format!("{} \"{}\"", at.path, at.quoted()))
                 .collect();
-            return Err(PlanEditError::new(format!(
+            Err(PlanEditError::new(format!(
                 "\"{}\" matches {} tasks: {}; nothing was changed. Give the path of one of them (e.g. `{}`) or its full text",
                 one_line(task_id),
                 several.len(),
                 candidates.join(", "),
                 several[0].path
-            )));
+            )))
         }
-    };
-    let indices: Vec<usize> = path
-        .split('.')
-        .filter_map(|part| part.parse::<usize>().ok())
-        .map(|n| n - 1)
-        .collect();
-    let tasks = document.tasks.as_mut().expect("checked above");
-    let text;
-    let mut parent_ready = None;
-    if completed {
-        let task = task_at_mut(tasks, &indices);
-        let open_children: Vec<String> = tasks_with_paths(&task.children)
-            .iter()
-            .filter(|at| !at.task.checked)
-            .map(|at| format!("{path}.{}", at.listed()))
-            .collect();
-        if !open_children.is_empty() {
-            return Err(PlanEditError::new(format!(
-                "task {path} \"{}\" has open subtasks: {}; a task is done only when all its subtasks are, so mark those first",
-                one_line(&task.text.value),
-                open_children.join("; ")
-            )));
-        }
-        task.checked = true;
-        text = task.text.value.clone();
-        if let Some((_, parent_indices)) = indices.split_last()
-            && !parent_indices.is_empty()
-        {
-            let parent = task_at_mut(tasks, parent_indices);
-            if !parent.checked && parent.children.iter().all(|child| child.checked) {
-                parent_ready = Some(parent.text.value.clone());
-            }
-        }
-    } else {
-        // Reopening a task reopens every task above it.
-        let mut level: &mut Vec<Task> = tasks;
-        let mut reopened_text = String::new();
-        for (depth, &index) in indices.iter().enumerate() {
-            let task = &mut level[index];
-            task.checked = false;
-            if depth + 1 == indices.len() {
-                reopened_text = task.text.value.clone();
-            }
-            level = &mut task.children;
-        }
-        text = reopened_text;
-        reopen(document);
     }
-    Ok(Marked {
-        path,
-        text,
-        parent_ready,
-    })
+}
+
+/// Checks the task at `indices` (listed as `path`), refusing while it has
+/// open subtasks. Its text, and its parent's when that parent's subtasks
+/// are now all done.
+fn mark_done(
+    tasks: &mut [Task],
+    path: &str,
+    indices: &[usize],
+) -> Result<(String, Option<String>), PlanEditError> {
+    let task = task_at_mut(tasks, indices);
+    let open_children: Vec<String> = tasks_with_paths(&task.children)
+        .iter()
+        .filter(|at| !at.task.checked)
+        .map(|at| format!("{path}.{}", at.listed()))
+        .collect();
+    if !open_children.is_empty() {
+        return Err(PlanEditError::new(format!(
+            "task {path} \"{}\" has open subtasks: {}; a task is done only when all its subtasks are, so mark those first",
+            one_line(&task.text.value),
+            open_children.join("; ")
+        )));
+    }
+    task.checked = true;
+    let text = task.text.value.clone();
+    let mut parent_ready = None;
+    if let Some((_, parent_indices)) = indices.split_last()
+        && !parent_indices.is_empty()
+    {
+        let parent = task_at_mut(tasks, parent_indices);
+        if !parent.checked && parent.children.iter().all(|child| child.checked) {
+            parent_ready = Some(parent.text.value.clone());
+        }
+    }
+    Ok((text, parent_ready))
+}
+
+/// Opens the task at `indices` and every task above it (and the plan, if
+/// it was finished); the task's text.
+fn reopen_path(document: &mut PlanDocument, indices: &[usize]) -> String {
+    let mut level: &mut Vec<Task> = document.tasks.as_mut().expect("resolve found a task");
+    let mut reopened_text = String::new();
+    for (depth, &index) in indices.iter().enumerate() {
+        let task = &mut level[index];
+        task.checked = false;
+        if depth + 1 == indices.len() {
+            reopened_text = task.text.value.clone();
+        }
+        level = &mut task.children;
+    }
+    reopen(document);
+    reopened_text
 }
 
 enum Found<'t, 'a> {

@@ -6,13 +6,12 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::error::TrackerError;
 use super::guardrails::check_resume_written;
 use super::status::{TrackerStatus, transition_allowed};
 use crate::diagnostics::one_line;
 use crate::frontmatter::{self, EditError};
-use crate::fs::{Deadline, FsError, Workspace};
-
-use super::error::TrackerError;
+use crate::fs::{Deadline, FsError, Located, OpenFile, Workspace};
 
 /// The tool's parameters (unknown properties are rejected).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -231,15 +230,8 @@ impl TrackerTools {
         deadline: Deadline,
     ) -> Result<UpdateTrackerStatusResponse, Interrupted> {
         let shown = self.shown(&request.tracker_path);
-        let located = self.workspace.locate_shown(&request.tracker_path, &shown)?;
-        let file = located.open()?;
-        file.lock(deadline)?;
-        // Replaced while this call waited for the lock: start again.
-        if !located.is_current(&file)? {
-            return Err(Interrupted::Replaced);
-        }
-        let text = file.read_to_string(MAX_NOTE_BYTES)?;
-        let document = frontmatter::parse(&text).map_err(|error| {
+        let tracker = self.read_locked(&request.tracker_path, &shown, deadline)?;
+        let document = frontmatter::parse(&tracker.text).map_err(|error| {
             TrackerError::Invalid(format!("`{shown}` has malformed frontmatter: {error}"))
         })?;
         let fields = document.frontmatter.as_ref().ok_or_else(|| {
@@ -248,7 +240,6 @@ impl TrackerTools {
             ))
         })?;
         let previous = string_field(fields, "status", &shown)?;
-
         let mut response = UpdateTrackerStatusResponse {
             // The design echoes the path as given (JSON escapes what needs it).
             tracker_path: request.tracker_path.clone(),
@@ -264,31 +255,67 @@ impl TrackerTools {
         if previous == target.as_str() {
             return Ok(response);
         }
+        if let Some(reason) = self.refusal(request, target, fields, &shown, &mut response)? {
+            return Ok(blocked(response, reason));
+        }
+        self.write(request, target, &tracker, fields, &shown, response)
+    }
+
+    /// The tracker at `tracker_path`, locked and read. One replaced while
+    /// this call waited for the lock is read again.
+    fn read_locked(
+        &self,
+        tracker_path: &str,
+        shown: &str,
+        deadline: Deadline,
+    ) -> Result<LockedTracker, Interrupted> {
+        let located = self.workspace.locate_shown(tracker_path, shown)?;
+        let file = located.open()?;
+        file.lock(deadline)?;
+        if !located.is_current(&file)? {
+            return Err(Interrupted::Replaced);
+        }
+        let text = file.read_to_string(MAX_NOTE_BYTES)?;
+        Ok(LockedTracker {
+            located,
+            file,
+            text,
+        })
+    }
+
+    /// Why the transition policy or the resume guardrails block the change
+    /// from `response.previous_status` to `target`, if they do; what the
+    /// caller should know besides goes into `response`'s warnings.
+    fn refusal(
+        &self,
+        request: &UpdateTrackerStatusRequest,
+        target: TrackerStatus,
+        fields: &frontmatter::Frontmatter,
+        shown: &str,
+        response: &mut UpdateTrackerStatusResponse,
+    ) -> Result<Option<String>, TrackerError> {
+        let previous = &response.previous_status;
         // The status as messages show it (a status read from a block scalar
         // may end in a line break).
-        let current = one_line(&previous);
-        if TrackerStatus::from_exact(&previous).is_none() {
+        let current = one_line(previous).into_owned();
+        if TrackerStatus::from_exact(previous).is_none() {
             response.warnings.push(format!(
                 "the current status `{current}` is not a canonical status ({})",
                 TrackerStatus::vocabulary()
             ));
         }
-        let forced = !transition_allowed(&previous, target);
-        if forced {
+        if !transition_allowed(previous, target) {
             if !request.force {
-                return Ok(blocked(
-                    response,
-                    format!(
-                        "transition `{current}` -> `{target}` is not allowed: the policy {POLICY}; pass force=true to override"
-                    ),
-                ));
+                return Ok(Some(format!(
+                    "transition `{current}` -> `{target}` is not allowed: the policy {POLICY}; pass force=true to override"
+                )));
             }
             response.warnings.push(format!(
                 "The transition `{current}` -> `{target}` was made with force=true although the policy does not allow it (the policy {POLICY})."
             ));
         }
         if target == TrackerStatus::ResumeWritten {
-            let resume_path = resume_path_field(fields, &shown)?;
+            let resume_path = resume_path_field(fields, shown)?;
             let report = check_resume_written(&self.workspace, &resume_path)?;
             response.guardrail_check_passed = Some(report.passed());
             if !report.passed() {
@@ -298,17 +325,31 @@ impl TrackerTools {
                         "; force=true overrides only the transition policy, never these resume checks",
                     );
                 }
-                return Ok(blocked(response, reason));
+                return Ok(Some(reason));
             }
         }
+        Ok(None)
+    }
 
+    /// Rewrites the status value in place and replaces the file (in a dry
+    /// run, checks that it could be).
+    fn write(
+        &self,
+        request: &UpdateTrackerStatusRequest,
+        target: TrackerStatus,
+        tracker: &LockedTracker,
+        fields: &frontmatter::Frontmatter,
+        shown: &str,
+        mut response: UpdateTrackerStatusResponse,
+    ) -> Result<UpdateTrackerStatusResponse, Interrupted> {
         // A status written as a block scalar, with a tag, or over several
         // lines is readable, so it is rewritten in place as a one-line
         // scalar, as the original tool did; one that cannot be (an anchor
         // other values may use) is a write precondition: blocked.
-        let updated = match frontmatter::replace_scalar(&text, "status", target.as_str()) {
+        let updated = match frontmatter::replace_scalar(&tracker.text, "status", target.as_str()) {
             Ok(updated) => updated,
             Err(EditError::NotReplaceable { reason, .. }) => {
+                let current = one_line(&response.previous_status).into_owned();
                 return Ok(blocked(
                     response,
                     format!(
@@ -333,17 +374,18 @@ impl TrackerTools {
                 target.as_str()
             ));
         }
+        let LockedTracker { located, file, .. } = tracker;
         if request.dry_run {
             // The write checks these first (below); a dry run predicts it.
-            if let Err(error) = located.check_replaceable(&file) {
+            if let Err(error) = located.check_replaceable(file) {
                 return refused_write(response, error);
             }
             response.action = Action::WouldUpdate;
             return Ok(response);
         }
         let hook = self.write_hook;
-        let written = located.replace_checked(&file, updated.as_bytes(), || match hook {
-            Some(hook) => hook(&shown, updated.as_bytes()),
+        let written = located.replace_checked(file, updated.as_bytes(), || match hook {
+            Some(hook) => hook(shown, updated.as_bytes()),
             None => Ok(()),
         });
         match written {
@@ -354,7 +396,7 @@ impl TrackerTools {
             Err(error) if error.is_write_precondition() => refused_write(response, error),
             Err(FsError::Changed { .. }) => Err(Interrupted::Retry),
             Err(error) => Err(TrackerError::WriteFailed {
-                path: shown,
+                path: shown.to_owned(),
                 retryable: error.retryable(),
                 reason: match error {
                     FsError::Io { reason, .. } => reason,
@@ -364,6 +406,13 @@ impl TrackerTools {
             .into()),
         }
     }
+}
+
+/// A tracker as one attempt holds it: located, open and locked, and read.
+struct LockedTracker {
+    located: Located,
+    file: OpenFile,
+    text: String,
 }
 
 /// The transition policy, as messages state it.
