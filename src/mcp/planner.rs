@@ -132,7 +132,48 @@ impl QuireServer {
 
 #[cfg(test)]
 mod tests {
-    use crate::plan::ALLOWED_CONSTRAINT_PREFIXES;
+    use crate::plan::{ALLOWED_CONSTRAINT_PREFIXES, MAX_TASK_DEPTH, ParserConfig};
+
+    /// The numbers that follow `marker` in `text` (`at most 120 characters`
+    /// with the marker `at most `), each with the word after it.
+    fn numbers_after<'t>(text: &'t str, marker: &str) -> Vec<(usize, &'t str)> {
+        text.split(marker)
+            .skip(1)
+            .filter_map(|rest| {
+                let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+                let number = rest[..digits].parse().ok()?;
+                let word = rest[digits..].split_whitespace().next()?;
+                Some((number, word))
+            })
+            .collect()
+    }
+
+    /// Doc comments become the request schemas' descriptions and cannot be
+    /// computed; every title length and nesting depth the planner's tools
+    /// state (descriptions and input schemas alike) is held to the
+    /// grammar's constants here.
+    #[test]
+    fn every_limit_the_tools_state_is_the_grammars() {
+        let (mut lengths, mut depths) = (0, 0);
+        for tool in super::super::server::QuireServer::planner_router().list_all() {
+            let stated = format!(
+                "{} {}",
+                tool.description.as_deref().unwrap_or_default(),
+                serde_json::Value::Object((*tool.input_schema).clone())
+            );
+            for (number, word) in numbers_after(&stated, "at most ") {
+                if word.starts_with("characters") {
+                    lengths += 1;
+                    let limit = ParserConfig::COMMIT_MESSAGE.max_title_length;
+                    assert_eq!(number, limit, "{}: {stated}", tool.name);
+                } else if word.starts_with("levels") {
+                    depths += 1;
+                    assert_eq!(number, MAX_TASK_DEPTH, "{}: {stated}", tool.name);
+                }
+            }
+        }
+        assert_eq!((lengths, depths), (2, 2), "every limit stated is checked");
+    }
 
     /// `set_detailed_goal`'s description lists the constraint prefixes in
     /// its own order (the one clients have seen since the first release),
