@@ -2,11 +2,11 @@
 
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::handler::server::tool::ToolName;
-use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::model::JsonObject;
 use rmcp::{tool, tool_router};
 use serde::de::DeserializeOwned;
 
-use super::result::run_tool;
+use super::result::{ToolFuture, run_tool};
 use super::server::QuireServer;
 use crate::plan::{ALLOWED_TYPES, MAX_TASK_DEPTH, ParserConfig};
 use crate::planner::{
@@ -33,18 +33,27 @@ fn set_plan_description() -> String {
     )
 }
 
+/// The result of every planner operation.
+type Outcome = Result<PlannerResponse, PlannerError>;
+
 impl QuireServer {
     /// Runs one call of a planner tool: `operation` with the decoded request.
-    async fn planner_tool<Request: DeserializeOwned>(
+    fn planner_tool<Request: DeserializeOwned>(
         &self,
         tool: ToolName,
         args: JsonObject,
-        operation: impl FnOnce(&PlannerTools, &Request) -> Result<PlannerResponse, PlannerError>
-        + Send
-        + 'static,
-    ) -> CallToolResult {
-        run_tool(&self.planner, tool, args, operation).await
+        operation: impl FnOnce(&PlannerTools, &Request) -> Outcome + Send + 'static,
+    ) -> ToolFuture<'static> {
+        run_tool(&self.planner, tool, args, operation)
     }
+}
+
+/// An operation that takes no request as one that takes [`NoParameters`],
+/// which are decoded all the same (so unknown arguments are refused).
+fn no_request(
+    operation: fn(&PlannerTools) -> Outcome,
+) -> impl FnOnce(&PlannerTools, &NoParameters) -> Outcome + Send + 'static {
+    move |planner, _| operation(planner)
 }
 
 #[tool_router(router = planner_router, vis = "pub(super)")]
@@ -60,11 +69,8 @@ impl QuireServer {
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Gather requirements", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn gather_requirements(&self, tool: ToolName, args: JsonObject) -> CallToolResult {
-        self.planner_tool(tool, args, |planner, _: &NoParameters| {
-            planner.gather_requirements()
-        })
-        .await
+    fn gather_requirements(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        self.planner_tool(tool, args, no_request(PlannerTools::gather_requirements))
     }
 
     #[tool(
@@ -74,9 +80,8 @@ impl QuireServer {
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Set overarching goal", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn set_overarching_goal(&self, tool: ToolName, args: JsonObject) -> CallToolResult {
+    fn set_overarching_goal(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
         self.planner_tool(tool, args, PlannerTools::set_overarching_goal)
-            .await
     }
 
     #[tool(
@@ -88,9 +93,8 @@ impl QuireServer {
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Set detailed goal", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn set_detailed_goal(&self, tool: ToolName, args: JsonObject) -> CallToolResult {
+    fn set_detailed_goal(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
         self.planner_tool(tool, args, PlannerTools::set_detailed_goal)
-            .await
     }
 
     #[tool(
@@ -100,8 +104,8 @@ impl QuireServer {
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Set plan", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn set_plan(&self, tool: ToolName, args: JsonObject) -> CallToolResult {
-        self.planner_tool(tool, args, PlannerTools::set_plan).await
+    fn set_plan(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        self.planner_tool(tool, args, PlannerTools::set_plan)
     }
 
     #[tool(
@@ -113,8 +117,8 @@ impl QuireServer {
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Mark task", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn mark_task(&self, tool: ToolName, args: JsonObject) -> CallToolResult {
-        self.planner_tool(tool, args, PlannerTools::mark_task).await
+    fn mark_task(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        self.planner_tool(tool, args, PlannerTools::mark_task)
     }
 
     #[tool(
@@ -124,9 +128,8 @@ impl QuireServer {
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Finish job", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn finish_job(&self, tool: ToolName, args: JsonObject) -> CallToolResult {
-        self.planner_tool(tool, args, |planner, _: &NoParameters| planner.finish_job())
-            .await
+    fn finish_job(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        self.planner_tool(tool, args, no_request(PlannerTools::finish_job))
     }
 }
 

@@ -8,6 +8,8 @@
 //! `isError: false`. A domain error becomes a [`ToolError`]: `isError: true`
 //! with `structuredContent` `{"error": {"code", "message", "retryable"}}`.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use rmcp::handler::server::tool::ToolName;
@@ -17,15 +19,19 @@ use serde::de::DeserializeOwned;
 
 use super::tool_error::ToolError;
 
+/// A tool call under way, in the form rmcp's router runs (what it makes of
+/// an `async fn` tool), so that a tool method can hand one on in one line.
+pub(super) type ToolFuture<'a> = Pin<Box<dyn Future<Output = CallToolResult> + Send + 'a>>;
+
 /// Runs one call of `tool`: decodes `arguments` into `Request`, runs
 /// `operation` on `domain` on tokio's blocking pool (the domains do blocking
 /// file and process work), and converts its outcome into a tool result.
-pub(super) async fn run_tool<Domain, Request, Response, Error>(
+pub(super) fn run_tool<Domain, Request, Response, Error>(
     domain: &Arc<Domain>,
     ToolName(tool): ToolName,
     arguments: JsonObject,
     operation: impl FnOnce(&Domain, &Request) -> Result<Response, Error> + Send + 'static,
-) -> CallToolResult
+) -> ToolFuture<'static>
 where
     Domain: Send + Sync + 'static,
     Request: DeserializeOwned,
@@ -33,11 +39,10 @@ where
     Error: Into<ToolError>,
 {
     let domain = Arc::clone(domain);
-    run_blocking(move || {
+    Box::pin(run_blocking(move || {
         let request = decode(&tool, arguments)?;
         operation(&domain, &request).map_err(Into::into)
-    })
-    .await
+    }))
 }
 
 /// The tool's typed request from its arguments.

@@ -2,10 +2,10 @@
 
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::handler::server::tool::ToolName;
-use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::model::JsonObject;
 use rmcp::{tool, tool_router};
 
-use super::result::run_tool;
+use super::result::{ToolFuture, run_tool};
 use super::server::QuireServer;
 use crate::tracker::{TrackerTools, UpdateTrackerStatusRequest, UpdateTrackerStatusResponse};
 
@@ -32,7 +32,7 @@ impl QuireServer {
             open_world_hint = false
         )
     )]
-    async fn update_tracker_status(&self, tool: ToolName, args: JsonObject) -> CallToolResult {
-        run_tool(&self.tracker, tool, args, TrackerTools::update_status).await
+    fn update_tracker_status(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        run_tool(&self.tracker, tool, args, TrackerTools::update_status)
     }
 }
