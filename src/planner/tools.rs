@@ -126,7 +126,9 @@ pub struct PlannerResponse {
     /// Where the plan is kept: `jj`, `git` or `file`.
     pub store: String,
     /// The plan in the JSON shape of the plan grammar (absent sections absent).
-    pub document: serde_json::Value,
+    // Described to clients as any JSON, as it always was.
+    #[cfg_attr(feature = "mcp", schemars(with = "serde_json::Value"))]
+    pub document: PlanDocument,
     /// The plan as stored.
     pub rendered: String,
     /// What this call did (empty for `gather_requirements`).
@@ -433,7 +435,7 @@ impl PlannerTools {
             stage: stage.number(),
             stage_name: stage,
             store: store.kind().to_owned(),
-            document: serde_json::to_value(document).unwrap_or_default(),
+            document: document.clone(),
             rendered: format(document, &self.config),
             summary,
             guidance,
@@ -462,7 +464,7 @@ impl PlannerTools {
             stage: None,
             stage_name: Stage::Unreadable,
             store: store.kind().to_owned(),
-            document: serde_json::to_value(&outcome.document).unwrap_or_default(),
+            document: outcome.document,
             rendered: text,
             summary: String::new(),
             guidance,
