@@ -37,7 +37,6 @@ pub mod plan;
 pub mod planner;
 pub mod span;
 pub(crate) mod text;
-pub mod tool_error;
 #[cfg(feature = "fs")]
 pub mod tracker;
 
