@@ -3,7 +3,7 @@
 
 use crate::diagnostics::{LineIndex, one_line};
 use crate::plan::{
-    Code, Header, MAX_TASK_DEPTH, ParseState, ParserConfig, PlanDocument, Task, parse,
+    Code, Header, MAX_TASK_DEPTH, ParseState, ParserConfig, PlanDocument, Task, TaskPath, parse,
 };
 use crate::span::Spanned;
 
@@ -133,7 +133,7 @@ pub(super) fn set_plan(
     let mut count = 0;
     for (depth, task) in candidate.tasks_depth_first() {
         count += 1;
-        let text = &task.text.value;
+        let text = task.text();
         // Quoted in messages on one line, control characters escaped.
         let shown = one_line(text);
         if text.trim().is_empty() {
@@ -164,7 +164,7 @@ pub(super) fn set_plan(
             config.max_task_count
         )));
     }
-    refuse_duplicate_texts(candidate.tasks.as_deref().unwrap_or_default())?;
+    refuse_duplicate_texts(&candidate)?;
     document.tasks = candidate.tasks;
     reopen(document);
     Ok(())
@@ -172,12 +172,12 @@ pub(super) fn set_plan(
 
 /// Two tasks with the same text could not be told apart by text, so
 /// `mark_task` by text (and then `finish_job`) could never reach both.
-fn refuse_duplicate_texts(tasks: &[Task]) -> Result<(), PlanEditError> {
-    let all = tasks_with_paths(tasks);
-    let mut seen: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+fn refuse_duplicate_texts(candidate: &PlanDocument) -> Result<(), PlanEditError> {
+    let all = tasks_with_paths(candidate);
+    let mut seen: std::collections::HashMap<&str, &TaskPath> = std::collections::HashMap::new();
     let mut repeated: Vec<String> = Vec::new();
     for at in &all {
-        let text = at.task.text.value.as_str();
+        let text = at.task.text();
         match seen.get(text) {
             Some(first) => repeated.push(format!(
                 "\"{}\" (tasks {first} and {})",
@@ -211,7 +211,7 @@ fn reopen(document: &mut PlanDocument) {
 
 /// What [`mark_task`] did.
 pub(super) struct Marked {
-    pub path: String,
+    pub path: TaskPath,
     pub text: String,
     /// Set when marking completed the last open subtask of a parent.
     pub parent_ready: Option<String>,
@@ -227,21 +227,15 @@ pub(super) fn mark_task(
     completed: bool,
 ) -> Result<Marked, PlanEditError> {
     let path = resolve(document, task_id)?;
-    let indices: Vec<usize> = path
-        .split('.')
-        .filter_map(|part| part.parse::<usize>().ok())
-        .map(|n| n - 1)
-        .collect();
     if completed {
-        let tasks = document.tasks.as_mut().expect("resolve found a task");
-        let (text, parent_ready) = mark_done(tasks, &path, &indices)?;
+        let (text, parent_ready) = mark_done(document, &path)?;
         return Ok(Marked {
             path,
             text,
             parent_ready,
         });
     }
-    let text = reopen_path(document, &indices);
+    let text = reopen_path(document, &path);
     Ok(Marked {
         path,
         text,
@@ -250,8 +244,8 @@ pub(super) fn mark_task(
 }
 
 /// The path of the one task `task_id` names, or why there is none.
-fn resolve(document: &PlanDocument, task_id: &str) -> Result<String, PlanEditError> {
-    let Some(tasks) = document.tasks.as_deref().filter(|tasks| !tasks.is_empty()) else {
+fn resolve(document: &PlanDocument, task_id: &str) -> Result<TaskPath, PlanEditError> {
+    if document.tasks().len() == 0 {
         return Err(PlanEditError::new(
             "the plan has no tasks yet; set them with set_plan",
         ));
@@ -262,7 +256,7 @@ fn resolve(document: &PlanDocument, task_id: &str) -> Result<String, PlanEditErr
             "task_id is empty; give the task's path as listed (`2`, `1.1`) or its text",
         ));
     }
-    let all = tasks_with_paths(tasks);
+    let all = tasks_with_paths(document);
     match find_task(&all, task_id) {
         Found::One(at) => Ok(at.path.clone()),
         Found::NoPath => Err(PlanEditError::new(format!(
@@ -290,54 +284,54 @@ fn resolve(document: &PlanDocument, task_id: &str) -> Result<String, PlanEditErr
     }
 }
 
-/// Checks the task at `indices` (listed as `path`), refusing while it has
-/// open subtasks. Its text, and its parent's when that parent's subtasks
-/// are now all done.
+/// Checks the task at `path`, refusing while it has open subtasks. Its
+/// text, and its parent's when that parent's subtasks are now all done.
 fn mark_done(
-    tasks: &mut [Task],
-    path: &str,
-    indices: &[usize],
+    document: &mut PlanDocument,
+    path: &TaskPath,
 ) -> Result<(String, Option<String>), PlanEditError> {
-    let task = task_at_mut(tasks, indices);
-    let open_children: Vec<String> = tasks_with_paths(&task.children)
+    let open_children: Vec<String> = tasks_with_paths(document)
         .iter()
-        .filter(|at| !at.task.checked)
-        .map(|at| format!("{path}.{}", at.listed()))
+        .filter(|at| is_below(&at.path, path) && !at.task.checked)
+        .map(TaskAt::listed)
         .collect();
+    let task = document.task_mut(path).expect("resolve found a task");
     if !open_children.is_empty() {
         return Err(PlanEditError::new(format!(
             "task {path} \"{}\" has open subtasks: {}; a task is done only when all its subtasks are, so mark those first",
-            one_line(&task.text.value),
+            one_line(task.text()),
             open_children.join("; ")
         )));
     }
     task.checked = true;
-    let text = task.text.value.clone();
-    let mut parent_ready = None;
-    if let Some((_, parent_indices)) = indices.split_last()
-        && !parent_indices.is_empty()
-    {
-        let parent = task_at_mut(tasks, parent_indices);
-        if !parent.checked && parent.children.iter().all(|child| child.checked) {
-            parent_ready = Some(parent.text.value.clone());
-        }
-    }
+    let text = task.text().to_owned();
+    let parent_ready = path
+        .parent()
+        .and_then(|parent| document.task(&parent))
+        .filter(|parent| !parent.checked && parent.children.iter().all(|child| child.checked))
+        .map(|parent| parent.text().to_owned());
     Ok((text, parent_ready))
 }
 
-/// Opens the task at `indices` and every task above it (and the plan, if
-/// it was finished); the task's text.
-fn reopen_path(document: &mut PlanDocument, indices: &[usize]) -> String {
-    let mut level: &mut Vec<Task> = document.tasks.as_mut().expect("resolve found a task");
-    let mut reopened_text = String::new();
-    for (depth, &index) in indices.iter().enumerate() {
-        let task = &mut level[index];
-        task.checked = false;
-        if depth + 1 == indices.len() {
-            reopened_text = task.text.value.clone();
-        }
-        level = &mut task.children;
+/// Whether `path` names a subtask (at any depth) of the task at `ancestor`.
+fn is_below(path: &TaskPath, ancestor: &TaskPath) -> bool {
+    path.depth() > ancestor.depth() && path.indices().starts_with(ancestor.indices())
+}
+
+/// Opens the task at `path` and every task above it (and the plan, if it
+/// was finished); the task's text.
+fn reopen_path(document: &mut PlanDocument, path: &TaskPath) -> String {
+    let mut above = path.parent();
+    while let Some(ancestor) = above {
+        document
+            .task_mut(&ancestor)
+            .expect("resolve found a task")
+            .checked = false;
+        above = ancestor.parent();
     }
+    let task = document.task_mut(path).expect("resolve found a task");
+    task.checked = false;
+    let reopened_text = task.text().to_owned();
     reopen(document);
     reopened_text
 }
@@ -358,23 +352,28 @@ fn is_tree_path(id: &str) -> bool {
 }
 
 fn find_task<'t, 'a>(all: &'t [TaskAt<'a>], id: &str) -> Found<'t, 'a> {
-    let exact_text = || all.iter().find(|at| at.task.text.value.trim() == id);
+    let exact_text = || all.iter().find(|at| at.task.text().trim() == id);
     if is_tree_path(id) {
         // A path is an exact id: never a part of some task's text. A task
         // whose whole text is the id is the only other reading.
-        return match all.iter().find(|at| at.path == id).or_else(exact_text) {
+        let path = id.parse::<TaskPath>().ok();
+        return match all
+            .iter()
+            .find(|at| Some(&at.path) == path.as_ref())
+            .or_else(exact_text)
+        {
             Some(at) => Found::One(at),
             None => Found::NoPath,
         };
     }
     let exact: Vec<&TaskAt<'a>> = all
         .iter()
-        .filter(|at| at.task.text.value.trim() == id)
+        .filter(|at| at.task.text().trim() == id)
         .collect();
     let chosen = if exact.is_empty() {
         let needle = id.to_lowercase();
         all.iter()
-            .filter(|at| at.task.text.value.to_lowercase().contains(&needle))
+            .filter(|at| at.task.text().to_lowercase().contains(&needle))
             .collect()
     } else {
         exact
@@ -396,23 +395,14 @@ fn listing<'t, 'a: 't>(tasks: impl Iterator<Item = &'t TaskAt<'a>>) -> String {
     }
 }
 
-fn task_at_mut<'a>(tasks: &'a mut [Task], indices: &[usize]) -> &'a mut Task {
-    let (first, rest) = indices.split_first().expect("a task path is never empty");
-    let mut task = &mut tasks[*first];
-    for &index in rest {
-        task = &mut task.children[index];
-    }
-    task
-}
-
 /// Records the job as complete; refuses while a task is open.
 pub(super) fn finish_job(document: &mut PlanDocument) -> Result<(), PlanEditError> {
-    let Some(tasks) = document.tasks.as_deref().filter(|tasks| !tasks.is_empty()) else {
+    if document.tasks().len() == 0 {
         return Err(PlanEditError::new(
             "the plan has no tasks; set them with set_plan, do them, then finish",
         ));
-    };
-    let open: Vec<String> = tasks_with_paths(tasks)
+    }
+    let open: Vec<String> = tasks_with_paths(document)
         .iter()
         .filter(|at| !at.task.checked)
         .map(TaskAt::listed)

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::plan::{
     ALLOWED_CONSTRAINT_PREFIXES, ALLOWED_TYPES, MAX_TASK_DEPTH, ParserConfig, PlanDocument, Task,
+    TaskPath,
 };
 
 /// The spec's stages. Stage 3 is reported as 2 (the spec's "2/3": a
@@ -98,10 +99,10 @@ pub(super) fn fresh_start(store: &str) -> &'static str {
     }
 }
 
-/// A task with its 1-based path in the tree (`2.1` is the first subtask of
-/// the second task).
+/// A task with its path in the tree (`2.1` is the first subtask of the
+/// second task).
 pub(super) struct TaskAt<'a> {
-    pub path: String,
+    pub path: TaskPath,
     pub task: &'a Task,
 }
 
@@ -109,34 +110,21 @@ impl TaskAt<'_> {
     /// `2.1 Write the tests`, as messages list a task: on one line, control
     /// characters escaped.
     pub(super) fn listed(&self) -> String {
-        format!("{} {}", self.path, one_line(&self.task.text.value))
+        format!("{} {}", self.path, self.quoted())
     }
 
     /// The task's text as messages quote it.
     pub(super) fn quoted(&self) -> std::borrow::Cow<'_, str> {
-        one_line(&self.task.text.value)
+        one_line(self.task.text())
     }
 }
 
-/// Every task in document order with its path.
-pub(super) fn tasks_with_paths(tasks: &[Task]) -> Vec<TaskAt<'_>> {
-    fn walk<'a>(tasks: &'a [Task], prefix: &str, out: &mut Vec<TaskAt<'a>>) {
-        for (index, task) in tasks.iter().enumerate() {
-            let path = if prefix.is_empty() {
-                format!("{}", index + 1)
-            } else {
-                format!("{prefix}.{}", index + 1)
-            };
-            out.push(TaskAt {
-                path: path.clone(),
-                task,
-            });
-            walk(&task.children, &path, out);
-        }
-    }
-    let mut out = Vec::new();
-    walk(tasks, "", &mut out);
-    out
+/// Every task of `document` in document order with its path.
+pub(super) fn tasks_with_paths(document: &PlanDocument) -> Vec<TaskAt<'_>> {
+    document
+        .tasks_with_paths()
+        .map(|(path, task)| TaskAt { path, task })
+        .collect()
 }
 
 /// What to do next at `stage`, for a model to follow. `store` (`jj`, `git`
@@ -169,10 +157,10 @@ fn empty() -> String {
 
 /// Stage 1: how to describe the change, with the constraint prefixes.
 fn goal_set(document: &PlanDocument) -> String {
-    let kept = match document.tasks.as_deref() {
-        Some(tasks) => format!(
+    let kept = match document.tasks {
+        Some(_) => format!(
             " The plan has no description yet, though it has {}; they are kept.",
-            count(tasks_with_paths(tasks).len(), "task")
+            count(document.tasks_with_paths().count(), "task")
         ),
         None => String::new(),
     };
@@ -204,7 +192,7 @@ fn described(stage: Stage) -> String {
 
 /// Stage 5: the task to do now and every open task.
 fn planned(document: &PlanDocument) -> String {
-    let tasks = tasks_with_paths(document.tasks.as_deref().unwrap_or_default());
+    let tasks = tasks_with_paths(document);
     let open: Vec<&TaskAt<'_>> = tasks.iter().filter(|at| !at.task.checked).collect();
     let mut text = format!(
         "Stage 5: the plan is set: {}, {} done.\n\n",
@@ -239,10 +227,7 @@ fn planned(document: &PlanDocument) -> String {
 
 /// Stage 6: review, then start the next plan the way `store` allows.
 fn complete(document: &PlanDocument, store: &str) -> String {
-    let tasks = count(
-        tasks_with_paths(document.tasks.as_deref().unwrap_or_default()).len(),
-        "task",
-    );
+    let tasks = count(tasks_with_paths(document).len(), "task");
     format!(
         "Stage 6: the job is complete ({tasks} done).\n\nNext: review the change with the user. \
          To start the next piece of work, {}. \

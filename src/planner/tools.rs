@@ -13,7 +13,9 @@ use super::stage::{Stage, fresh_start, guidance};
 use super::store::{self, PlanStore};
 use crate::diagnostics::one_line;
 use crate::fs::Workspace;
-use crate::plan::{ParseOutcome, ParserConfig, PlanDocument, Task, format, parse, validate};
+use crate::plan::{
+    ParseOutcome, ParserConfig, PlanDiagnostic, PlanDocument, Task, format, parse, validate_with,
+};
 
 /// `set_overarching_goal`'s parameters.
 #[derive(Clone, Debug, Deserialize)]
@@ -281,7 +283,15 @@ impl PlannerTools {
             if !outcome.is_parsed() {
                 return Ok(self.unreadable(store.as_ref(), text, outcome, changes));
             }
-            Ok(self.response(store.as_ref(), &text, &outcome, String::new(), changes))
+            let findings = self.findings(&outcome.document);
+            Ok(self.response(
+                store.as_ref(),
+                &text,
+                &outcome,
+                &findings,
+                String::new(),
+                changes,
+            ))
         })
     }
 
@@ -292,12 +302,12 @@ impl PlannerTools {
         self.locked(store.as_ref(), || {
             let mut document = PlanDocument::default();
             edit::set_goal(&mut document, goal)?;
-            let (formatted, reread) = self.checked_text(&document)?;
+            let checked = self.checked_text(&document)?;
             let previous = store.load()?;
             // Nothing stored: nothing to keep, and no empty jj change to leave behind.
             let kept = !previous.trim().is_empty() && store.start_new()?;
             let changes = store.changes()?;
-            store.save(&formatted)?;
+            store.save(&checked.text)?;
             let previous_stage = Stage::of(&parse(&previous, &self.config).document);
             let summary = if previous.trim().is_empty() {
                 "A new plan is started with this goal.".to_owned()
@@ -313,7 +323,7 @@ impl PlannerTools {
                     }
                 )
             };
-            let mut response = self.response(store.as_ref(), &formatted, &reread, summary, changes);
+            let mut response = checked.response(self, store.as_ref(), summary, changes);
             if !kept && !previous.trim().is_empty() {
                 response.previous_plan = Some(previous);
             }
@@ -351,43 +361,50 @@ impl PlannerTools {
                 store: store.kind(),
             };
             let summary = apply(&mut document, &context)?;
-            let (formatted, reread) = self.checked_text(&document)?;
+            let checked = self.checked_text(&document)?;
             // Everything that can fail happens before the plan is stored: a
             // failed call changes nothing.
             let changes = store.changes()?;
-            store.save(&formatted)?;
-            Ok(self.response(store.as_ref(), &formatted, &reread, summary, changes))
+            store.save(&checked.text)?;
+            Ok(checked.response(self, store.as_ref(), summary, changes))
         })
     }
 
     /// The text that stores `document`, after checking that it follows the
-    /// rules, fits the length limit and reads back as exactly `document`.
-    fn checked_text(
-        &self,
-        document: &PlanDocument,
-    ) -> Result<(String, ParseOutcome), PlanEditError> {
+    /// rules, fits the length limit and reads back as exactly `document`
+    /// (the same content; spans aside). The plan is validated once: the
+    /// findings of the text as it will be stored are also the response's.
+    fn checked_text(&self, document: &PlanDocument) -> Result<CheckedText, PlanEditError> {
         let mut document = document.clone();
         edit::normalize(&mut document);
-        let findings: Vec<String> = validate(&document)
-            .into_iter()
+        let text = format(&document, &self.config);
+        let outcome = parse(&text, &self.config);
+        let reads_back = outcome.is_parsed() && outcome.document.same_content(&document);
+        // Their spans point into `text`, unless it does not read back.
+        let findings = self.findings(if reads_back {
+            &outcome.document
+        } else {
+            &document
+        });
+        let broken: Vec<String> = findings
+            .iter()
             .filter(|finding| finding.is_error())
             .map(|finding| {
                 format!(
                     "{}: {} ({})",
-                    finding.field.unwrap_or_default(),
+                    finding.field.as_deref().unwrap_or_default(),
                     finding.message,
                     finding.help
                 )
             })
             .collect();
-        if !findings.is_empty() {
+        if !broken.is_empty() {
             return Err(PlanEditError::new(format!(
                 "the plan would break its rules, so nothing was stored: {}",
-                findings.join("; ")
+                broken.join("; ")
             )));
         }
-        let formatted = format(&document, &self.config);
-        let length = formatted.chars().count();
+        let length = text.chars().count();
         if length > self.config.max_input_length {
             return Err(PlanEditError::new(format!(
                 "the plan would be {length} characters long, over the limit of {} characters; nothing was stored. \
@@ -395,15 +412,27 @@ impl PlannerTools {
                 self.config.max_input_length
             )));
         }
-        let reread = parse(&formatted, &self.config);
-        let as_json = |document: &PlanDocument| serde_json::to_value(document).unwrap_or_default();
-        if !reread.is_parsed() || as_json(&reread.document) != as_json(&document) {
+        if !reads_back {
             return Err(PlanEditError::new(
                 "the plan cannot be written so that it reads back as given (a description line that looks like a task or constraint, \
                  or a direction without tasks?); nothing was stored. Rephrase the text and try again",
             ));
         }
-        Ok((formatted, reread))
+        Ok(CheckedText {
+            text,
+            outcome,
+            findings,
+        })
+    }
+
+    /// The validator's findings on `document`, with this toolset's limits.
+    /// An empty plan breaks no rule yet: it is stage 0.
+    fn findings(&self, document: &PlanDocument) -> Vec<PlanDiagnostic> {
+        if document.is_empty() {
+            Vec::new()
+        } else {
+            validate_with(document, &self.config)
+        }
     }
 
     /// The response for `text`, as parsed into `outcome`.
@@ -412,18 +441,13 @@ impl PlannerTools {
         store: &dyn PlanStore,
         text: &str,
         outcome: &ParseOutcome,
+        validated: &[PlanDiagnostic],
         summary: String,
         changes: Option<String>,
     ) -> PlannerResponse {
         let document = &outcome.document;
         let stage = Stage::of(document);
-        // An empty plan breaks no rule yet: it is stage 0.
-        let validated = if document.is_empty() {
-            Vec::new()
-        } else {
-            validate(document)
-        };
-        let findings = Findings::of(text, &outcome.diagnostics, &validated);
+        let findings = Findings::of(text, &outcome.diagnostics, validated);
         let mut guidance = guidance(stage, document, store.kind());
         if !findings.errors.is_empty() {
             guidance = format!(
@@ -499,4 +523,31 @@ pub(super) struct EditContext<'a> {
     pub config: &'a ParserConfig,
     /// The store's kind, for advice that depends on it.
     pub store: &'static str,
+}
+
+/// A plan's text checked for storing, as it parses, and its findings.
+struct CheckedText {
+    text: String,
+    outcome: ParseOutcome,
+    findings: Vec<PlanDiagnostic>,
+}
+
+impl CheckedText {
+    /// The response once the text is stored.
+    fn response(
+        &self,
+        tools: &PlannerTools,
+        store: &dyn PlanStore,
+        summary: String,
+        changes: Option<String>,
+    ) -> PlannerResponse {
+        tools.response(
+            store,
+            &self.text,
+            &self.outcome,
+            &self.findings,
+            summary,
+            changes,
+        )
+    }
 }
