@@ -272,7 +272,7 @@ mod located_tests {
 
     fn finding(span: Span, field: Option<&str>) -> Diagnostic<Code> {
         Diagnostic {
-            code: Code::ScopeCase,
+            code: Code::TitleWhitespace,
             severity: Severity::Warning,
             message: "scope `A\u{1b}` is not lowercase".into(),
             label: "here".into(),
@@ -286,7 +286,8 @@ mod located_tests {
     fn one_line_form_names_the_place_it_has() {
         let index = LineIndex::new("feat(x): y\n\nz");
         let shown = |span, field| finding(span, field).located(&index).to_string();
-        let rest = "scope `A\\u{1b}` is not lowercase [plan::scope_case] (write it\\nin lowercase)";
+        let rest =
+            "scope `A\\u{1b}` is not lowercase [plan::title_whitespace] (write it\\nin lowercase)";
         assert_eq!(shown(Span::new(12, 13), None), format!("line 3: {rest}"));
         assert_eq!(
             shown(Span::new(5, 6), Some("header.scope")),
@@ -309,7 +310,7 @@ mod located_tests {
         assert_eq!(
             json,
             serde_json::json!({
-                "code": "plan::scope_case", "severity": "warning",
+                "code": "plan::title_whitespace", "severity": "warning",
                 "message": "scope `A\u{1b}` is not lowercase", "label": "here",
                 "help": "write it\nin lowercase", "offset": 5, "length": 2,
                 "line": 1, "column": 6, "field": "header.scope",
@@ -324,7 +325,10 @@ mod located_tests {
     fn miette_sees_code_severity_help_and_the_label_at_the_span() {
         use miette::Diagnostic as _;
         let diagnostic = finding(Span::new(5, 7), None);
-        assert_eq!(diagnostic.code().unwrap().to_string(), "plan::scope_case");
+        assert_eq!(
+            diagnostic.code().unwrap().to_string(),
+            "plan::title_whitespace"
+        );
         assert_eq!(diagnostic.severity(), Some(miette::Severity::Warning));
         assert_eq!(diagnostic.help().unwrap().to_string(), diagnostic.help);
         let labels: Vec<_> = diagnostic.labels().unwrap().collect();

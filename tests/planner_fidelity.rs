@@ -263,13 +263,15 @@ fn gather_requirements_reports_every_finding_with_its_line() {
         "{errors}"
     );
     assert!(
-        errors.contains("line 1, header.scope:") && errors.contains("plan::invalid_scope"),
+        errors.contains("line 1, header.scope:")
+            && errors.contains("plan::invalid_scope")
+            && errors.contains("(write `core`)"),
         "{errors}"
     );
     let warnings = read.warnings.join("\n");
     assert!(
-        warnings.contains("plan::scope_case"),
-        "the validator's warnings: {warnings}"
+        !warnings.contains("header.scope"),
+        "one mistake, one finding: {warnings}"
     );
     assert!(
         warnings.contains("line 6: ") && warnings.contains("plan::irregular_indent"),

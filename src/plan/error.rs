@@ -231,7 +231,7 @@ mod tests {
             span: crate::span::Span::new(0, 3),
             field: None,
         };
-        outcome.diagnostics = vec![error(Code::UnknownType), error(Code::ScopeCase)];
+        outcome.diagnostics = vec![error(Code::UnknownType), error(Code::InvalidScope)];
         let failed = outcome.clone().into_result(text).unwrap_err();
         assert_eq!(
             failed.to_string(),

@@ -49,7 +49,7 @@ pub const MAX_TASK_DEPTH: usize = ParserConfig::COMMIT_MESSAGE.max_nesting_depth
 ///
 /// let outcome = parse("feature(Parser): Add spans", &ParserConfig::default());
 /// let codes: Vec<Code> = validate(&outcome.document).iter().map(|f| f.code).collect();
-/// assert_eq!(codes, [Code::UnknownType, Code::InvalidScope, Code::ScopeCase]);
+/// assert_eq!(codes, [Code::UnknownType, Code::InvalidScope]);
 /// ```
 pub fn validate(document: &PlanDocument) -> Vec<PlanDiagnostic> {
     validate_with(document, &ParserConfig::COMMIT_MESSAGE)
@@ -58,7 +58,7 @@ pub fn validate(document: &PlanDocument) -> Vec<PlanDiagnostic> {
 /// Checks `document` against the commit conventions, with the title length
 /// and nesting depth limits of `config` (the configuration it was parsed
 /// with). Returns every finding; the document is valid when none of them is
-/// an error (`scope_case` is a warning).
+/// an error.
 ///
 /// Every text must be free of control characters other than tab, and of the
 /// Unicode line and paragraph separators; a one-line text (type, scope,
@@ -331,35 +331,33 @@ impl Findings {
             Some(suggestion) => format!("write `{suggestion}`"),
             None => "use a scope like `parser` or `mcp-server`".to_owned(),
         };
-        self.error(
-            Code::InvalidScope,
-            "header.scope",
-            span,
-            wording(
+        // One mistake, one finding: when lowercasing is the whole fix (the
+        // spec's scope-case suggestion), the label says so and the help
+        // gives the lowercase scope.
+        let lowercase = scope.to_lowercase();
+        let (message, label) = if lowercase != scope && is_valid_scope(&lowercase) {
+            (
+                format!(
+                    "the scope `{}` has uppercase letters; a scope is lowercase letters, digits and hyphens",
+                    one_line(scope)
+                ),
+                "uppercase letters",
+            )
+        } else {
+            (
                 format!(
                     "the scope `{}` is not lowercase letters, digits and hyphens starting with a letter",
                     one_line(scope)
                 ),
                 "invalid scope",
-                help,
-            ),
+            )
+        };
+        self.error(
+            Code::InvalidScope,
+            "header.scope",
+            span,
+            wording(message, label, help),
         );
-        // The spec's best-practice warning, given only when lowercasing is
-        // the whole fix.
-        let lowercase = scope.to_lowercase();
-        if lowercase != scope && is_valid_scope(&lowercase) {
-            self.push(
-                Code::ScopeCase,
-                Severity::Warning,
-                "header.scope",
-                span,
-                wording(
-                    format!("the scope `{scope}` should be lowercase"),
-                    "uppercase letters",
-                    format!("write `{lowercase}`"),
-                ),
-            );
-        }
     }
 
     fn tasks(&mut self, tasks: &[Task], path: &str, depth: usize) {
@@ -471,15 +469,21 @@ mod tests {
     }
 
     #[test]
-    fn scope_case_is_a_warning_beside_the_pattern_error() {
+    fn an_uppercase_scope_is_one_finding_that_gives_the_lowercase_scope() {
         let outcome = parse("fix(Core): x", &ParserConfig::default());
         let findings = validate(&outcome.document);
-        assert_eq!(findings.len(), 2);
+        assert_eq!(findings.len(), 1, "{findings:?}");
         assert_eq!(
-            (findings[1].code, findings[1].severity),
-            (Code::ScopeCase, Severity::Warning)
+            (findings[0].code, findings[0].severity),
+            (Code::InvalidScope, Severity::Error)
         );
-        assert_eq!(findings[1].help, "write `core`");
+        assert_eq!(
+            (findings[0].label.as_str(), findings[0].help.as_str()),
+            ("uppercase letters", "write `core`")
+        );
+        let other = validate(&parse("fix(Core_2): x", &ParserConfig::default()).document);
+        assert_eq!(other.len(), 1, "{other:?}");
+        assert_eq!(other[0].label, "invalid scope");
     }
 
     #[test]
