@@ -1,7 +1,7 @@
 //! Cost of `update_tracker_status`, in process and over MCP stdio, against
 //! the file-system floor and the transport's own cost.
 //!
-//! - `in_process/update_dry_run`: [`TrackerTools::update_tracker_status`] with
+//! - `in_process/update_dry_run`: [`TrackerTools::update_status`] with
 //!   `dry_run: true` on a realistic tracker (12 frontmatter keys, ~2.5 KB of
 //!   body): every check, no write.
 //! - `in_process/update_write`: a real update, alternating `Rejected` and
@@ -270,7 +270,7 @@ fn tracker(c: &mut Criterion) {
 
     let tools = TrackerTools::new(Workspace::new(root).unwrap());
     let dry_run = request(DRY_RUN_PATH, "Ghosted", true);
-    let dry = tools.update_tracker_status(&dry_run).unwrap();
+    let dry = tools.update_status(&dry_run).unwrap();
     assert_eq!(dry.action, Action::WouldUpdate, "{dry:?}");
     assert!(dry.warnings.is_empty(), "{dry:?}");
     let writes = [
@@ -279,14 +279,14 @@ fn tracker(c: &mut Criterion) {
     ];
     // The first write proves the edit changes only the status.
     assert_eq!(
-        tools.update_tracker_status(&writes[0]).unwrap().action,
+        tools.update_status(&writes[0]).unwrap().action,
         Action::Updated
     );
     assert_eq!(
         fs::read_to_string(root.join(WRITE_PATH)).unwrap(),
         realistic_tracker("Ghosted")
     );
-    tools.update_tracker_status(&writes[1]).unwrap();
+    tools.update_status(&writes[1]).unwrap();
 
     let mut server = StdioServer::spawn(&quire_binary(), root);
     let call_params = format!(
@@ -314,7 +314,7 @@ fn tracker(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3));
 
     group.bench_function("in_process/update_dry_run", |b| {
-        b.iter(|| tools.update_tracker_status(black_box(&dry_run)).unwrap())
+        b.iter(|| tools.update_status(black_box(&dry_run)).unwrap())
     });
     let baseline = root.join(BASELINE_PATH);
     group.bench_function("baseline/read_file", |b| {
@@ -334,7 +334,7 @@ fn tracker(c: &mut Criterion) {
     let mut turn = 0usize;
     group.bench_function("in_process/update_write", |b| {
         b.iter(|| {
-            let response = tools.update_tracker_status(&writes[turn % 2]).unwrap();
+            let response = tools.update_status(&writes[turn % 2]).unwrap();
             turn += 1;
             assert_eq!(response.action, Action::Updated);
             response

@@ -9,6 +9,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use serde::Serialize;
+use serde::ser::{SerializeStruct, Serializer};
 
 use crate::span::Span;
 
@@ -65,24 +66,42 @@ impl<C: DiagnosticCode> Diagnostic<C> {
         self.severity == Severity::Error
     }
 
-    /// The machine-readable form used by `quire parse --json` and the MCP tools:
-    /// byte `offset`/`length`, 1-based `line`/`column` (column in characters).
-    pub fn to_json(&self, index: &LineIndex<'_>) -> serde_json::Value {
+    /// This finding with its line and column in the text `index` was built
+    /// from: the form a program reads ([`Located`]'s JSON) and the form a
+    /// message shows on one line ([`Located`]'s `Display`).
+    ///
+    /// ```
+    /// use quire::diagnostics::{Diagnostic, LineIndex, Severity};
+    /// use quire::plan::Code;
+    /// use quire::span::Span;
+    ///
+    /// let text = "fix(io): Retry\nno blank line";
+    /// let diagnostic = Diagnostic {
+    ///     code: Code::MissingBlankLine,
+    ///     severity: Severity::Error,
+    ///     message: "the header must be followed by a blank line".into(),
+    ///     label: "expected a blank line here".into(),
+    ///     help: "insert an empty line".into(),
+    ///     span: Span::new(15, 28),
+    ///     field: None,
+    /// };
+    /// let located = diagnostic.located(&LineIndex::new(text));
+    /// assert_eq!(
+    ///     located.to_string(),
+    ///     "line 2: the header must be followed by a blank line [plan::missing_blank_line] (insert an empty line)"
+    /// );
+    /// let json = serde_json::to_value(&located).unwrap();
+    /// assert_eq!((json["line"].as_u64(), json["column"].as_u64()), (Some(2), Some(1)));
+    /// assert_eq!((json["offset"].as_u64(), json["length"].as_u64()), (Some(15), Some(13)));
+    /// assert_eq!(json["label"], "expected a blank line here");
+    /// ```
+    pub fn located(&self, index: &LineIndex<'_>) -> Located<'_, C> {
         let (line, column) = index.line_column(self.span.start);
-        let mut value = serde_json::json!({
-            "code": self.code.as_str(),
-            "severity": self.severity,
-            "message": self.message,
-            "help": self.help,
-            "offset": self.span.start,
-            "length": self.span.len(),
-            "line": line,
-            "column": column,
-        });
-        if let (Some(field), Some(object)) = (&self.field, value.as_object_mut()) {
-            object.insert("field".into(), field.clone().into());
+        Located {
+            diagnostic: self,
+            line,
+            column,
         }
-        value
     }
 
     /// This finding as a miette diagnostic over `source` (named `name` in the
@@ -129,6 +148,203 @@ impl<C: DiagnosticCode> fmt::Display for Diagnostic<C> {
     }
 }
 
+impl<C: DiagnosticCode> std::error::Error for Diagnostic<C> {}
+
+/// The finding as miette sees it: its code, severity and help, and its label
+/// at its span. It has no source text of its own: a parent that holds the
+/// text (such as [`crate::plan::PlanError`]) lends it. For text from
+/// untrusted hands, [`Diagnostic::to_report`] renders an escaped excerpt.
+impl<C: DiagnosticCode> miette::Diagnostic for Diagnostic<C> {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code.as_str()))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity.into())
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        (!self.help.is_empty()).then(|| Box::new(&self.help) as Box<dyn fmt::Display>)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        Some(Box::new(std::iter::once(primary_label(
+            &self.label,
+            self.span.into(),
+        ))))
+    }
+}
+
+/// The one label a finding has: its text (none when empty) at `span`.
+fn primary_label(label: &str, span: miette::SourceSpan) -> miette::LabeledSpan {
+    miette::LabeledSpan::new_primary_with_span((!label.is_empty()).then(|| label.to_owned()), span)
+}
+
+impl From<Severity> for miette::Severity {
+    fn from(severity: Severity) -> Self {
+        match severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        }
+    }
+}
+
+/// The JSON shape of a finding, as `quire parse --json` and the tools
+/// write it: `code`, `severity`, `message`, `label`, `help`, the byte
+/// `offset` and `length` of its span, and `field` when it has one. With
+/// [`Diagnostic::located`], `line` and `column` join them.
+impl<C: DiagnosticCode> Serialize for Diagnostic<C> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut fields = serializer.serialize_struct("Diagnostic", 8)?;
+        self.serialize_fields(&mut fields)?;
+        fields.end()
+    }
+}
+
+impl<C: DiagnosticCode> Diagnostic<C> {
+    fn serialize_fields<S: SerializeStruct>(&self, fields: &mut S) -> Result<(), S::Error> {
+        fields.serialize_field("code", self.code.as_str())?;
+        fields.serialize_field("severity", &self.severity)?;
+        fields.serialize_field("message", &self.message)?;
+        fields.serialize_field("label", &self.label)?;
+        fields.serialize_field("help", &self.help)?;
+        fields.serialize_field("offset", &self.span.start)?;
+        fields.serialize_field("length", &self.span.len())?;
+        match &self.field {
+            Some(field) => fields.serialize_field("field", field),
+            None => fields.skip_field("field"),
+        }
+    }
+}
+
+/// A [`Diagnostic`] with the 1-based line and column (in characters) its
+/// span starts at ([`Diagnostic::located`]).
+///
+/// Serializes as the diagnostic's JSON with `line` and `column` added.
+/// Displays on one line, as the planner's tool results list findings:
+/// `line 3, tasks.0: message [plan::code] (help)`, where the place is left
+/// out when the finding has no line (an empty span at offset 0, such as a
+/// detached one) and no field, and every value is escaped ([`one_line`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Located<'a, C> {
+    /// The finding.
+    pub diagnostic: &'a Diagnostic<C>,
+    /// The line its span starts on, from 1.
+    pub line: usize,
+    /// The column its span starts at, in characters from 1.
+    pub column: usize,
+}
+
+impl<C: DiagnosticCode> Serialize for Located<'_, C> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut fields = serializer.serialize_struct("Diagnostic", 10)?;
+        self.diagnostic.serialize_fields(&mut fields)?;
+        fields.serialize_field("line", &self.line)?;
+        fields.serialize_field("column", &self.column)?;
+        fields.end()
+    }
+}
+
+impl<C: DiagnosticCode> fmt::Display for Located<'_, C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let diagnostic = self.diagnostic;
+        let has_line = !(diagnostic.span.is_empty() && diagnostic.span.start == 0);
+        match (has_line, &diagnostic.field) {
+            (true, Some(field)) => write!(f, "line {}, {field}: ", self.line)?,
+            (true, None) => write!(f, "line {}: ", self.line)?,
+            (false, Some(field)) => write!(f, "{field}: ")?,
+            (false, None) => {}
+        }
+        write!(
+            f,
+            "{} [{}] ({})",
+            one_line(&diagnostic.message),
+            diagnostic.code.as_str(),
+            one_line(&diagnostic.help)
+        )
+    }
+}
+
+#[cfg(test)]
+mod located_tests {
+    use super::*;
+    use crate::plan::Code;
+
+    fn finding(span: Span, field: Option<&str>) -> Diagnostic<Code> {
+        Diagnostic {
+            code: Code::TitleWhitespace,
+            severity: Severity::Warning,
+            message: "scope `A\u{1b}` is not lowercase".into(),
+            label: "here".into(),
+            help: "write it\nin lowercase".into(),
+            span,
+            field: field.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn one_line_form_names_the_place_it_has() {
+        let index = LineIndex::new("feat(x): y\n\nz");
+        let shown = |span, field| finding(span, field).located(&index).to_string();
+        let rest =
+            "scope `A\\u{1b}` is not lowercase [plan::title_whitespace] (write it\\nin lowercase)";
+        assert_eq!(shown(Span::new(12, 13), None), format!("line 3: {rest}"));
+        assert_eq!(
+            shown(Span::new(5, 6), Some("header.scope")),
+            format!("line 1, header.scope: {rest}")
+        );
+        assert_eq!(
+            shown(Span::DETACHED, Some("header.scope")),
+            format!("header.scope: {rest}")
+        );
+        assert_eq!(shown(Span::DETACHED, None), rest);
+        // A span that starts at 0 but is not empty is on line 1.
+        assert_eq!(shown(Span::new(0, 4), None), format!("line 1: {rest}"));
+    }
+
+    #[test]
+    fn json_holds_every_field_and_the_place() {
+        let index = LineIndex::new("feat(é): y");
+        let diagnostic = finding(Span::new(5, 7), Some("header.scope"));
+        let json = serde_json::to_value(diagnostic.located(&index)).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "code": "plan::title_whitespace", "severity": "warning",
+                "message": "scope `A\u{1b}` is not lowercase", "label": "here",
+                "help": "write it\nin lowercase", "offset": 5, "length": 2,
+                "line": 1, "column": 6, "field": "header.scope",
+            })
+        );
+        let bare = serde_json::to_value(finding(Span::new(5, 7), None)).unwrap();
+        assert!(bare.get("field").is_none() && bare.get("line").is_none());
+        assert_eq!(bare["label"], "here");
+    }
+
+    #[test]
+    fn miette_sees_code_severity_help_and_the_label_at_the_span() {
+        use miette::Diagnostic as _;
+        let diagnostic = finding(Span::new(5, 7), None);
+        assert_eq!(
+            diagnostic.code().unwrap().to_string(),
+            "plan::title_whitespace"
+        );
+        assert_eq!(diagnostic.severity(), Some(miette::Severity::Warning));
+        assert_eq!(diagnostic.help().unwrap().to_string(), diagnostic.help);
+        let labels: Vec<_> = diagnostic.labels().unwrap().collect();
+        assert_eq!(labels.len(), 1);
+        assert_eq!(labels[0].label(), Some("here"));
+        assert_eq!((labels[0].offset(), labels[0].len()), (5, 2));
+        let unlabelled = Diagnostic {
+            label: String::new(),
+            help: String::new(),
+            ..diagnostic
+        };
+        assert_eq!(unlabelled.labels().unwrap().next().unwrap().label(), None);
+        assert!(unlabelled.help().is_none());
+    }
+}
+
 /// A [`Diagnostic`] bound to its source text, ready for a miette handler.
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
@@ -149,10 +365,7 @@ impl miette::Diagnostic for Report {
     }
 
     fn severity(&self) -> Option<miette::Severity> {
-        Some(match self.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
-        })
+        Some(self.severity.into())
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
@@ -164,11 +377,10 @@ impl miette::Diagnostic for Report {
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
-        let label = miette::LabeledSpan::new_primary_with_span(
-            (!self.label.is_empty()).then(|| self.label.clone()),
+        Some(Box::new(std::iter::once(primary_label(
+            &self.label,
             self.span,
-        );
-        Some(Box::new(std::iter::once(label)))
+        ))))
     }
 }
 
@@ -385,6 +597,8 @@ pub fn one_line(text: &str) -> Cow<'_, str> {
 
 // -------------------------------------------------------------- excerpts
 
+use crate::text::{char_boundary, content_end, line_number, line_start, next_line_start};
+
 /// The longest line a report shows, in characters; longer lines are clipped
 /// around the span.
 pub const MAX_LINE_CHARS: usize = 200;
@@ -429,34 +643,13 @@ pub struct Excerpt {
     notes: Vec<String>,
 }
 
-/// `offset` clamped into `text` and moved back to a character boundary.
-fn char_boundary(text: &str, offset: usize) -> usize {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
-}
-
-/// The start of the line holding `offset`.
-fn line_start(text: &str, offset: usize) -> usize {
-    memchr::memrchr(b'\n', &text.as_bytes()[..offset]).map_or(0, |newline| newline + 1)
-}
-
-/// The end of the line starting at `start`: its content end (before any
-/// `\r` that ends it) and the start of the next line (or the text's end).
+/// The content end of the line starting at `start`, and the start of the
+/// next line (the text's end on the last line).
 fn line_end(text: &str, start: usize) -> (usize, usize) {
-    let bytes = text.as_bytes();
-    let next = memchr::memchr(b'\n', &bytes[start..]).map_or(text.len(), |at| start + at + 1);
-    let mut content_end = if next > start && bytes[next - 1] == b'\n' {
-        next - 1
-    } else {
-        next
-    };
-    while content_end > start && bytes[content_end - 1] == b'\r' {
-        content_end -= 1;
-    }
-    (content_end, next)
+    (
+        content_end(text, start),
+        next_line_start(text, start).unwrap_or(text.len()),
+    )
 }
 
 /// The byte range of the at most [`MAX_LINE_CHARS`] characters of
@@ -486,10 +679,7 @@ impl Excerpt {
         let start = char_boundary(source, span.start);
         let end = char_boundary(source, span.end).max(start);
         let first_span_line = line_start(source, start);
-        let first_line_number = source.as_bytes()[..first_span_line]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
+        let first_line_number = line_number(source, first_span_line) - 1;
         // The lines to show: one line of context before, the span's lines
         // (at most MAX_SPAN_LINES), one line of context after.
         let mut starts = Vec::new();
@@ -516,12 +706,7 @@ impl Excerpt {
                 break;
             }
             if span_lines == MAX_SPAN_LINES {
-                let end_line = first_line_number
-                    + 1
-                    + source.as_bytes()[first_span_line..end]
-                        .iter()
-                        .filter(|&&b| b == b'\n')
-                        .count();
+                let end_line = line_number(source, end);
                 notes.push(format!("continues to line {end_line}"));
                 cut_end = content_end;
                 break;
@@ -636,32 +821,65 @@ impl miette::SourceCode for Excerpt {
     }
 }
 
-/// Maps byte offsets of a text to 1-based line and column numbers.
-pub struct LineIndex<'a> {
-    text: &'a str,
-    line_starts: Vec<usize>,
-}
+// The line index lives with the other text primitives; it is reached here,
+// where the diagnostics that use it are.
+pub use crate::text::LineIndex;
 
-impl<'a> LineIndex<'a> {
-    /// Indexes `text`'s line starts once, so each lookup is a binary search.
-    pub fn new(text: &'a str) -> Self {
-        let line_starts = std::iter::once(0)
-            .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
-            .collect();
-        LineIndex { text, line_starts }
-    }
+// ------------------------------------------------------------------ codes
 
-    /// 1-based line and column of `offset`; the column counts characters.
-    /// Offsets past the end (or inside a character) are clamped.
-    pub fn line_column(&self, offset: usize) -> (usize, usize) {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
+/// Declares a diagnostic code enum from one list of variants and their
+/// printed names: the enum, its `ALL` constant and its [`DiagnosticCode`]
+/// impl. With one list, no code can be left out of `ALL` or go without a
+/// name.
+macro_rules! diagnostic_codes {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $name:ident {
+            $(
+                $(#[$variant_meta:meta])*
+                $variant:ident => $code:literal,
+            )*
         }
-        let line = self.line_starts.partition_point(|&start| start <= offset);
-        let line_start = self.line_starts[line - 1];
-        let column = self.text[line_start..offset].chars().count() + 1;
-        (line, column)
+    ) => {
+        $(#[$meta])*
+        $vis enum $name {
+            $(
+                $(#[$variant_meta])*
+                $variant,
+            )*
+        }
+
+        impl $name {
+            /// Every code, in the order they are declared.
+            pub const ALL: [$name; [$(stringify!($variant)),*].len()] = [$($name::$variant),*];
+        }
+
+        impl $crate::diagnostics::DiagnosticCode for $name {
+            fn as_str(&self) -> &'static str {
+                match self {
+                    $($name::$variant => $code,)*
+                }
+            }
+        }
+    };
+}
+pub(crate) use diagnostic_codes;
+
+/// Checks a code enum's `ALL`: no two codes print the same, and each prints
+/// as `namespace::snake_case`.
+#[cfg(test)]
+pub(crate) fn assert_codes_are_distinct<C: DiagnosticCode>(all: &[C], namespace: &str) {
+    let names: std::collections::HashSet<&str> = all.iter().map(DiagnosticCode::as_str).collect();
+    assert_eq!(names.len(), all.len(), "two codes print the same");
+    for name in names {
+        let rest = name
+            .strip_prefix(namespace)
+            .and_then(|rest| rest.strip_prefix("::"))
+            .unwrap_or_else(|| panic!("{name} is not in {namespace}::"));
+        assert!(
+            !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+            "{name}"
+        );
     }
 }
 
@@ -804,19 +1022,5 @@ mod tests {
         assert_eq!(describe_character('\u{85}'), "U+0085 NEXT LINE");
         assert_eq!(describe_character('\u{2028}'), "U+2028 LINE SEPARATOR");
         assert_eq!(describe_character('é'), "U+00E9");
-    }
-
-    #[test]
-    fn line_column_is_one_based_and_counts_characters() {
-        let index = LineIndex::new("ab\nçd\r\nx");
-        assert_eq!(index.line_column(0), (1, 1));
-        assert_eq!(index.line_column(2), (1, 3));
-        assert_eq!(index.line_column(3), (2, 1));
-        // 'ç' is two bytes: 'd' is the second character of line 2.
-        assert_eq!(index.line_column(5), (2, 2));
-        assert_eq!(index.line_column(8), (3, 1));
-        assert_eq!(index.line_column(999), (3, 2));
-        // Inside a multi-byte character: clamped back to its start.
-        assert_eq!(index.line_column(4), (2, 1));
     }
 }

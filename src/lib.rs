@@ -4,14 +4,17 @@
 //! The [`plan`] module parses plan documents (structured commit messages):
 //!
 //! ```
-//! use quire::plan::{parse, ParseState, ParserConfig};
+//! use quire::plan::PlanDocument;
 //!
-//! let outcome = parse("feat(parser): Add spans\n\nKeep byte offsets.\n", &ParserConfig::default());
-//! assert_eq!(outcome.state, ParseState::Parsed);
-//! let header = outcome.document.header.as_ref().unwrap();
-//! assert_eq!(header.title.as_deref().map(String::as_str), Some("Add spans"));
-//! assert_eq!(header.title.as_ref().unwrap().span.range(), 14..23);
+//! let document = PlanDocument::parse("feat(parser): Add spans\n\nKeep byte offsets.\n")?;
+//! let header = document.header().unwrap();
+//! assert_eq!(header.title(), Some("Add spans"));
+//! assert_eq!(header.title.as_ref().unwrap().span.range(), 14..23); // where it was written
+//! # Ok::<(), quire::plan::PlanError>(())
 //! ```
+//!
+//! [`plan::parse`] gives the partial result and the warnings too, with any
+//! [`plan::ParserConfig`].
 
 // On docs.rs (`--cfg docsrs`, see Cargo.toml), each item behind a feature
 // says which one; `doc_cfg` does that by itself since `doc_auto_cfg` was
@@ -33,7 +36,7 @@ pub mod plan;
 #[cfg(feature = "fs")]
 pub mod planner;
 pub mod span;
-pub mod tool_error;
+pub(crate) mod text;
 #[cfg(feature = "fs")]
 pub mod tracker;
 

@@ -77,6 +77,11 @@ impl fmt::Display for Span {
 ///
 /// Serializes as the bare value, so the JSON shape of a document is the same
 /// whether or not it came from text; deserializes with a detached span.
+///
+/// `==` compares the span as well as the value: the same words written
+/// elsewhere are a different node. To compare what was written, compare
+/// `value`, or whole nodes with `same_content`
+/// ([`PlanDocument::same_content`](crate::plan::PlanDocument::same_content)).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Spanned<T> {
     /// The value itself.

@@ -87,6 +87,7 @@ fn parse_json_is_the_conformance_shape_plus_located_diagnostics() {
         (Some(4), Some(1))
     );
     assert!(diagnostic["help"].as_str().unwrap().contains("lowercase"));
+    assert!(!diagnostic["label"].as_str().unwrap().is_empty());
 }
 
 #[test]
@@ -112,12 +113,18 @@ fn check_reports_with_codes_and_help() {
     assert_eq!(code(&quire(&["check"], PLAN)), 0);
     let output = quire(&["check"], "feature(Core): Add it\n");
     assert_eq!(code(&output), 1);
+    // One mistake, one finding: the uppercase scope is not also a warning.
+    assert!(
+        !stderr(&output).contains("scope_case"),
+        "{}",
+        stderr(&output)
+    );
     assert_contains_all(
         &stderr(&output),
         &[
             "plan::unknown_type",
             "plan::invalid_scope",
-            "plan::scope_case",
+            "write `core`",
             "use one of: feat, fix",
         ],
     );

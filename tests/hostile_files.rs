@@ -21,8 +21,11 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use quire::fs::Workspace;
-use quire::planner::PlannerTools;
-use quire::tool_error::ErrorCode;
+use quire::mcp::{ErrorCode, ToolError};
+use quire::plan::Task;
+use quire::planner::{
+    Goal, PlannerTools, SetDetailedGoalRequest, SetOverarchingGoalRequest, SetPlanRequest,
+};
 use quire::tracker::{Action, TrackerTools, UpdateTrackerStatusRequest};
 use serde_json::{Value, json};
 
@@ -457,7 +460,8 @@ fn lock_waits_end_and_name_who_holds_the_lock() {
         dry_run: false,
         force: false,
     };
-    let error = tools.update_tracker_status(&request).unwrap_err();
+    // As a client sees it.
+    let error = ToolError::from(tools.update_status(&request).unwrap_err());
     assert_eq!(error.code, ErrorCode::InternalError);
     assert!(error.retryable);
     assert_eq!(
@@ -482,8 +486,8 @@ fn lock_waits_end_and_name_who_holds_the_lock() {
     };
     let started = Instant::now();
     let error = loop {
-        match tools.update_tracker_status(&request) {
-            Err(error) if error.message.contains("pid") => break error,
+        match tools.update_status(&request) {
+            Err(error) if error.to_string().contains("pid") => break ToolError::from(error),
             _ if started.elapsed() > Duration::from_secs(10) => panic!("flock never held it"),
             _ => thread::sleep(Duration::from_millis(50)),
         }
@@ -512,7 +516,8 @@ fn the_planner_lock_wait_ends_and_names_the_holder() {
         .unwrap();
     let tools = PlannerTools::new(workspace, Some("PLAN.md".into()))
         .with_lock_timeout(Duration::from_millis(200));
-    let error = tools.call("gather_requirements", json!({})).unwrap_err();
+    // As a client sees it.
+    let error = ToolError::from(tools.gather_requirements().unwrap_err());
     assert_eq!(error.code, ErrorCode::StoreError);
     assert!(error.retryable, "{error}");
     assert!(
@@ -523,7 +528,7 @@ fn the_planner_lock_wait_ends_and_names_the_holder() {
         error.message
     );
     drop(held);
-    tools.call("gather_requirements", json!({})).unwrap();
+    tools.gather_requirements().unwrap();
 }
 
 /// Holds the write of `t/slow.md` for three seconds (the hook runs while the
@@ -548,11 +553,11 @@ fn a_slow_tracker_does_not_stall_calls_on_other_trackers() {
     };
     let slow = {
         let (tools, request) = (Arc::clone(&tools), request("t/slow.md"));
-        thread::spawn(move || tools.update_tracker_status(&request).unwrap())
+        thread::spawn(move || tools.update_status(&request).unwrap())
     };
     thread::sleep(Duration::from_millis(300));
     let started = Instant::now();
-    let response = tools.update_tracker_status(&request("t/a.md")).unwrap();
+    let response = tools.update_status(&request("t/a.md")).unwrap();
     let took = started.elapsed();
     assert_eq!(response.action, Action::Updated);
     assert!(
@@ -601,7 +606,7 @@ fn swapping_the_tracker_folder_for_a_link_out_never_touches_outside() {
                     } else {
                         "Ghosted"
                     };
-                    let _ = tools.update_tracker_status(&UpdateTrackerStatusRequest {
+                    let _ = tools.update_status(&UpdateTrackerStatusRequest {
                         tracker_path: "t/a.md".into(),
                         target_status: target.into(),
                         dry_run: false,
@@ -1208,24 +1213,33 @@ fn a_plan_over_the_limit_says_the_limit() {
     let workspace = Workspace::new(&vault.root).unwrap();
     let tools = PlannerTools::new(workspace, Some("PLAN.md".into()));
     tools
-        .call(
-            "set_overarching_goal",
-            json!({"goal": {"type": "feat", "scope": "cli", "breaking": false, "title": "Add a hook"}}),
-        )
+        .set_overarching_goal(&SetOverarchingGoalRequest {
+            goal: Goal {
+                commit_type: "feat".into(),
+                scope: "cli".into(),
+                breaking: false,
+                title: "Add a hook".into(),
+            },
+            start_new: false,
+        })
         .unwrap();
     tools
-        .call(
-            "set_detailed_goal",
-            json!({"description": "Why it matters."}),
-        )
+        .set_detailed_goal(&SetDetailedGoalRequest {
+            description: "Why it matters.".into(),
+        })
         .unwrap();
     let text = "Write the part of the parser that reads this kind of line, with its tests and docs";
-    let tasks: Vec<Value> = (0..990)
-        .map(|n| json!([false, format!("{text} ({n:03}) and a little more"), []]))
+    let plan: Vec<Task> = (0..990)
+        .map(|n| {
+            Task::new(
+                false,
+                format!("{text} ({n:03}) and a little more"),
+                Vec::new(),
+            )
+        })
         .collect();
-    let error = tools
-        .call("set_plan", json!({ "plan": tasks }))
-        .unwrap_err();
+    // As a client sees it.
+    let error = ToolError::from(tools.set_plan(&SetPlanRequest { plan }).unwrap_err());
     assert_eq!(error.code, ErrorCode::ValidationError);
     assert!(
         error

@@ -170,7 +170,7 @@ fn a_hundred_thousand_dashes() {
         let outcome = run(&text, preset, expect);
         if expect == Clean {
             assert_eq!(
-                outcome.document.description.unwrap().len(),
+                outcome.document.description().unwrap().len(),
                 LIMIT - head.len()
             );
         }
@@ -291,8 +291,8 @@ fn a_hundred_thousand_character_title() {
             }
             let outcome = run(&text, preset, Halts(Code::TitleTooLong));
             // The header is kept, without its title; the error is at the title.
-            let header = outcome.document.header.as_ref().unwrap();
-            assert_eq!(header.title, None);
+            let header = outcome.document.header().unwrap();
+            assert_eq!(header.title(), None);
             let reason = outcome.halt_reason().unwrap();
             assert_eq!(reason.span, Span::new(head.len(), text.len()));
         }
@@ -380,10 +380,7 @@ fn a_thousand_and_a_thousand_and_one_tasks() {
                 );
                 assert!(outcome.document.direction.is_none());
             } else {
-                assert_eq!(
-                    outcome.document.direction.as_deref().map(String::as_str),
-                    Some("Go on from here")
-                );
+                assert_eq!(outcome.document.direction(), Some("Go on from here"));
             }
         }
     }
@@ -441,8 +438,8 @@ fn lone_carriage_returns() {
         let head = header(preset);
         // A lone `\r` is not a line ending: it stays in the line.
         let outcome = run(&format!("{head}\r\rmore"), preset, Clean);
-        let title = outcome.document.header.unwrap().title.unwrap();
-        assert_eq!(title.value, "Plan\r\rmore");
+        let header = outcome.document.header().unwrap();
+        assert_eq!(header.title(), Some("Plan\r\rmore"));
         // Carriage returns at the end of a line belong to its line ending,
         // so a line holding only `\r` is blank.
         run(&format!("{head}\n\r\nWhy."), preset, Clean);
@@ -455,7 +452,7 @@ fn lone_carriage_returns() {
         // `\r\r\n` is one line ending.
         let text = format!("{head}\n\nWhy.\r\r\nMore.\r");
         let outcome = run(&text, preset, Clean);
-        assert_eq!(outcome.document.description.unwrap().value, "Why.\nMore.");
+        assert_eq!(outcome.document.description(), Some("Why.\nMore."));
         // Tasks separated by lone `\r` are one task.
         let text = format!(
             "{head}\n\n{}\r{}",
@@ -538,10 +535,7 @@ fn multi_byte_utf8_everywhere() {
         );
         let outcome = run(&text, preset, Clean);
         assert_eq!(outcome.document.tasks_depth_first().count(), 3, "{preset}");
-        assert_eq!(
-            outcome.document.direction.unwrap().value,
-            "→ direction 🚀\n第二行"
-        );
+        assert_eq!(outcome.document.direction(), Some("→ direction 🚀\n第二行"));
         // Whitespace that is not ASCII indents, as one character each.
         for space in ["\u{3000}", "\u{a0}", "\u{2003}"] {
             let text = format!(
@@ -551,8 +545,8 @@ fn multi_byte_utf8_everywhere() {
                 task(preset, 0, "b")
             );
             let outcome = run(&text, preset, Warns(Code::IrregularIndent));
-            let tasks = outcome.document.tasks.unwrap();
-            assert_eq!(tasks[0].children.len(), 1, "{preset} {space:?}");
+            let first = outcome.document.tasks().next().unwrap();
+            assert_eq!(first.children().len(), 1, "{preset} {space:?}");
         }
         // The input limit counts characters, so an error span starts on a
         // character boundary far past the limit in bytes.
@@ -653,7 +647,8 @@ fn tabs_as_indentation() {
         // Tabs inside a task's text are kept.
         let text = format!("{head}\n\n{}", task(preset, 0, "a\tb\t"));
         let outcome = run(&text, preset, Clean);
-        assert_eq!(outcome.document.tasks.unwrap()[0].text.value, "a\tb\t");
+        let first = outcome.document.tasks().next().unwrap();
+        assert_eq!(first.text(), "a\tb\t");
     }
 }
 

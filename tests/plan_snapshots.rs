@@ -5,7 +5,7 @@
 //!
 //! 1. the outcome in the conformance JSON shape, the parser's diagnostics and
 //!    the validator's findings (`outcome.check(text)` minus the parser's
-//!    diagnostics), each as `Diagnostic::to_json`;
+//!    diagnostics), each as `Diagnostic::located` serializes;
 //! 2. every diagnostic of `outcome.check(text)` rendered by miette.
 //!
 //! The file name chooses the parser configuration: a name in
@@ -67,38 +67,6 @@ const CUSTOM_CONFIGS: &[(&str, &str, ParserConfig)] = &[
             ..ParserConfig::COMMIT_MESSAGE
         },
     ),
-];
-
-/// Every diagnostic code, listed by hand. `every_code_is_listed` checks this
-/// list against `src/plan/codes.rs`, and `corpus_covers_every_code` checks
-/// that the corpus produces each one, so a new code fails until it has a
-/// corpus case.
-const ALL_CODES: [Code; 25] = [
-    Code::InvalidConfig,
-    Code::LeadingBlankLine,
-    Code::InputTooLong,
-    Code::NulByte,
-    Code::InvalidHeader,
-    Code::TitleTooLong,
-    Code::MissingBlankLine,
-    Code::BlankLineInDescription,
-    Code::MalformedTask,
-    Code::EmptyTask,
-    Code::TooManyTasks,
-    Code::NestingTooDeep,
-    Code::IncompleteDirection,
-    Code::TitleIgnored,
-    Code::ConstraintIgnored,
-    Code::IrregularIndent,
-    Code::MissingHeader,
-    Code::UnknownType,
-    Code::InvalidScope,
-    Code::ScopeCase,
-    Code::TitleWhitespace,
-    Code::UnknownConstraintPrefix,
-    Code::EmptyConstraintValue,
-    Code::ConstraintValueCase,
-    Code::ControlCharacter,
 ];
 
 /// The configuration for a corpus file, and its name for the snapshot.
@@ -178,7 +146,8 @@ fn assert_printable(name: &str, report: &str) {
 }
 
 fn to_json_all(diagnostics: &[PlanDiagnostic], index: &LineIndex<'_>) -> Value {
-    diagnostics.iter().map(|d| d.to_json(index)).collect()
+    let located: Vec<_> = diagnostics.iter().map(|d| d.located(index)).collect();
+    serde_json::to_value(located).expect("diagnostics serialize")
 }
 
 /// The snapshot text: pretty JSON, then every rendered diagnostic.
@@ -320,29 +289,6 @@ fn corpus_is_large_and_well_named() {
 }
 
 #[test]
-fn every_code_is_listed() {
-    // The `as_str` match in codes.rs has one `Code::Variant => "plan::..."`
-    // arm per variant: a variant added there must be added to ALL_CODES too.
-    let source = include_str!("../src/plan/codes.rs");
-    let declared: BTreeSet<&str> = source
-        .lines()
-        .filter_map(|line| line.trim().strip_prefix("Code::"))
-        .filter_map(|arm| arm.split_once(" => "))
-        .map(|(_, code)| code.trim_end_matches(',').trim_matches('"'))
-        .collect();
-    let listed: BTreeSet<&str> = ALL_CODES.iter().map(|code| code.as_str()).collect();
-    assert_eq!(
-        listed.len(),
-        ALL_CODES.len(),
-        "ALL_CODES lists a code twice"
-    );
-    assert_eq!(
-        declared, listed,
-        "ALL_CODES must list exactly the codes of src/plan/codes.rs"
-    );
-}
-
-#[test]
 fn corpus_covers_every_code() {
     let mut covered = BTreeSet::new();
     for path in corpus_files(TEXT_CORPUS, "txt") {
@@ -351,7 +297,7 @@ fn corpus_covers_every_code() {
     for path in corpus_files(JSON_CORPUS, "json") {
         covered.extend(json_snapshot(&path).1.iter().map(|code| code.as_str()));
     }
-    let missing: Vec<&str> = ALL_CODES
+    let missing: Vec<&str> = Code::ALL
         .iter()
         .map(|code| code.as_str())
         .filter(|code| !covered.contains(code))

@@ -63,8 +63,8 @@ fn the_specs_second_invalid_example_is_a_description() {
     );
     assert!(outcome.is_parsed(), "{:?}", outcome.diagnostics);
     assert_eq!(
-        outcome.document.description.unwrap().value,
-        "- invalid constraint format"
+        outcome.document.description(),
+        Some("- invalid constraint format")
     );
     // A line that does look like a constraint is reported, not swallowed.
     let outcome = parse(

@@ -10,10 +10,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use quire::diagnostics::one_line;
-use quire::planner::PlannerTools;
-use quire::tool_error::{ErrorCode, ToolError};
+use quire::planner::{PlannerError, PlannerTools};
 use serde_json::{Value, json};
 use tempfile::TempDir;
+
+#[path = "support/planner_requests.rs"]
+mod planner_requests;
 
 const PLAN_FILE: &str = "PLAN.md";
 
@@ -30,9 +32,8 @@ fn stored(folder: &Path) -> String {
     fs::read_to_string(folder.join(PLAN_FILE)).unwrap_or_default()
 }
 
-fn call(tools: &PlannerTools, tool: &str, arguments: Value) -> Result<Value, ToolError> {
-    tools
-        .call(tool, arguments)
+fn call(tools: &PlannerTools, tool: &str, arguments: Value) -> Result<Value, PlannerError> {
+    planner_requests::call(tools, tool, arguments)
         .map(|response| serde_json::to_value(response).expect("responses serialize"))
 }
 
@@ -40,10 +41,8 @@ fn call(tools: &PlannerTools, tool: &str, arguments: Value) -> Result<Value, Too
 fn refused(tools: &PlannerTools, tool: &str, arguments: Value) -> String {
     match call(tools, tool, arguments) {
         Ok(response) => panic!("{tool} accepted the call: {response:#}"),
-        Err(error) => {
-            assert_eq!(error.code, ErrorCode::ValidationError, "{error}");
-            error.message
-        }
+        Err(PlannerError::Edit(error)) => error.to_string(),
+        Err(error) => panic!("{tool} failed, not refused: {error}"),
     }
 }
 
@@ -431,9 +430,9 @@ fn check_finds_every_class_in_every_field_of_a_text() {
 fn task_ids_and_task_texts_are_quoted_escaped_in_messages() {
     let (_folder, tools) = tools();
     started(&tools);
-    tools
-        .call(
-            "set_plan",
+    call(
+        &tools,
+        "set_plan",
             json!({"plan": [[false, "Write the parser", [[false, "Lex", []]]], [false, "Write the docs", []]]}),
         )
         .unwrap();

@@ -8,7 +8,9 @@
 //! hermetic environment (no system or user configuration, fixed identities
 //! and timestamps). Calls that must run `jj` or `git` under that environment
 //! go through the `quire` binary (`quire call ...`), which inherits it; the
-//! file and git stores are also driven in-process through [`PlannerTools`].
+//! file and git stores are also driven in-process through the MCP layer
+//! (`quire::mcp::call_in_process`), and through [`PlannerTools`]' typed API
+//! where no wire is involved.
 //!
 //! The Jujutsu tests need `jj` (on PATH or in `~/.cargo/bin`); `.ci/test`
 //! installs it. Without it they print a `SKIPPED:` line to stderr and pass.
@@ -21,10 +23,17 @@ use std::process::{Command, Output};
 use std::sync::{Arc, OnceLock};
 
 use quire::fs::Workspace;
-use quire::plan::{ParserConfig, parse};
-use quire::planner::{PlannerTools, Stage, guidance};
+use quire::mcp::{QuireServer, Toolset};
+use quire::plan::{ParserConfig, Task, parse};
+use quire::planner::{
+    Goal, MarkTaskRequest, PlannerError, PlannerTools, SetDetailedGoalRequest,
+    SetOverarchingGoalRequest, SetPlanRequest, Stage, guidance,
+};
 use serde_json::{Value, json};
 use tempfile::TempDir;
+
+#[path = "support/mcp_call.rs"]
+mod mcp_call;
 
 // ---------------------------------------------------------------- sandbox
 
@@ -101,8 +110,8 @@ struct Sandbox {
     kind: Kind,
     /// PATH for every command run here.
     path: OsString,
-    /// The in-process tools (file and git stores).
-    tools: PlannerTools,
+    /// The in-process server (file and git stores).
+    server: QuireServer,
     /// Call the tools through the binary even for the file and git stores.
     binary: bool,
 }
@@ -125,14 +134,15 @@ impl Sandbox {
         )
         .unwrap();
         let plan_file = (kind == Kind::File).then(|| PathBuf::from(PLAN_FILE));
-        let tools = PlannerTools::new(Workspace::new(&root).unwrap(), plan_file);
+        let server = QuireServer::new(Workspace::new(&root).unwrap(), &[Toolset::Planner])
+            .with_plan_file(plan_file);
         let sandbox = Sandbox {
             temp,
             root,
             home,
             kind,
             path,
-            tools,
+            server,
             binary: false,
         };
         match kind {
@@ -230,10 +240,7 @@ impl Sandbox {
     }
 
     fn call_in_process(&self, tool: &str, arguments: Value) -> Result<Value, Value> {
-        self.tools
-            .call(tool, arguments)
-            .map(|response| serde_json::to_value(response).unwrap())
-            .map_err(|error| serde_json::to_value(error).unwrap())
+        mcp_call::call(self.server.clone(), tool, arguments)
     }
 
     /// `quire call TOOL JSON --root . [--plan-file PLAN.md]`.
@@ -364,6 +371,16 @@ impl Sandbox {
 /// A valid goal.
 fn goal() -> Value {
     json!({"type": "fix", "scope": "plan", "breaking": false, "title": "Mark tasks"})
+}
+
+/// [`goal`] for the typed API.
+fn typed_goal() -> Goal {
+    Goal {
+        commit_type: "fix".into(),
+        scope: "plan".into(),
+        breaking: false,
+        title: "Mark tasks".into(),
+    }
 }
 
 /// A plan of `tasks` after a goal and a description.
@@ -855,18 +872,9 @@ fn set_overarching_goal_refuses_what_the_grammar_does_not_allow() {
         V,
         &["invalid arguments", "goal"],
     );
-    sandbox.refused(
-        "set_overarching_goal",
-        json!([]),
-        V,
-        &["must be a JSON object"],
-    );
-    sandbox.refused(
-        "set_the_goal",
-        json!({}),
-        V,
-        &["no planner tool `set_the_goal`"],
-    );
+    // Arguments that are not an object, and tools that do not exist, never
+    // reach the planner: MCP refuses them as invalid params (-32602; see
+    // `tests/protocol_stdio.rs` and the e2e suites).
     assert_eq!(sandbox.stored(), "", "nothing was ever stored");
 
     // The limits themselves are allowed; `breaking` defaults to false.
@@ -1502,17 +1510,23 @@ fn a_plan_file_in_a_missing_folder_names_the_folder_and_the_fix() {
         Workspace::new(&sandbox.root).unwrap(),
         Some("sub/dir/P.txt".into()),
     );
-    assert_eq!(
-        tools.call("gather_requirements", json!({})).unwrap().stage,
-        Some(0)
-    );
+    assert_eq!(tools.gather_requirements().unwrap().stage, Some(0));
     fs::remove_dir_all(sandbox.root.join("sub")).unwrap();
-    for (tool, arguments) in [
-        ("gather_requirements", json!({})),
-        ("set_overarching_goal", json!({ "goal": goal() })),
+    let set_goal = SetOverarchingGoalRequest {
+        goal: typed_goal(),
+        start_new: false,
+    };
+    for (tool, outcome) in [
+        ("gather_requirements", tools.gather_requirements()),
+        (
+            "set_overarching_goal",
+            tools.set_overarching_goal(&set_goal),
+        ),
     ] {
-        let error = tools.call(tool, arguments).unwrap_err();
-        assert_eq!(error.message, fix, "{tool}");
+        match outcome {
+            Err(error @ PlannerError::Store(_)) => assert_eq!(error.to_string(), fix, "{tool}"),
+            other => panic!("{tool}: expected a store error, got {other:?}"),
+        }
     }
     assert!(!sandbox.root.join("sub").exists());
 }
@@ -1652,15 +1666,25 @@ fn parallel_marks(sandbox: &Sandbox) {
         (sandbox.kind == Kind::File).then(|| PathBuf::from(PLAN_FILE)),
     ));
     let tasks: Vec<String> = (1..=THREADS).map(|n| format!("Task number {n}")).collect();
-    let plan: Vec<Value> = tasks.iter().map(|task| json!([false, task, []])).collect();
+    let plan: Vec<Task> = tasks
+        .iter()
+        .map(|task| Task::new(false, task.as_str(), Vec::new()))
+        .collect();
     tools
-        .call("set_overarching_goal", json!({ "goal": goal() }))
+        .set_overarching_goal(&SetOverarchingGoalRequest {
+            goal: typed_goal(),
+            start_new: false,
+        })
         .unwrap();
     tools
-        .call("set_detailed_goal", json!({"description": "Why."}))
+        .set_detailed_goal(&SetDetailedGoalRequest {
+            description: "Why.".into(),
+        })
         .unwrap();
     for round in 0..5 {
-        tools.call("set_plan", json!({ "plan": plan })).unwrap();
+        tools
+            .set_plan(&SetPlanRequest { plan: plan.clone() })
+            .unwrap();
         let barrier = Arc::new(std::sync::Barrier::new(THREADS));
         let handles: Vec<_> = tasks
             .iter()
@@ -1670,7 +1694,10 @@ fn parallel_marks(sandbox: &Sandbox) {
                 let barrier = Arc::clone(&barrier);
                 std::thread::spawn(move || {
                     barrier.wait();
-                    tools.call("mark_task", json!({ "task_id": task }))
+                    tools.mark_task(&MarkTaskRequest {
+                        task_id: task,
+                        completed: true,
+                    })
                 })
             })
             .collect();
@@ -1688,7 +1715,7 @@ fn parallel_marks(sandbox: &Sandbox) {
             "round {round}: lost marks {open:?}\n{stored}"
         );
         assert_eq!(stored.matches("- [x]: Task number").count(), THREADS);
-        assert_eq!(tools.call("finish_job", json!({})).unwrap().stage, Some(6));
+        assert_eq!(tools.finish_job().unwrap().stage, Some(6));
     }
 }
 
@@ -1708,7 +1735,10 @@ fn parallel_marks_are_never_lost_in_the_git_directory() {
 fn parallel_processes_never_lose_a_mark() {
     let sandbox = Sandbox::new(Kind::Git);
     let tasks: Vec<String> = (1..=THREADS).map(|n| format!("Task number {n}")).collect();
-    let plan: Vec<Value> = tasks.iter().map(|task| json!([false, task, []])).collect();
+    let plan: Vec<Task> = tasks
+        .iter()
+        .map(|task| Task::new(false, task.as_str(), Vec::new()))
+        .collect();
     plan_of(&sandbox, json!(plan));
     let children: Vec<_> = tasks
         .iter()

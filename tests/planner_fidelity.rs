@@ -8,9 +8,11 @@ use std::fs;
 use std::path::Path;
 
 use quire::fs::Workspace;
-use quire::planner::{PlannerResponse, PlannerTools};
-use quire::tool_error::ToolError;
+use quire::planner::{PlannerError, PlannerResponse, PlannerTools};
 use serde_json::{Value, json};
+
+#[path = "support/planner_requests.rs"]
+mod planner_requests;
 
 const PLAN_FILE: &str = "PLAN.md";
 
@@ -48,30 +50,29 @@ impl Plan {
 
     #[track_caller]
     fn ok(&self, tool: &str, arguments: Value) -> PlannerResponse {
-        self.tools
-            .call(tool, arguments)
-            .unwrap_or_else(|error| panic!("{tool} failed: {}", error.message))
+        planner_requests::call(&self.tools, tool, arguments)
+            .unwrap_or_else(|error| panic!("{tool} failed: {error}"))
     }
 
-    /// A call that must be refused with VALIDATION_ERROR, change nothing,
-    /// and say each of `expected`; returns the message.
+    /// A call the plan's rules must refuse (VALIDATION_ERROR on the wire),
+    /// changing nothing and saying each of `expected`; returns the message.
     #[track_caller]
     fn refused(&self, tool: &str, arguments: Value, expected: &[&str]) -> String {
         let before = self.stored();
-        let error: ToolError = match self.tools.call(tool, arguments) {
+        let error = match planner_requests::call(&self.tools, tool, arguments) {
             Ok(response) => panic!("{tool} succeeded: {}", response.rendered),
-            Err(error) => error,
+            Err(PlannerError::Edit(error)) => error,
+            Err(error) => panic!("{tool} failed, not refused: {error}"),
         };
-        assert_eq!(error.code.as_str(), "VALIDATION_ERROR", "{}", error.message);
+        assert!(!PlannerError::Edit(error.clone()).retryable(), "{error}");
         for part in expected {
             assert!(
-                error.message.contains(part),
-                "the message lacks {part:?}: {}",
-                error.message
+                error.message().contains(part),
+                "the message lacks {part:?}: {error}"
             );
         }
         assert_eq!(self.stored(), before, "a refused call changed the plan");
-        error.message
+        error.to_string()
     }
 }
 
@@ -262,13 +263,15 @@ fn gather_requirements_reports_every_finding_with_its_line() {
         "{errors}"
     );
     assert!(
-        errors.contains("line 1, header.scope:") && errors.contains("plan::invalid_scope"),
+        errors.contains("line 1, header.scope:")
+            && errors.contains("plan::invalid_scope")
+            && errors.contains("(write `core`)"),
         "{errors}"
     );
     let warnings = read.warnings.join("\n");
     assert!(
-        warnings.contains("plan::scope_case"),
-        "the validator's warnings: {warnings}"
+        !warnings.contains("header.scope"),
+        "one mistake, one finding: {warnings}"
     );
     assert!(
         warnings.contains("line 6: ") && warnings.contains("plan::irregular_indent"),

@@ -332,6 +332,33 @@ fn invalid_requests_are_answered_with_their_id() {
     server.still_serving(20);
 }
 
+/// Tool arguments are a JSON object: positional (array) or scalar arguments
+/// never reach a tool (serde would read an array as the request's fields in
+/// order) and change nothing.
+#[test]
+fn tool_arguments_that_are_not_an_object_are_invalid_params() {
+    let (mut server, root) = tracker_server();
+    let before = fs::read_to_string(root.path().join("trackers/acme.md")).unwrap();
+    for (id, arguments) in [
+        json!(["trackers/acme.md", "Rejected"]),
+        json!(["trackers/acme.md", "Offer", false, true]),
+        json!("trackers/acme.md"),
+        json!(true),
+        json!(42),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "update_tracker_status", "arguments": arguments}});
+        server.send(&message.to_string());
+        assert_eq!(server.error(), (-32602, json!(id)), "{message}");
+    }
+    server.still_serving(20);
+    let after = fs::read_to_string(root.path().join("trackers/acme.md")).unwrap();
+    assert_eq!(after, before);
+}
+
 #[test]
 fn a_message_that_arrives_in_pieces_is_read_whole() {
     let (mut server, _root) = tracker_server();

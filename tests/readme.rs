@@ -471,6 +471,42 @@ fn library_dependency_line_names_this_package() {
 }
 
 #[test]
+fn library_report_is_what_miette_shows() {
+    // The README's example error, and the report shown for it beneath.
+    const NOT_A_PLAN: &str = "fix(io): Retry\nFlaky disks.\n";
+    let lines = section("The library");
+    let rust = code_blocks(&lines, "rust").concat();
+    let literal = format!("PlanDocument::parse({:?})", NOT_A_PLAN);
+    assert!(rust.contains(&literal), "the example parses {literal}");
+    let shown_in_readme = code_blocks(&lines, "text")
+        .into_iter()
+        .next()
+        .expect("a text block with the report");
+    let error = quire::plan::PlanDocument::parse(NOT_A_PLAN).unwrap_err();
+    let mut rendered = String::new();
+    miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+        .with_width(80)
+        .render_report(&mut rendered, &error)
+        .unwrap();
+    let trimmed = |text: &str| -> Vec<String> {
+        let lines: Vec<String> = text
+            .lines()
+            .map(|line| line.trim_end().to_owned())
+            .collect();
+        let end = lines
+            .iter()
+            .rposition(|line| !line.is_empty())
+            .map_or(0, |at| at + 1);
+        lines[..end].to_vec()
+    };
+    assert_eq!(
+        trimmed(&shown_in_readme),
+        trimmed(&rendered),
+        "the README's report is out of date; it is now\n{rendered}"
+    );
+}
+
+#[test]
 fn a_root_written_with_a_tilde_is_not_expanded() {
     // What the README warns of: a client passes `~/notes` through as it is
     // (no shell), and the server, which expands nothing either, does not

@@ -17,13 +17,20 @@ use std::sync::{Arc, Barrier};
 use std::thread;
 
 use quire::fs::Workspace;
-use quire::tool_error::{ErrorCode, ToolError};
 use quire::tracker::{
-    Action, PLACEHOLDER_TOKENS, TrackerStatus, TrackerTools, UpdateTrackerStatusRequest,
-    UpdateTrackerStatusResponse, WriteHook, check_resume_written, resume_link_target,
-    transition_allowed,
+    Action, PLACEHOLDER_TOKENS, TrackerError, TrackerErrorKind, TrackerStatus, TrackerTools,
+    UpdateTrackerStatusRequest, UpdateTrackerStatusResponse, WriteHook, check_resume_written,
+    resume_link_target, transition_allowed,
 };
-use serde_json::{Value, json};
+use serde_json::json;
+
+#[cfg(feature = "mcp")]
+#[path = "support/mcp_call.rs"]
+mod mcp_call;
+#[cfg(feature = "mcp")]
+use quire::mcp::{QuireServer, Toolset};
+#[cfg(feature = "mcp")]
+use serde_json::Value;
 
 // ---------------------------------------------------------------------------
 // Fixtures
@@ -73,7 +80,7 @@ fn request(
     }
 }
 
-type Outcome = Result<UpdateTrackerStatusResponse, ToolError>;
+type Outcome = Result<UpdateTrackerStatusResponse, TrackerError>;
 
 /// One workspace (`<tmp>/vault`) with a sibling folder outside it.
 struct Ws {
@@ -151,16 +158,44 @@ impl Ws {
 
     fn call(&self, target: &str, dry_run: bool, force: bool) -> Outcome {
         self.tools
-            .update_tracker_status(&request(TRACKER, target, dry_run, force))
+            .update_status(&request(TRACKER, target, dry_run, force))
     }
 
     fn call_path(&self, tracker_path: &str, target: &str) -> Outcome {
         self.tools
-            .update_tracker_status(&request(tracker_path, target, false, false))
+            .update_status(&request(tracker_path, target, false, false))
     }
 
-    fn call_json(&self, arguments: Value) -> Outcome {
-        self.tools.update_tracker_status_json(arguments)
+    /// The tool called as a client calls it: JSON arguments, through the
+    /// MCP layer. `Ok` holds the response JSON, `Err` the error JSON.
+    #[cfg(feature = "mcp")]
+    fn call_json(&self, arguments: Value) -> Result<Value, Value> {
+        let server = QuireServer::new(self.tools.workspace().clone(), &[Toolset::Tracker]);
+        mcp_call::call(server, "update_tracker_status", arguments)
+    }
+
+    /// The response JSON of a client's call that must succeed, checked for
+    /// leaked paths.
+    #[cfg(feature = "mcp")]
+    fn ok_json(&self, outcome: Result<Value, Value>) -> Value {
+        let response = outcome.unwrap_or_else(|error| panic!("expected a response, got {error}"));
+        self.assert_sanitized(&response.to_string());
+        response
+    }
+
+    /// The error JSON of a client's call that must fail with `code` and
+    /// may not be retried unchanged; returns its message.
+    #[cfg(feature = "mcp")]
+    fn err_json(&self, outcome: Result<Value, Value>, code: &str) -> String {
+        let error = match outcome {
+            Ok(response) => panic!("expected {code}, got the response {response}"),
+            Err(error) => error,
+        };
+        assert_eq!(error["code"], code, "{error}");
+        assert_eq!(error["retryable"], false, "{error}");
+        let message = error["message"].as_str().expect("a message").to_owned();
+        self.assert_sanitized(&message);
+        message
     }
 
     /// The response of a call that must succeed, checked for leaked paths.
@@ -174,21 +209,22 @@ impl Ws {
         }
     }
 
-    /// The error of a call that must fail with `code`, checked for leaked
-    /// paths and for the `retryable` flag: only an internal error may be
-    /// retryable (and a permission error, though internal, is not).
-    fn err(&self, outcome: Outcome, code: ErrorCode) -> ToolError {
+    /// The error of a call that must fail with `kind`, checked for leaked
+    /// paths and for the `retryable` flag: only a failure may be retryable
+    /// (and a permission error, though a failure, is not).
+    fn err(&self, outcome: Outcome, kind: TrackerErrorKind) -> TrackerError {
         let error = match outcome {
-            Ok(response) => panic!("expected {code:?}, got the response {response:?}"),
+            Ok(response) => panic!("expected {kind:?}, got the response {response:?}"),
             Err(error) => error,
         };
-        assert_eq!(error.code, code, "{error}");
-        if code != ErrorCode::InternalError || error.message.contains("permission denied") {
-            assert!(!error.retryable, "retryable of {error}");
+        assert_eq!(error.kind(), kind, "{error}");
+        let message = error.to_string();
+        if kind != TrackerErrorKind::Failed || message.contains("permission denied") {
+            assert!(!error.retryable(), "retryable of {error}");
         } else {
-            assert!(error.retryable, "retryable of {error}");
+            assert!(error.retryable(), "retryable of {error}");
         }
-        self.assert_sanitized(&error.message);
+        self.assert_sanitized(&message);
         error
     }
 
@@ -312,6 +348,7 @@ fn fail_naming_the_path(path: &str, _contents: &[u8]) -> io::Result<()> {
 // R1: tool input interface
 // ---------------------------------------------------------------------------
 
+#[cfg(feature = "mcp")]
 #[test]
 fn req01_tracker_path_and_target_status_are_required() {
     let ws = Ws::standard("Reviewed");
@@ -321,37 +358,39 @@ fn req01_tracker_path_and_target_status_are_required() {
         (json!({ "tracker_path": TRACKER }), "target_status"),
         (json!({ "dry_run": true, "force": true }), "tracker_path"),
     ] {
-        let error = ws.err(ws.call_json(arguments.clone()), ErrorCode::ValidationError);
-        assert!(error.message.contains(field), "{arguments}: {error}");
+        let message = ws.err_json(ws.call_json(arguments.clone()), "VALIDATION_ERROR");
+        assert!(message.contains(field), "{arguments}: {message}");
     }
     for arguments in [
         json!({}),
         json!({ "tracker_path": null, "target_status": "Rejected" }),
         json!({ "tracker_path": TRACKER, "target_status": null }),
     ] {
-        ws.err(ws.call_json(arguments), ErrorCode::ValidationError);
+        ws.err_json(ws.call_json(arguments), "VALIDATION_ERROR");
     }
     assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
 }
 
+#[cfg(feature = "mcp")]
 #[test]
 fn req01_dry_run_defaults_to_false() {
     let ws = Ws::standard("Reviewed");
     let response =
-        ws.ok(ws.call_json(json!({ "tracker_path": TRACKER, "target_status": "Rejected" })));
-    assert!(!response.dry_run);
-    assert_eq!(response.action, Action::Updated);
+        ws.ok_json(ws.call_json(json!({ "tracker_path": TRACKER, "target_status": "Rejected" })));
+    assert_eq!(response["dry_run"], false);
+    assert_eq!(response["action"], "updated");
     assert_eq!(ws.tracker(), note("Rejected"), "omitting dry_run writes");
 }
 
+#[cfg(feature = "mcp")]
 #[test]
 fn req01_force_defaults_to_false() {
     let ws = Ws::standard("Applied");
     let response =
-        ws.ok(ws.call_json(json!({ "tracker_path": TRACKER, "target_status": "Reviewed" })));
-    assert_eq!(response.action, Action::Blocked);
-    assert!(!response.success);
-    assert!(response.warnings.is_empty(), "{:?}", response.warnings);
+        ws.ok_json(ws.call_json(json!({ "tracker_path": TRACKER, "target_status": "Reviewed" })));
+    assert_eq!(response["action"], "blocked");
+    assert_eq!(response["success"], false);
+    assert_eq!(response["warnings"], json!([]), "{response}");
     assert_eq!(
         ws.tracker(),
         note("Applied"),
@@ -359,17 +398,19 @@ fn req01_force_defaults_to_false() {
     );
 }
 
+#[cfg(feature = "mcp")]
 #[test]
 fn req01_explicit_flags_are_honoured() {
     let ws = Ws::standard("Applied");
-    let response = ws.ok(ws.call_json(json!({
+    let response = ws.ok_json(ws.call_json(json!({
         "tracker_path": TRACKER, "target_status": "Reviewed", "dry_run": true, "force": true
     })));
-    assert_eq!(response.action, Action::WouldUpdate);
-    assert!(response.dry_run);
+    assert_eq!(response["action"], "would_update");
+    assert_eq!(response["dry_run"], true);
     assert_eq!(ws.tracker(), note("Applied"));
 }
 
+#[cfg(feature = "mcp")]
 #[test]
 fn req01_unknown_properties_are_validation_errors() {
     let ws = Ws::standard("Reviewed");
@@ -377,47 +418,30 @@ fn req01_unknown_properties_are_validation_errors() {
     for extra in ["extra", "Force", "dryRun", "status", "trackerPath"] {
         let mut arguments = json!({ "tracker_path": TRACKER, "target_status": "Rejected" });
         arguments[extra] = json!(true);
-        let error = ws.err(ws.call_json(arguments), ErrorCode::ValidationError);
-        assert!(error.message.contains(extra), "{extra}: {error}");
+        let message = ws.err_json(ws.call_json(arguments), "VALIDATION_ERROR");
+        assert!(message.contains(extra), "{extra}: {message}");
     }
     assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
 }
 
+/// Arguments that are not an object never reach the tool: MCP refuses
+/// them as invalid params (`tests/protocol_stdio.rs`,
+/// `tool_arguments_that_are_not_an_object_are_invalid_params`).
+#[cfg(feature = "mcp")]
 #[test]
 fn req01_wrongly_typed_arguments_are_validation_errors() {
     let ws = Ws::standard("Reviewed");
     let before = ws.snapshot();
     for arguments in [
-        json!(null),
-        json!("trackers/acme.md"),
-        json!(true),
-        json!(42),
         json!({ "tracker_path": 5, "target_status": "Rejected" }),
         json!({ "tracker_path": TRACKER, "target_status": ["Rejected"] }),
         json!({ "tracker_path": TRACKER, "target_status": "Rejected", "dry_run": "false" }),
         json!({ "tracker_path": TRACKER, "target_status": "Rejected", "force": 1 }),
         json!({ "tracker_path": TRACKER, "target_status": "Rejected", "dry_run": null }),
     ] {
-        ws.err(ws.call_json(arguments), ErrorCode::ValidationError);
+        ws.err_json(ws.call_json(arguments), "VALIDATION_ERROR");
     }
     assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
-}
-
-#[test]
-fn req01_positional_array_arguments_are_validation_errors() {
-    // The input schema is an object; serde's derived Deserialize also takes
-    // a sequence, so `["trackers/acme.md", "Rejected"]` updates the file.
-    let ws = Ws::standard("Reviewed");
-    let before = ws.snapshot();
-    for arguments in [
-        json!([TRACKER, "Rejected"]),
-        json!([TRACKER, "Offer", false, true]),
-        json!([TRACKER, "Rejected", true, true]),
-    ] {
-        ws.err(ws.call_json(arguments), ErrorCode::ValidationError);
-    }
-    assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
-    assert_eq!(ws.tracker(), note("Reviewed"));
 }
 
 static R1_WRITES: AtomicUsize = AtomicUsize::new(0);
@@ -431,73 +455,61 @@ fn counting_writer(_path: &str, _contents: &[u8]) -> io::Result<()> {
 fn req01_all_validation_happens_before_any_write() {
     let ws = Ws::with_writer(counting_writer);
     ws.good_resume();
-    let invalid: Vec<(String, Value)> = vec![
+    // (Arguments that do not decode never reach the tool: the MCP layer
+    // refuses them first.)
+    let invalid: Vec<(String, UpdateTrackerStatusRequest)> = vec![
+        (note("Reviewed"), request(TRACKER, "rejected", false, false)),
         (
             note("Reviewed"),
-            json!({ "tracker_path": TRACKER, "target_status": "Rejected", "bogus": 1 }),
+            request(TRACKER, "Rejected ", false, false),
         ),
+        (note("Reviewed"), request(TRACKER, "Drafted", false, false)),
         (
             note("Reviewed"),
-            json!({ "tracker_path": TRACKER, "target_status": "rejected" }),
+            request("../outside/acme.md", "Rejected", false, false),
         ),
-        (
-            note("Reviewed"),
-            json!({ "tracker_path": TRACKER, "target_status": "Rejected " }),
-        ),
-        (
-            note("Reviewed"),
-            json!({ "tracker_path": TRACKER, "target_status": "Drafted" }),
-        ),
-        (
-            note("Reviewed"),
-            json!({ "tracker_path": "../outside/acme.md", "target_status": "Rejected" }),
-        ),
-        (
-            note("Reviewed"),
-            json!({ "tracker_path": "", "target_status": "Rejected" }),
-        ),
+        (note("Reviewed"), request("", "Rejected", false, false)),
         // Resume Written needs a usable resume_path: checked before writing.
         (
             note_with("Reviewed", "other: x"),
-            json!({ "tracker_path": TRACKER, "target_status": "Resume Written" }),
+            request(TRACKER, "Resume Written", false, false),
         ),
         (
             note_with("Reviewed", "resume_path: \"[[ ]]\""),
-            json!({ "tracker_path": TRACKER, "target_status": "Resume Written", "force": true }),
+            request(TRACKER, "Resume Written", false, true),
         ),
         (
             note_with("Reviewed", "resume_path: ../outside/resume/resume.pdf"),
-            json!({ "tracker_path": TRACKER, "target_status": "Resume Written" }),
+            request(TRACKER, "Resume Written", false, false),
         ),
         (
             "---\nstatus: no frontmatter close\n".to_owned(),
-            json!({ "tracker_path": TRACKER, "target_status": "Rejected" }),
+            request(TRACKER, "Rejected", false, false),
         ),
     ];
-    for (text, arguments) in invalid {
+    for (text, request) in invalid {
         ws.write(TRACKER, &text);
         let before = ws.snapshot();
-        ws.err(ws.call_json(arguments.clone()), ErrorCode::ValidationError);
+        ws.err(ws.tools.update_status(&request), TrackerErrorKind::Invalid);
         assert_eq!(
             changed(&before, &ws.snapshot()),
             Vec::<String>::new(),
-            "{arguments}"
+            "{request:?}"
         );
-        assert_eq!(ws.tracker(), text, "{arguments}");
-        assert_eq!(R1_WRITES.load(Ordering::SeqCst), 0, "{arguments} wrote");
+        assert_eq!(ws.tracker(), text, "{request:?}");
+        assert_eq!(R1_WRITES.load(Ordering::SeqCst), 0, "{request:?} wrote");
     }
     // A folder is no tracker (FILE_NOT_FOUND), found before any write too.
     let before = ws.snapshot();
     ws.err(
-        ws.call_json(json!({ "tracker_path": "trackers", "target_status": "Rejected" })),
-        ErrorCode::FileNotFound,
+        ws.call_path("trackers", "Rejected"),
+        TrackerErrorKind::NotFound,
     );
     assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
     assert_eq!(R1_WRITES.load(Ordering::SeqCst), 0);
     // The writer is wired in: a valid request goes through it exactly once.
     ws.write(TRACKER, note("Reviewed"));
-    let response =
-        ws.ok(ws.call_json(json!({ "tracker_path": TRACKER, "target_status": "Rejected" })));
+    let response = ws.ok(ws.call("Rejected", false, false));
     assert_eq!(response.action, Action::Updated);
     assert_eq!(R1_WRITES.load(Ordering::SeqCst), 1);
     assert_eq!(ws.tracker(), note("Rejected"));
@@ -516,14 +528,17 @@ fn req02_missing_tracker_is_file_not_found() {
         "nowhere/acme.md",
         "trackers/deeper/acme.md",
     ] {
-        let error = ws.err(ws.call_path(missing, "Rejected"), ErrorCode::FileNotFound);
-        assert!(!error.retryable);
+        let error = ws.err(
+            ws.call_path(missing, "Rejected"),
+            TrackerErrorKind::NotFound,
+        );
+        assert!(!error.retryable());
     }
     // Dry runs check the file too.
-    let error =
-        ws.tools
-            .update_tracker_status(&request("trackers/gone.md", "Applied", true, false));
-    ws.err(error, ErrorCode::FileNotFound);
+    let error = ws
+        .tools
+        .update_status(&request("trackers/gone.md", "Applied", true, false));
+    ws.err(error, TrackerErrorKind::NotFound);
     assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
 }
 
@@ -533,23 +548,20 @@ fn req02_path_below_a_file_is_file_not_found() {
     let before = ws.snapshot();
     ws.err(
         ws.call_path("trackers/acme.md/x", "Rejected"),
-        ErrorCode::FileNotFound,
+        TrackerErrorKind::NotFound,
     );
     ws.err(
         ws.call_path("trackers/acme.md/x.md", "Rejected"),
-        ErrorCode::FileNotFound,
+        TrackerErrorKind::NotFound,
     );
     assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
 }
 
 /// A tracker holding `text` is refused with VALIDATION_ERROR and left as it was.
-fn refused_unchanged(text: &str) -> ToolError {
+fn refused_unchanged(text: &str) -> TrackerError {
     let ws = Ws::empty();
     ws.write(TRACKER, text);
-    let error = ws.err(
-        ws.call("Rejected", false, false),
-        ErrorCode::ValidationError,
-    );
+    let error = ws.err(ws.call("Rejected", false, false), TrackerErrorKind::Invalid);
     assert_eq!(ws.tracker(), text, "{text:?}");
     error
 }
@@ -605,7 +617,7 @@ fn req02_missing_status_is_validation_error() {
         "---\nStatus: Reviewed\n---\n",
     ] {
         let error = refused_unchanged(text);
-        assert!(error.message.contains("status"), "{text:?}: {error}");
+        assert!(error.to_string().contains("status"), "{text:?}: {error}");
     }
 }
 
@@ -625,7 +637,7 @@ fn req02_non_string_status_is_validation_error() {
     ] {
         let text = format!("---\ncompany: Acme\nstatus: {value}\n---\nBody\n");
         let error = refused_unchanged(&text);
-        assert!(error.message.contains("status"), "{value:?}: {error}");
+        assert!(error.to_string().contains("status"), "{value:?}: {error}");
     }
 }
 
@@ -648,11 +660,11 @@ fn req02_a_folder_as_the_tracker_is_file_not_found() {
         for (dry_run, force) in [(false, false), (true, false), (false, true)] {
             let error = ws.err(
                 ws.tools
-                    .update_tracker_status(&request(path, "Rejected", dry_run, force)),
-                ErrorCode::FileNotFound,
+                    .update_status(&request(path, "Rejected", dry_run, force)),
+                TrackerErrorKind::NotFound,
             );
             assert_eq!(
-                error.message,
+                error.to_string(),
                 format!("`{shown}` is a folder, not a regular file; give the path of a file"),
                 "{path}"
             );
@@ -699,7 +711,13 @@ fn call_as_unprivileged(ws: &Ws, path: &str) -> Option<(String, String)> {
         let error = ws
             .call_path(path, "Rejected")
             .expect_err("an unreadable tracker");
-        return Some((error.code.as_str().to_owned(), error.message));
+        // The code a client sees for it.
+        let code = match error.kind() {
+            TrackerErrorKind::NotFound => "FILE_NOT_FOUND",
+            TrackerErrorKind::Invalid => "VALIDATION_ERROR",
+            TrackerErrorKind::Failed => "INTERNAL_ERROR",
+        };
+        return Some((code.to_owned(), error.to_string()));
     }
     call_as_user_65534(ws, path)
 }
@@ -750,7 +768,7 @@ fn req02_a_tracker_that_is_not_utf8_is_a_validation_error() {
     ws.write("trackers/binary.md", bytes);
     ws.err(
         ws.call_path("trackers/binary.md", "Rejected"),
-        ErrorCode::ValidationError,
+        TrackerErrorKind::Invalid,
     );
     assert_eq!(ws.read("trackers/binary.md"), bytes);
 }
@@ -827,9 +845,9 @@ fn req03_status_outside_the_set_is_validation_error() {
         "Resume-Written",
         "ResumeWritten",
     ] {
-        let error = ws.err(ws.call(target, false, true), ErrorCode::ValidationError);
+        let error = ws.err(ws.call(target, false, true), TrackerErrorKind::Invalid);
         assert!(
-            error.message.contains("target_status"),
+            error.to_string().contains("target_status"),
             "{target:?}: {error}"
         );
     }
@@ -851,8 +869,8 @@ fn req03_status_matching_is_case_sensitive() {
         "GHOSTED",
         "aPPLIED",
     ] {
-        ws.err(ws.call(target, false, true), ErrorCode::ValidationError);
-        ws.err(ws.call(target, true, false), ErrorCode::ValidationError);
+        ws.err(ws.call(target, false, true), TrackerErrorKind::Invalid);
+        ws.err(ws.call(target, true, false), TrackerErrorKind::Invalid);
     }
     assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
 }
@@ -873,7 +891,7 @@ fn req03_surrounding_whitespace_is_rejected() {
         "Resume  Written",
         "Resume\tWritten",
     ] {
-        ws.err(ws.call(target, false, true), ErrorCode::ValidationError);
+        ws.err(ws.call(target, false, true), TrackerErrorKind::Invalid);
     }
     assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
 }
@@ -1409,13 +1427,13 @@ fn req06_missing_resume_path_is_validation_error() {
         let before = ws.snapshot();
         let error = ws.err(
             ws.call("Resume Written", dry_run, false),
-            ErrorCode::ValidationError,
+            TrackerErrorKind::Invalid,
         );
-        assert!(error.message.contains("resume_path"), "{error}");
+        assert!(error.to_string().contains("resume_path"), "{error}");
         // force does not skip it either
         ws.err(
             ws.call("Resume Written", dry_run, true),
-            ErrorCode::ValidationError,
+            TrackerErrorKind::Invalid,
         );
         assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
     }
@@ -1444,9 +1462,12 @@ fn req06_unparsable_resume_path_is_validation_error() {
         let before = ws.snapshot();
         let error = ws.err(
             ws.call("Resume Written", false, false),
-            ErrorCode::ValidationError,
+            TrackerErrorKind::Invalid,
         );
-        assert!(error.message.contains("resume_path"), "{value:?}: {error}");
+        assert!(
+            error.to_string().contains("resume_path"),
+            "{value:?}: {error}"
+        );
         assert_eq!(
             changed(&before, &ws.snapshot()),
             Vec::<String>::new(),
@@ -1486,17 +1507,17 @@ fn req06_an_unparsable_resume_path_is_shown_without_its_absolute_path() {
         for dry_run in [true, false] {
             let error = ws.err(
                 ws.call("Resume Written", dry_run, false),
-                ErrorCode::ValidationError,
+                TrackerErrorKind::Invalid,
             );
             assert_eq!(
-                error.message,
+                error.to_string(),
                 format!(
                     "the tracker's `resume_path` (`{shown}`) is not a path or a wiki-link; write it as `[[folder/resume/resume.pdf]]` or `folder/resume/resume.pdf`"
                 ),
                 "{value}"
             );
             for private in ["/home/user", "Users\\ann", "private"] {
-                assert!(!error.message.contains(private), "{error}");
+                assert!(!error.to_string().contains(private), "{error}");
             }
         }
     }
@@ -1529,12 +1550,12 @@ fn req06_resume_path_outside_the_workspace_is_validation_error() {
         let before = ws.snapshot();
         let error = ws.err(
             ws.call("Resume Written", false, false),
-            ErrorCode::ValidationError,
+            TrackerErrorKind::Invalid,
         );
-        assert!(error.message.contains("outside"), "{value}: {error}");
+        assert!(error.to_string().contains("outside"), "{value}: {error}");
         ws.err(
             ws.call("Resume Written", true, true),
-            ErrorCode::ValidationError,
+            TrackerErrorKind::Invalid,
         );
         assert_eq!(
             changed(&before, &ws.snapshot()),
@@ -1557,7 +1578,7 @@ fn req06_resume_folder_symlinked_outside_is_validation_error() {
     let before = ws.snapshot();
     ws.err(
         ws.call("Resume Written", false, false),
-        ErrorCode::ValidationError,
+        TrackerErrorKind::Invalid,
     );
     assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
 
@@ -1568,7 +1589,7 @@ fn req06_resume_folder_symlinked_outside_is_validation_error() {
     symlink(outside_pdf, ws.root.join(PDF)).unwrap();
     ws.err(
         ws.call("Resume Written", false, false),
-        ErrorCode::ValidationError,
+        TrackerErrorKind::Invalid,
     );
     assert_eq!(ws.tracker(), note("Reviewed"));
 }
@@ -1904,16 +1925,19 @@ fn req07_failed_write_is_internal_error_and_keeps_the_original() {
         let before = ws.snapshot();
         let error = ws.err(
             ws.call("Resume Written", false, false),
-            ErrorCode::InternalError,
+            TrackerErrorKind::Failed,
         );
-        assert_eq!(error.retryable, retryable, "{error}");
-        assert!(error.message.contains(TRACKER), "{error}");
+        assert_eq!(error.retryable(), retryable, "{error}");
+        assert!(error.to_string().contains(TRACKER), "{error}");
         assert_eq!(ws.tracker(), note("Reviewed"));
         assert_eq!(ws.names_in("trackers"), ["acme.md"]);
         assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
-        let json = error.to_json();
-        assert_eq!(json["error"]["code"], "INTERNAL_ERROR");
-        assert_eq!(json["error"]["retryable"], retryable);
+        #[cfg(feature = "mcp")]
+        {
+            let json = quire::mcp::ToolError::from(error).to_json();
+            assert_eq!(json["error"]["code"], "INTERNAL_ERROR");
+            assert_eq!(json["error"]["retryable"], retryable);
+        }
         // A dry run never reaches the writer.
         let response = ws.ok(ws.call("Resume Written", true, false));
         assert_eq!(response.action, Action::WouldUpdate);
@@ -2051,15 +2075,15 @@ fn req08_dry_run_runs_every_check_of_a_write() {
     let ws = Ws::standard("Reviewed");
     ws.err(
         ws.call("resume written", true, false),
-        ErrorCode::ValidationError,
+        TrackerErrorKind::Invalid,
     );
     ws.err(
         ws.tools
-            .update_tracker_status(&request("trackers/none.md", "Applied", true, false)),
-        ErrorCode::FileNotFound,
+            .update_status(&request("trackers/none.md", "Applied", true, false)),
+        TrackerErrorKind::NotFound,
     );
     ws.write(TRACKER, "---\nstatus: [Reviewed\n---\n");
-    ws.err(ws.call("Rejected", true, false), ErrorCode::ValidationError);
+    ws.err(ws.call("Rejected", true, false), TrackerErrorKind::Invalid);
     // A status that cannot be rewritten in place: blocked in both modes.
     ws.write(TRACKER, "---\nstatus: &a Reviewed\n---\n");
     let write = ws.ok(ws.call("Rejected", false, false));
@@ -2266,7 +2290,7 @@ fn req09_tracker_path_is_echoed_as_given() {
         ] {
             let response = ws.ok(ws
                 .tools
-                .update_tracker_status(&request(given, target, dry_run, false)));
+                .update_status(&request(given, target, dry_run, false)));
             assert_eq!(response.action, action, "{given} -> {target}");
             assert_eq!(response.tracker_path, given, "{given} -> {target}");
         }
@@ -2299,12 +2323,14 @@ fn req09_tracker_path_is_echoed_as_given() {
             .file_type()
             .is_symlink()
     );
-    // As JSON, through the tool's entry point.
-    let value = serde_json::to_value(ws.ok(
-        ws.call_json(json!({ "tracker_path": "trackers//acme.md", "target_status": "Rejected" })),
-    ))
-    .unwrap();
-    assert_eq!(value["tracker_path"], "trackers//acme.md");
+    // As JSON, through the MCP layer.
+    #[cfg(feature = "mcp")]
+    {
+        let value = ws.ok_json(ws.call_json(
+            json!({ "tracker_path": "trackers//acme.md", "target_status": "Rejected" }),
+        ));
+        assert_eq!(value["tracker_path"], "trackers//acme.md");
+    }
 }
 
 /// Issue 8: a path with control characters is echoed as given in
@@ -2337,13 +2363,13 @@ fn req09_control_characters_in_the_path_are_escaped_in_messages() {
     );
     let missing = ws.err(
         ws.call_path("trackers/\u{7}gone\r.md", "Rejected"),
-        ErrorCode::FileNotFound,
+        TrackerErrorKind::NotFound,
     );
     assert_eq!(
-        missing.message,
+        missing.to_string(),
         "`trackers/\\u{7}gone\\r.md` does not exist in the workspace"
     );
-    for message in [&reason, &missing.message] {
+    for message in [&reason, &missing.to_string()] {
         assert!(!message.chars().any(char::is_control), "{message:?}");
     }
 }
@@ -2352,6 +2378,7 @@ fn req09_control_characters_in_the_path_are_escaped_in_messages() {
 // R10: error handling
 // ---------------------------------------------------------------------------
 
+#[cfg(feature = "mcp")]
 #[test]
 fn req10_top_level_errors_have_the_spec_shape() {
     let ws = Ws::standard("Reviewed");
@@ -2361,27 +2388,30 @@ fn req10_top_level_errors_have_the_spec_shape() {
             "VALIDATION_ERROR",
         ),
         (
-            ws.call_path("trackers/missing.md", "Rejected"),
+            ws.call_json(
+                json!({ "tracker_path": "trackers/missing.md", "target_status": "Rejected" }),
+            ),
             "FILE_NOT_FOUND",
         ),
     ];
     for (outcome, code) in cases {
         let error = outcome.expect_err("an error");
-        let json = error.to_json();
-        let object = json["error"].as_object().unwrap();
+        let object = error.as_object().unwrap();
         let keys: BTreeSet<&str> = object.keys().map(String::as_str).collect();
         assert_eq!(keys, BTreeSet::from(["code", "message", "retryable"]));
-        assert_eq!(json["error"]["code"], code);
-        assert_eq!(json["error"]["retryable"], false);
-        assert!(!json["error"]["message"].as_str().unwrap().is_empty());
+        assert_eq!(error["code"], code);
+        assert_eq!(error["retryable"], false);
+        assert!(!error["message"].as_str().unwrap().is_empty());
     }
-    // The internal error proper.
+    // The internal error proper (a failing write, which only the write
+    // hook of an in-process `TrackerTools` can stage).
     let ws = Ws::with_writer(fail_disk_full);
     ws.write(TRACKER, note("Reviewed"));
-    let error = ws.err(ws.call("Rejected", false, false), ErrorCode::InternalError);
+    let error = ws.err(ws.call("Rejected", false, false), TrackerErrorKind::Failed);
+    let message = error.to_string();
     assert_eq!(
-        error.to_json(),
-        json!({ "error": { "code": "INTERNAL_ERROR", "message": error.message, "retryable": true } })
+        quire::mcp::ToolError::from(error).to_json(),
+        json!({ "error": { "code": "INTERNAL_ERROR", "message": message, "retryable": true } })
     );
 }
 
@@ -2412,47 +2442,52 @@ fn req10_error_messages_do_not_show_the_workspace_path() {
     ws.write("trackers/anchored.md", "---\nstatus: &s Reviewed\n---\n");
     // Each call goes through `Ws::err`, which checks the message.
     for (path, target, code) in [
-        (TRACKER, "Nope", ErrorCode::ValidationError),
-        (TRACKER, " Applied", ErrorCode::ValidationError),
-        ("trackers/missing.md", "Rejected", ErrorCode::FileNotFound),
-        ("missing/deeper/x.md", "Rejected", ErrorCode::FileNotFound),
-        ("../outside/x.md", "Rejected", ErrorCode::ValidationError),
+        (TRACKER, "Nope", TrackerErrorKind::Invalid),
+        (TRACKER, " Applied", TrackerErrorKind::Invalid),
+        (
+            "trackers/missing.md",
+            "Rejected",
+            TrackerErrorKind::NotFound,
+        ),
+        (
+            "missing/deeper/x.md",
+            "Rejected",
+            TrackerErrorKind::NotFound,
+        ),
+        ("../outside/x.md", "Rejected", TrackerErrorKind::Invalid),
         (
             "../../../../etc/passwd",
             "Rejected",
-            ErrorCode::ValidationError,
+            TrackerErrorKind::Invalid,
         ),
-        ("", "Rejected", ErrorCode::ValidationError),
-        ("trackers", "Rejected", ErrorCode::FileNotFound),
-        ("trackers/bad.md", "Rejected", ErrorCode::ValidationError),
-        ("trackers/nofm.md", "Rejected", ErrorCode::ValidationError),
+        ("", "Rejected", TrackerErrorKind::Invalid),
+        ("trackers", "Rejected", TrackerErrorKind::NotFound),
+        ("trackers/bad.md", "Rejected", TrackerErrorKind::Invalid),
+        ("trackers/nofm.md", "Rejected", TrackerErrorKind::Invalid),
         (
             "trackers/nostatus.md",
             "Rejected",
-            ErrorCode::ValidationError,
+            TrackerErrorKind::Invalid,
         ),
-        (
-            "trackers/numeric.md",
-            "Rejected",
-            ErrorCode::ValidationError,
-        ),
+        ("trackers/numeric.md", "Rejected", TrackerErrorKind::Invalid),
         (
             "trackers/noresume.md",
             "Resume Written",
-            ErrorCode::ValidationError,
+            TrackerErrorKind::Invalid,
         ),
         (
             "trackers/outresume.md",
             "Resume Written",
-            ErrorCode::ValidationError,
+            TrackerErrorKind::Invalid,
         ),
-        ("trackers/binary.md", "Rejected", ErrorCode::ValidationError),
+        ("trackers/binary.md", "Rejected", TrackerErrorKind::Invalid),
     ] {
         ws.err(ws.call_path(path, target), code);
     }
-    ws.err(
+    #[cfg(feature = "mcp")]
+    ws.err_json(
         ws.call_json(json!({"tracker_path": TRACKER, "target_status": "Applied", "x": 1})),
-        ErrorCode::ValidationError,
+        "VALIDATION_ERROR",
     );
     // Blocked reasons too.
     let response = ws.ok(ws.call_path("trackers/anchored.md", "Rejected"));
@@ -2464,7 +2499,7 @@ fn req10_error_messages_do_not_show_the_workspace_path() {
     // And a writer error that names the absolute path.
     let ws = Ws::with_writer(fail_naming_the_path);
     ws.write(TRACKER, note("Reviewed"));
-    ws.err(ws.call("Rejected", false, false), ErrorCode::InternalError);
+    ws.err(ws.call("Rejected", false, false), TrackerErrorKind::Failed);
 }
 
 #[test]
@@ -2484,15 +2519,15 @@ fn req10_absolute_tracker_paths_are_not_echoed() {
     // Errors about absolute paths must not repeat the workspace's location.
     ws.err(
         ws.call_path(&format!("{root}/trackers/missing.md"), "Rejected"),
-        ErrorCode::FileNotFound,
+        TrackerErrorKind::NotFound,
     );
     ws.err(
         ws.call_path(&format!("{root}/../outside/x.md"), "Rejected"),
-        ErrorCode::ValidationError,
+        TrackerErrorKind::Invalid,
     );
     ws.err(
         ws.call_path(&format!("{root}/trackers"), "Rejected"),
-        ErrorCode::FileNotFound,
+        TrackerErrorKind::NotFound,
     );
 }
 
@@ -2540,12 +2575,12 @@ fn req10_symlink_escapes_are_validation_errors() {
         ] {
             let error = ws.err(
                 ws.tools
-                    .update_tracker_status(&request(path, target, dry_run, force)),
-                ErrorCode::ValidationError,
+                    .update_status(&request(path, target, dry_run, force)),
+                TrackerErrorKind::Invalid,
             );
-            assert!(error.message.contains("outside"), "{path}: {error}");
+            assert!(error.to_string().contains("outside"), "{path}: {error}");
             assert!(
-                !error.message.contains(ws.outside.to_str().unwrap()),
+                !error.to_string().contains(ws.outside.to_str().unwrap()),
                 "{error}"
             );
         }
@@ -2564,7 +2599,7 @@ fn req10_dot_dot_and_absolute_escapes_are_validation_errors() {
         "trackers/../../outside/acme.md".to_owned(),
         outside.to_str().unwrap().to_owned(),
     ] {
-        ws.err(ws.call_path(&path, "Rejected"), ErrorCode::ValidationError);
+        ws.err(ws.call_path(&path, "Rejected"), TrackerErrorKind::Invalid);
     }
     assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
 }
@@ -2651,7 +2686,7 @@ fn req11_blocked_failed_and_invalid_calls_change_nothing() {
     let before = ws.snapshot();
     ws.err(
         ws.call("Resume Written", false, false),
-        ErrorCode::InternalError,
+        TrackerErrorKind::Failed,
     );
     assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
 }
@@ -2661,7 +2696,7 @@ fn req11_tracker_files_are_never_created_or_deleted() {
     let ws = busy_workspace(None);
     ws.err(
         ws.call_path("trackers/new.md", "Reviewed"),
-        ErrorCode::FileNotFound,
+        TrackerErrorKind::NotFound,
     );
     assert!(!ws.root.join("trackers/new.md").exists());
     ws.ok(ws.call("Rejected", false, false));
@@ -2678,11 +2713,11 @@ fn req11_a_database_named_as_tracker_is_not_rewritten() {
     let before = ws.snapshot();
     ws.err(
         ws.call_path("jobs.db", "Rejected"),
-        ErrorCode::ValidationError,
+        TrackerErrorKind::Invalid,
     );
     ws.err(
         ws.call_path("data/jobs.db", "Rejected"),
-        ErrorCode::ValidationError,
+        TrackerErrorKind::Invalid,
     );
     assert_eq!(changed(&before, &ws.snapshot()), Vec::<String>::new());
 }
@@ -2705,7 +2740,7 @@ fn concurrent_updates_of_one_tracker_never_corrupt_it() {
                     let target = if i % 2 == 0 { "Rejected" } else { "Ghosted" };
                     barrier.wait();
                     ws.tools
-                        .update_tracker_status(&request(TRACKER, target, false, false))
+                        .update_status(&request(TRACKER, target, false, false))
                         .unwrap()
                 })
             })
@@ -2749,7 +2784,7 @@ fn concurrent_updates_of_two_trackers_both_land() {
                 thread::spawn(move || {
                     barrier.wait();
                     ws.tools
-                        .update_tracker_status(&request(path, target, false, false))
+                        .update_status(&request(path, target, false, false))
                         .unwrap()
                 })
             })
@@ -2791,7 +2826,7 @@ fn concurrent_toolsets_over_one_workspace_never_corrupt_it() {
                 };
                 let tools = if i % 2 == 0 { &ws.tools } else { &*other };
                 let response = tools
-                    .update_tracker_status(&request(TRACKER, target, false, false))
+                    .update_status(&request(TRACKER, target, false, false))
                     .unwrap();
                 assert!(response.success);
             }
@@ -2833,10 +2868,7 @@ fn req06_an_unquoted_wiki_link_is_read_as_the_link() {
     .unwrap();
     let tools = TrackerTools::new(Workspace::new(root).unwrap());
     let response = tools
-        .update_tracker_status_json(serde_json::json!({
-            "tracker_path": "trackers/acme.md",
-            "target_status": "Resume Written",
-        }))
+        .update_status(&request("trackers/acme.md", "Resume Written", false, false))
         .unwrap();
     assert_eq!(response.guardrail_check_passed, Some(true));
     assert_eq!(response.action, Action::Updated);

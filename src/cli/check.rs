@@ -24,7 +24,8 @@ pub(super) fn run(args: &SourceArgs, git_message: bool) -> anyhow::Result<Outcom
         limit.check_length(&source.name, &message)?;
         source.text = Arc::from(message);
     }
-    let findings = parse(&source.text, &args.config()?).check(&source.text);
+    let config = args.config()?;
+    let findings = parse(&source.text, &config).check_with(&source.text, &config);
     render::report(&source.name, &source.text, &findings);
     let valid = !findings.iter().any(|finding| finding.is_error());
     Ok(if valid {

@@ -175,7 +175,7 @@ struct SourceArgs {
     file: Option<PathBuf>,
     /// The syntax and limits to parse with; the spec's spellings
     /// (`COMMIT_MESSAGE`, `STRICT`, ...) work too, in any case.
-    #[arg(long, value_name = "NAME", default_value = "commit-message", value_parser = PresetParser)]
+    #[arg(long, value_name = "NAME", value_enum, ignore_case = true, default_value_t = Preset::CommitMessage)]
     preset: Preset,
 }
 
@@ -187,59 +187,6 @@ impl SourceArgs {
     /// How much of the document may be read: the preset's input limit.
     fn limit(&self) -> anyhow::Result<input::Limit> {
         Ok(input::Limit::of(self.preset.name(), &self.config()?))
-    }
-}
-
-/// `--preset`: any spelling [`Preset`]'s `FromStr` takes (kebab-case or the
-/// spec's constant names, in any case); `--help` lists the kebab-case names.
-#[derive(Clone, Copy, Debug)]
-struct PresetParser;
-
-impl clap::builder::TypedValueParser for PresetParser {
-    type Value = Preset;
-
-    fn parse_ref(
-        &self,
-        command: &clap::Command,
-        argument: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<Preset, clap::Error> {
-        let invalid = |shown: String| {
-            let mut error =
-                clap::Error::new(clap::error::ErrorKind::InvalidValue).with_cmd(command);
-            if let Some(argument) = argument {
-                error.insert(
-                    clap::error::ContextKind::InvalidArg,
-                    clap::error::ContextValue::String(argument.to_string()),
-                );
-            }
-            error.insert(
-                clap::error::ContextKind::InvalidValue,
-                clap::error::ContextValue::String(shown),
-            );
-            error.insert(
-                clap::error::ContextKind::ValidValue,
-                clap::error::ContextValue::Strings(
-                    Preset::ALL
-                        .iter()
-                        .map(|preset| preset.name().to_owned())
-                        .collect(),
-                ),
-            );
-            error
-        };
-        let Some(text) = value.to_str() else {
-            return Err(invalid(value.to_string_lossy().into_owned()));
-        };
-        text.parse::<Preset>().map_err(|_| invalid(text.to_owned()))
-    }
-
-    fn possible_values(
-        &self,
-    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        Some(Box::new(Preset::ALL.into_iter().map(|preset| {
-            clap::builder::PossibleValue::new(preset.name()).alias(preset.spec_name())
-        })))
     }
 }
 

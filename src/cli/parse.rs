@@ -15,7 +15,7 @@ pub(super) fn run(args: &SourceArgs, json: bool) -> anyhow::Result<Outcome> {
         if let Some(object) = value.as_object_mut() {
             object.insert(
                 "diagnostics".into(),
-                render::json(&source.text, &outcome.diagnostics),
+                render::json(&source.text, &outcome.diagnostics)?,
             );
         }
         output::stdout_json(&value)?;
@@ -39,24 +39,24 @@ fn outline(outcome: &ParseOutcome) -> String {
     };
     let _ = writeln!(out, "state        {state}");
     let document: &PlanDocument = &outcome.document;
-    if let Some(header) = &document.header {
+    if let Some(header) = document.header() {
         let mut parts = Vec::new();
-        if let Some(commit_type) = &header.commit_type {
-            parts.push(format!("type {}", one_line(&commit_type.value)));
+        if let Some(commit_type) = header.commit_type() {
+            parts.push(format!("type {}", one_line(commit_type)));
         }
-        if let Some(scope) = &header.scope {
-            parts.push(format!("scope {}", one_line(&scope.value)));
+        if let Some(scope) = header.scope() {
+            parts.push(format!("scope {}", one_line(scope)));
         }
-        if header.breaking {
+        if header.is_breaking() {
             parts.push("breaking".into());
         }
-        if let Some(title) = &header.title {
-            parts.push(format!("title \"{}\"", one_line(&title.value)));
+        if let Some(title) = header.title() {
+            parts.push(format!("title \"{}\"", one_line(title)));
         }
         let _ = writeln!(out, "header       {}", parts.join(", "));
     }
-    if let Some(description) = &document.description {
-        let lines = description.value.lines().count();
+    if let Some(description) = document.description() {
+        let lines = description.lines().count();
         let _ = writeln!(
             out,
             "description  {lines} line{}",
@@ -65,12 +65,12 @@ fn outline(outcome: &ParseOutcome) -> String {
     }
     if let Some(constraints) = &document.constraints {
         let _ = writeln!(out, "constraints  {}", constraints.len());
-        for constraint in constraints {
+        for constraint in document.constraints() {
             let _ = writeln!(
                 out,
                 "  {}: {}",
-                one_line(&constraint.key.value),
-                one_line(&constraint.value.value)
+                one_line(constraint.key()),
+                one_line(constraint.value())
             );
         }
     }
@@ -87,17 +87,17 @@ fn outline(outcome: &ParseOutcome) -> String {
                 "  {:indent$}{} {}",
                 "",
                 mark(task),
-                one_line(&task.text.value),
+                one_line(task.text()),
                 indent = depth * 2
             );
         }
     }
-    if let Some(direction) = &document.direction {
-        let _ = writeln!(out, "direction    \"{}\"", one_line(&direction.value));
+    if let Some(direction) = document.direction() {
+        let _ = writeln!(out, "direction    \"{}\"", one_line(direction));
     }
     out
 }
 
 fn mark(task: &Task) -> &'static str {
-    if task.checked { "[x]" } else { "[ ]" }
+    if task.is_checked() { "[x]" } else { "[ ]" }
 }

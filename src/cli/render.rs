@@ -34,11 +34,17 @@ fn plural(count: usize) -> &'static str {
     if count == 1 { "" } else { "s" }
 }
 
-/// The diagnostics as the `diagnostics` array of `--json` output.
-pub(super) fn json(text: &str, diagnostics: &[PlanDiagnostic]) -> serde_json::Value {
+/// The diagnostics as the `diagnostics` array of `--json` output: each in
+/// the library's JSON shape, with its line and column
+/// ([`quire::diagnostics::Located`]).
+pub(super) fn json(
+    text: &str,
+    diagnostics: &[PlanDiagnostic],
+) -> serde_json::Result<serde_json::Value> {
     let index = LineIndex::new(text);
-    diagnostics
+    let located: Vec<_> = diagnostics
         .iter()
-        .map(|diagnostic| diagnostic.to_json(&index))
-        .collect()
+        .map(|diagnostic| diagnostic.located(&index))
+        .collect();
+    serde_json::to_value(located)
 }

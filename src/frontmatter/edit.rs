@@ -1,10 +1,11 @@
 //! In-place edits: rewrite the bytes of one top-level scalar value and keep
 //! every other byte of the text, then prove it by reading the result back.
 
+use super::document::{Document, Entry, Frontmatter, ValueLayout};
 use super::entries::{Replacement, replacement};
 use super::error::EditError;
 use super::parse::parse;
-use super::{Document, Entry, Frontmatter, ValueLayout, scalar};
+use super::scalar;
 use crate::span::Span;
 
 /// Sets the top-level key `key` to the string `value`, changing only the

@@ -13,15 +13,16 @@ use std::collections::HashSet;
 
 use winnow::combinator::{alt, eof, opt, peek, repeat};
 use winnow::prelude::*;
-use winnow::stream::{LocatingSlice, Location, Stream};
+use winnow::stream::{Location, Stream};
 use winnow::token::{any, none_of, one_of, rest, take_while};
 
-use super::ValueLayout;
+use super::document::{Entry, ValueLayout};
 use super::error::ParseError;
-use super::parse::{Input, Line, RuleResult, is_blank, line_number};
 use super::scalar;
-use crate::frontmatter::Entry;
 use crate::span::{Span, Spanned};
+use crate::text::{
+    Input, Line, RuleResult, content_end, is_space_or_tab, line_input, line_number, next_line_start,
+};
 
 /// A top-level entry as found in the lines, before its value is read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,14 +90,6 @@ enum LineKind {
     Unsupported(&'static str),
 }
 
-/// A stream over one line's content whose locations are offsets into the
-/// whole text.
-fn line_input(text: &str, line: Line) -> Input<'_> {
-    let mut input = LocatingSlice::new(&text[..line.content.end]);
-    input.next_slice(line.content.start);
-    input
-}
-
 /// Finds the top-level entries in the YAML lines.
 pub(crate) fn locate(text: &str, lines: &[Line]) -> Located {
     let mut entries: Vec<RawEntry> = Vec::new();
@@ -105,9 +98,9 @@ pub(crate) fn locate(text: &str, lines: &[Line]) -> Located {
         match line_kind(text, line) {
             LineKind::Blank => {
                 if let Some(entry) = entries.last_mut()
-                    && !line.content.is_empty()
+                    && !line.span().is_empty()
                 {
-                    entry.blanks_end = Some(line.content.end);
+                    entry.blanks_end = Some(line.end);
                 }
             }
             LineKind::Comment => {}
@@ -119,7 +112,7 @@ pub(crate) fn locate(text: &str, lines: &[Line]) -> Located {
                 key,
                 colon_end,
                 inline,
-                line_end: line.content.end,
+                line_end: line.end,
                 has_content: false,
                 below: None,
                 blanks_end: None,
@@ -155,16 +148,16 @@ pub(crate) fn locate(text: &str, lines: &[Line]) -> Located {
 fn unsupported_line(text: &str, line: Line, reason: &str) -> ParseError {
     ParseError::UnsupportedSyntax {
         reason: reason.into(),
-        span: line.content,
-        line: line_number(text, line.content.start),
+        span: line.span(),
+        line: line_number(text, line.start),
     }
 }
 
 impl RawEntry {
     fn add_below(&mut self, line: Line, content: bool) {
         self.has_content |= content;
-        let start = self.below.map_or(line.content.start, |below| below.start);
-        self.below = Some(Span::new(start, line.content.end));
+        let start = self.below.map_or(line.start, |below| below.start);
+        self.below = Some(Span::new(start, line.end));
     }
 
     /// The end of the value when it goes on below the key's line: the end
@@ -294,7 +287,7 @@ pub(crate) fn finish(text: &str, raw: RawEntry, value: Option<&serde_json::Value
 fn holds_lines_like_comments(node: &str) -> bool {
     let mut rest = node;
     while rest.starts_with(['&', '!']) {
-        rest = rest[property_length(rest)..].trim_start_matches(is_blank);
+        rest = rest[property_length(rest)..].trim_start_matches(is_space_or_tab);
     }
     match rest.chars().next() {
         Some('|' | '>') => true,
@@ -306,7 +299,7 @@ fn holds_lines_like_comments(node: &str) -> bool {
 
 /// `start..end` of `text` without trailing blanks: the end offset.
 fn trim_end(text: &str, start: usize, end: usize) -> usize {
-    start + text[start..end].trim_end_matches(is_blank).len()
+    start + text[start..end].trim_end_matches(is_space_or_tab).len()
 }
 
 // ------------------------------------------------------------------ lines ---
@@ -319,7 +312,8 @@ fn trim_end(text: &str, start: usize, end: usize) -> usize {
 fn line_kind(text: &str, line: Line) -> LineKind {
     let content = line.text(text);
     let mut input = line_input(text, line);
-    let blank: RuleResult<_> = (take_while(0.., is_blank), eof).parse_next(&mut input.clone());
+    let blank: RuleResult<_> =
+        (take_while(0.., is_space_or_tab), eof).parse_next(&mut input.clone());
     if blank.is_ok() {
         return LineKind::Blank;
     }
@@ -329,12 +323,12 @@ fn line_kind(text: &str, line: Line) -> LineKind {
     if first == '#' {
         return LineKind::Comment;
     }
-    if is_blank(first) {
-        let comment = content.trim_start_matches(is_blank).starts_with('#');
+    if is_space_or_tab(first) {
+        let comment = content.trim_start_matches(is_space_or_tab).starts_with('#');
         return LineKind::Indented { comment };
     }
     let item: RuleResult<_> =
-        ('-', alt((eof.void(), one_of(is_blank).void()))).parse_next(&mut input.clone());
+        ('-', alt((eof.void(), one_of(is_space_or_tab).void()))).parse_next(&mut input.clone());
     if item.is_ok() {
         return LineKind::SequenceItem;
     }
@@ -343,7 +337,7 @@ fn line_kind(text: &str, line: Line) -> LineKind {
             key,
             colon_end,
             inline: inline_value(&mut input)
-                .unwrap_or(Inline::Unrecognized(Span::new(colon_end, line.content.end))),
+                .unwrap_or(Inline::Unrecognized(Span::new(colon_end, line.end))),
         },
         Err(_) => LineKind::Unsupported(unsupported_reason(content)),
     }
@@ -352,7 +346,7 @@ fn line_kind(text: &str, line: Line) -> LineKind {
 fn unsupported_reason(content: &str) -> &'static str {
     let mut chars = content.chars();
     let first = chars.next();
-    let second_is_blank = chars.next().is_none_or(is_blank);
+    let second_is_blank = chars.next().is_none_or(is_space_or_tab);
     match first {
         Some('?') if second_is_blank => "explicit keys (`? key`) are not supported",
         Some(':') if second_is_blank => "explicit values (`: value`) are not supported",
@@ -377,9 +371,9 @@ fn unsupported_reason(content: &str) -> &'static str {
 // after the colon.
 fn key_line(input: &mut Input<'_>) -> RuleResult<(Spanned<String>, usize)> {
     let key = alt((single_quoted_key, double_quoted_key, plain_key)).parse_next(input)?;
-    (take_while(0.., is_blank), ':').parse_next(input)?;
+    (take_while(0.., is_space_or_tab), ':').parse_next(input)?;
     let colon_end = input.current_token_start();
-    peek(alt((eof.void(), one_of(is_blank).void()))).parse_next(input)?;
+    peek(alt((eof.void(), one_of(is_space_or_tab).void()))).parse_next(input)?;
     Ok((key, colon_end))
 }
 
@@ -447,13 +441,13 @@ fn plain_key_length(text: &str) -> Option<usize> {
                 .get(index + 1)
                 .is_none_or(|&b| b == b' ' || b == b'\t') =>
             {
-                let key = text[..index].trim_end_matches(is_blank);
+                let key = text[..index].trim_end_matches(is_space_or_tab);
                 return (!key.is_empty()).then_some(key.len());
             }
             '#' if previous_blank => return None,
             _ => {}
         }
-        previous_blank = is_blank(c);
+        previous_blank = is_space_or_tab(c);
     }
     None
 }
@@ -465,8 +459,8 @@ fn starts_plain(text: &str) -> bool {
     let mut chars = text.chars();
     match chars.next() {
         None => false,
-        Some(c) if is_blank(c) => false,
-        Some('-' | '?' | ':') => chars.next().is_some_and(|c| !is_blank(c)),
+        Some(c) if is_space_or_tab(c) => false,
+        Some('-' | '?' | ':') => chars.next().is_some_and(|c| !is_space_or_tab(c)),
         Some(c) => !INDICATORS.contains(c),
     }
 }
@@ -487,7 +481,7 @@ fn starts_plain(text: &str) -> bool {
 // property       ::= "*" | "&" | "!"
 // plain-scalar   ::= plain-first ( char - ( blank "#" ) )*   (without trailing blanks)
 fn inline_value(input: &mut Input<'_>) -> RuleResult<Inline> {
-    take_while(0.., is_blank).parse_next(input)?;
+    take_while(0.., is_space_or_tab).parse_next(input)?;
     if opt((opt(('#', rest)), eof)).parse_next(input)?.is_some() {
         return Ok(Inline::Empty);
     }
@@ -547,7 +541,7 @@ fn inline_value(input: &mut Input<'_>) -> RuleResult<Inline> {
 fn trailer(input: &mut Input<'_>) -> RuleResult<()> {
     alt((
         eof.void(),
-        (take_while(1.., is_blank), opt(('#', rest)), eof).void(),
+        (take_while(1.., is_space_or_tab), opt(('#', rest)), eof).void(),
     ))
     .parse_next(input)
 }
@@ -562,9 +556,9 @@ fn plain_length(text: &str) -> usize {
             end = index;
             break;
         }
-        previous_blank = is_blank(c);
+        previous_blank = is_space_or_tab(c);
     }
-    text[..end].trim_end_matches(is_blank).len()
+    text[..end].trim_end_matches(is_space_or_tab).len()
 }
 
 /// The byte length of a node that starts with properties (`&anchor`, `!tag`)
@@ -578,7 +572,7 @@ fn node_length(text: &str) -> usize {
             Some('&' | '!' | '*') => {
                 let end = offset + property_length(rest);
                 let after = &text[end..];
-                let skipped = after.len() - after.trim_start_matches(is_blank).len();
+                let skipped = after.len() - after.trim_start_matches(is_space_or_tab).len();
                 let node = &after[skipped..];
                 // A flow collection may follow a property with no blank
                 // between (`&a[1, 2]`): the property ends at its bracket.
@@ -592,19 +586,21 @@ fn node_length(text: &str) -> usize {
                 let mut input = Input::new(rest);
                 return match single_quoted(&mut input) {
                     Ok((quoted, _)) => offset + quoted.len(),
-                    Err(_) => text.trim_end_matches(is_blank).len(),
+                    Err(_) => text.trim_end_matches(is_space_or_tab).len(),
                 };
             }
             Some('"') => {
                 let mut input = Input::new(rest);
                 return match double_quoted(&mut input) {
                     Ok((quoted, _)) => offset + quoted.len(),
-                    Err(_) => text.trim_end_matches(is_blank).len(),
+                    Err(_) => text.trim_end_matches(is_space_or_tab).len(),
                 };
             }
             Some('[' | '{') => {
                 return flow_end(rest)
-                    .map_or(text.trim_end_matches(is_blank).len(), |len| offset + len);
+                    .map_or(text.trim_end_matches(is_space_or_tab).len(), |len| {
+                        offset + len
+                    });
             }
             _ => return offset + plain_length(rest),
         }
@@ -622,7 +618,7 @@ fn property_length(text: &str) -> usize {
     }
     text.char_indices()
         .skip(1)
-        .find(|&(_, c)| is_blank(c) || "[]{},".contains(c))
+        .find(|&(_, c)| is_space_or_tab(c) || "[]{},".contains(c))
         .map_or(text.len(), |(index, _)| index)
 }
 
@@ -724,7 +720,7 @@ pub(crate) struct Replacement {
 pub(crate) fn replacement(text: &str, entry: &Entry) -> Result<Replacement, &'static str> {
     let line_end = content_end(text, entry.key.span.start);
     let after_key = &text[entry.key.span.end..line_end];
-    let colon = after_key.len() - after_key.trim_start_matches(is_blank).len();
+    let colon = after_key.len() - after_key.trim_start_matches(is_space_or_tab).len();
     if !after_key[colon..].starts_with(':') {
         return Err("its key line is not `key: value`");
     }
@@ -751,7 +747,7 @@ pub(crate) fn replacement(text: &str, entry: &Entry) -> Result<Replacement, &'st
         // The node starts on a line below the key's.
         None | Some('#') => {
             let head = properties.unwrap_or(Span::at(colon_end));
-            let below = next_line(text, line_end);
+            let below = next_line_start(text, line_end);
             let Some(start) = below.map_or(Ok(None), |below| below_node(text, below, value_end))?
             else {
                 // Only a tag (`key: !!str`, an empty string): it goes.
@@ -790,23 +786,8 @@ pub(crate) fn replacement(text: &str, entry: &Entry) -> Result<Replacement, &'st
     }
 }
 
-/// The end of the content of the line that `offset` is on (before `\r\n`
-/// or `\n`, or the end of the text).
-fn content_end(text: &str, offset: usize) -> usize {
-    match memchr::memchr(b'\n', &text.as_bytes()[offset..]) {
-        Some(at) if text[..offset + at].ends_with('\r') => offset + at - 1,
-        Some(at) => offset + at,
-        None => text.len(),
-    }
-}
-
-/// The start of the line after the one whose content ends at `line_end`.
-fn next_line(text: &str, line_end: usize) -> Option<usize> {
-    memchr::memchr(b'\n', &text.as_bytes()[line_end..]).map(|at| line_end + at + 1)
-}
-
 fn skip_blanks(text: &str, from: usize, end: usize) -> usize {
-    end - text[from..end].trim_start_matches(is_blank).len()
+    end - text[from..end].trim_start_matches(is_space_or_tab).len()
 }
 
 /// The lines from `start` (a line start) whose content ends by `end`, as
@@ -819,7 +800,7 @@ fn lines_from(text: &str, start: usize, end: usize) -> impl Iterator<Item = (usi
         if content > end {
             return None;
         }
-        next = next_line(text, content);
+        next = next_line_start(text, content);
         Some((line, content))
     })
 }
@@ -864,10 +845,10 @@ fn scalar_end(text: &str, start: usize, end: usize) -> Result<usize, &'static st
             let line_end = content_end(text, start);
             let first = &text[start..line_end.min(end)];
             let mut node_end = start + plain_length(first);
-            if node_end < start + first.trim_end_matches(is_blank).len() {
+            if node_end < start + first.trim_end_matches(is_space_or_tab).len() {
                 return Ok(node_end);
             }
-            let Some(below) = next_line(text, line_end) else {
+            let Some(below) = next_line_start(text, line_end) else {
                 return Ok(node_end);
             };
             for (line, content) in lines_from(text, below, end) {
@@ -880,7 +861,7 @@ fn scalar_end(text: &str, start: usize, end: usize) -> Result<usize, &'static st
                     break;
                 }
                 node_end = from + plain_length(words);
-                if node_end < from + words.trim_end_matches(is_blank).len() {
+                if node_end < from + words.trim_end_matches(is_space_or_tab).len() {
                     break;
                 }
             }
@@ -900,7 +881,7 @@ fn block_content_end(
     end: usize,
     explicit: Option<usize>,
 ) -> Result<Option<usize>, &'static str> {
-    let Some(below) = next_line(text, line_end) else {
+    let Some(below) = next_line_start(text, line_end) else {
         return Ok(None);
     };
     let spaces = |line: usize, content: usize| {
@@ -921,7 +902,7 @@ fn block_content_end(
         if indent >= needed {
             last = Some(content);
         } else if text[line + indent..content]
-            .trim_start_matches(is_blank)
+            .trim_start_matches(is_space_or_tab)
             .starts_with('#')
         {
             break;
@@ -935,7 +916,7 @@ fn block_content_end(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frontmatter::parse::split;
+    use crate::frontmatter::block::split;
 
     fn entries(text: &str) -> Vec<(String, String, ValueLayout)> {
         let block = split(text).unwrap().block.unwrap();

@@ -7,61 +7,45 @@
 
 use std::fmt;
 
-use super::ValueLayout;
-use crate::diagnostics::{Diagnostic, DiagnosticCode, Severity};
+use super::document::ValueLayout;
+use crate::diagnostics::{Diagnostic, DiagnosticCode, Severity, diagnostic_codes};
 use crate::span::Span;
 
 /// A finding about a frontmatter block.
 pub type FrontmatterDiagnostic = Diagnostic<Code>;
 
-/// Every reason [`parse`](super::parse) or [`set_scalar`](super::set_scalar)
-/// fails. Printed as `frontmatter::<snake_case>`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Code {
-    // Reading:
-    /// [`ParseError::Unclosed`]: an opening `---` with no closing one.
-    Unclosed,
-    /// [`ParseError::InvalidYaml`]: the block is not YAML.
-    InvalidYaml,
-    /// [`ParseError::LimitExceeded`]: the YAML is too large or too deep to read.
-    LimitExceeded,
-    /// [`ParseError::NotAMapping`]: the YAML is not a mapping of keys to values.
-    NotAMapping,
-    /// [`ParseError::DuplicateKey`]: a top-level key written twice.
-    DuplicateKey,
-    /// [`ParseError::UnsupportedSyntax`]: valid YAML whose keys cannot be
-    /// located line by line.
-    UnsupportedSyntax,
-    // Editing:
-    /// [`EditError::NoFrontmatter`]: the text has no frontmatter block to edit.
-    NoFrontmatter,
-    /// [`EditError::MissingKey`]: no top-level key has the name given.
-    MissingKey,
-    /// [`EditError::NotAScalar`]: the value is not a single-line scalar.
-    NotAScalar,
-    /// [`EditError::NotReplaceable`]: the value is written in a way that cannot
-    /// be replaced in place.
-    NotReplaceable,
-    /// [`EditError::EditNotVerified`]: the edited text did not read back as intended.
-    EditNotVerified,
-}
-
-impl DiagnosticCode for Code {
-    fn as_str(&self) -> &'static str {
-        match self {
-            Code::Unclosed => "frontmatter::unclosed",
-            Code::InvalidYaml => "frontmatter::invalid_yaml",
-            Code::LimitExceeded => "frontmatter::limit_exceeded",
-            Code::NotAMapping => "frontmatter::not_a_mapping",
-            Code::DuplicateKey => "frontmatter::duplicate_key",
-            Code::UnsupportedSyntax => "frontmatter::unsupported_syntax",
-            Code::NoFrontmatter => "frontmatter::no_frontmatter",
-            Code::MissingKey => "frontmatter::missing_key",
-            Code::NotAScalar => "frontmatter::not_a_scalar",
-            Code::NotReplaceable => "frontmatter::not_replaceable",
-            Code::EditNotVerified => "frontmatter::edit_not_verified",
-        }
+diagnostic_codes! {
+    /// Every reason [`parse`](super::parse) or [`set_scalar`](super::set_scalar)
+    /// fails. Printed as `frontmatter::<snake_case>`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum Code {
+        // Reading:
+        /// [`ParseError::Unclosed`]: an opening `---` with no closing one.
+        Unclosed => "frontmatter::unclosed",
+        /// [`ParseError::InvalidYaml`]: the block is not YAML.
+        InvalidYaml => "frontmatter::invalid_yaml",
+        /// [`ParseError::LimitExceeded`]: the YAML is too large or too deep to read.
+        LimitExceeded => "frontmatter::limit_exceeded",
+        /// [`ParseError::NotAMapping`]: the YAML is not a mapping of keys to values.
+        NotAMapping => "frontmatter::not_a_mapping",
+        /// [`ParseError::DuplicateKey`]: a top-level key written twice.
+        DuplicateKey => "frontmatter::duplicate_key",
+        /// [`ParseError::UnsupportedSyntax`]: valid YAML whose keys cannot be
+        /// located line by line.
+        UnsupportedSyntax => "frontmatter::unsupported_syntax",
+        // Editing:
+        /// [`EditError::NoFrontmatter`]: the text has no frontmatter block to edit.
+        NoFrontmatter => "frontmatter::no_frontmatter",
+        /// [`EditError::MissingKey`]: no top-level key has the name given.
+        MissingKey => "frontmatter::missing_key",
+        /// [`EditError::NotAScalar`]: the value is not a single-line scalar.
+        NotAScalar => "frontmatter::not_a_scalar",
+        /// [`EditError::NotReplaceable`]: the value is written in a way that cannot
+        /// be replaced in place.
+        NotReplaceable => "frontmatter::not_replaceable",
+        /// [`EditError::EditNotVerified`]: the edited text did not read back as intended.
+        EditNotVerified => "frontmatter::edit_not_verified",
     }
 }
 
@@ -386,6 +370,12 @@ impl EditError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_code_has_its_own_name() {
+        crate::diagnostics::assert_codes_are_distinct(&Code::ALL, "frontmatter");
+        assert_eq!(Code::ALL.len(), 11);
+    }
 
     #[test]
     fn codes_are_namespaced() {

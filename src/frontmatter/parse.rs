@@ -1,161 +1,15 @@
-//! The document grammar (a byte-order mark, a `---` fenced block, the body)
-//! as winnow parsers, and [`parse`], which ties the block, the top-level key
-//! locator (`entries.rs`) and the YAML reader (`yaml.rs`) together.
-//!
-//! The EBNF above each function is the rule it implements;
-//! `grammar/frontmatter.ebnf` is the same grammar in one place.
+//! [`parse`], which ties the block (`block.rs`), the top-level key locator
+//! (`entries.rs`) and the YAML reader (`yaml.rs`) together.
 
 use std::collections::HashMap;
 
-use winnow::combinator::{alt, eof, opt, repeat_till};
-use winnow::error::EmptyError;
-use winnow::prelude::*;
-use winnow::stream::{LocatingSlice, Location};
-use winnow::token::{literal, take_till, take_while};
-
+use super::block::split;
+use super::document::{Document, Frontmatter};
 use super::entries::{self, RawEntry};
 use super::error::ParseError;
 use super::yaml;
-use super::{Document, Frontmatter};
 use crate::span::Span;
-
-pub(crate) type Input<'i> = LocatingSlice<&'i str>;
-pub(crate) type RuleResult<T> = winnow::Result<T, EmptyError>;
-
-/// One line of the YAML: its content without the line ending.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Line {
-    pub content: Span,
-}
-
-impl Line {
-    pub(super) fn text(self, source: &str) -> &str {
-        &source[self.content.range()]
-    }
-}
-
-/// The text split at its frontmatter block, before any YAML is read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Split {
-    pub bom: Option<Span>,
-    pub block: Option<Block>,
-    pub body: Span,
-}
-
-/// Where the fences and the YAML lines are.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Block {
-    pub span: Span,
-    pub open: Span,
-    pub yaml: Span,
-    pub close: Span,
-    pub lines: Vec<Line>,
-}
-
-// blank ::= " " | "\t"
-pub(crate) fn is_blank(c: char) -> bool {
-    c == ' ' || c == '\t'
-}
-
-// bom ::= U+FEFF
-fn bom(input: &mut Input<'_>) -> RuleResult<Span> {
-    '\u{feff}'.span().map(Span::from).parse_next(input)
-}
-
-// eol ::= "\n" | "\r\n"
-fn eol<'i>(input: &mut Input<'i>) -> RuleResult<&'i str> {
-    alt(("\n", "\r\n")).parse_next(input)
-}
-
-// fence-line(marker) ::= marker blank* ( eol | EOF )
-//
-// Yields the span of the fence without its line ending.
-fn fence_line<'i>(markers: &'static [&'static str]) -> impl Parser<Input<'i>, Span, EmptyError> {
-    move |input: &mut Input<'i>| {
-        let fence = (marker(markers), take_while(0.., is_blank))
-            .span()
-            .parse_next(input)?;
-        alt((eol, eof)).parse_next(input)?;
-        Ok(Span::from(fence))
-    }
-}
-
-fn marker<'i>(markers: &'static [&'static str]) -> impl Parser<Input<'i>, &'i str, EmptyError> {
-    move |input: &mut Input<'i>| {
-        for &marker in markers {
-            if let Some(found) = opt(literal(marker)).parse_next(input)? {
-                return Ok(found);
-            }
-        }
-        Err(EmptyError)
-    }
-}
-
-// open-fence  ::= "---" blank* ( eol | EOF )
-const OPEN: &[&str] = &["---"];
-// close-fence ::= ( "---" | "..." ) blank* ( eol | EOF )
-const CLOSE: &[&str] = &["---", "..."];
-
-// yaml-line ::= char* eol        (tried only where a close-fence does not match)
-// char      ::= any character but "\n"; a "\r" right before "\n" is part of eol
-fn yaml_line(input: &mut Input<'_>) -> RuleResult<Line> {
-    let (text, range) = take_till(0.., '\n').with_span().parse_next(input)?;
-    '\n'.parse_next(input)?;
-    let end = if text.ends_with('\r') {
-        range.end - 1
-    } else {
-        range.end
-    };
-    Ok(Line {
-        content: Span::new(range.start, end),
-    })
-}
-
-// document    ::= bom? ( frontmatter body | body )
-// frontmatter ::= open-fence yaml-line* close-fence
-// body        ::= char*   (everything that is left, line endings included)
-//
-// A first line that is not an open fence means the text has no frontmatter.
-// An open fence that no close fence follows is an error (`unclosed`).
-pub(crate) fn split(text: &str) -> Result<Split, ParseError> {
-    let mut input = Input::new(text);
-    let bom = opt(bom).parse_next(&mut input).unwrap_or(None);
-    let start = input.current_token_start();
-    let Ok(open) = fence_line(OPEN).parse_next(&mut input) else {
-        return Ok(Split {
-            bom,
-            block: None,
-            body: Span::new(start, text.len()),
-        });
-    };
-    let yaml_start = input.current_token_start();
-    let closed: RuleResult<(Vec<Line>, Span)> =
-        repeat_till(0.., yaml_line, fence_line(CLOSE)).parse_next(&mut input);
-    let Ok((lines, close)) = closed else {
-        return Err(ParseError::Unclosed {
-            span: open,
-            line: 1,
-        });
-    };
-    let end = input.current_token_start();
-    Ok(Split {
-        bom,
-        block: Some(Block {
-            span: Span::new(start, end),
-            open,
-            yaml: Span::new(yaml_start, close.start),
-            close,
-            lines,
-        }),
-        body: Span::new(end, text.len()),
-    })
-}
-
-/// The 1-based line of `offset` in `text`.
-pub(crate) fn line_number(text: &str, offset: usize) -> usize {
-    let offset = offset.min(text.len());
-    memchr::memchr_iter(b'\n', &text.as_bytes()[..offset]).count() + 1
-}
+use crate::text::line_number;
 
 /// Parses a text's frontmatter: finds the block, locates its top-level keys
 /// and reads its YAML.
@@ -261,102 +115,6 @@ mod tests {
     use super::*;
     use crate::frontmatter::{Code, ValueLayout};
 
-    fn block(text: &str) -> Block {
-        split(text).unwrap().block.unwrap()
-    }
-
-    fn yaml(text: &str) -> &str {
-        &text[block(text).yaml.range()]
-    }
-
-    #[test]
-    fn a_block_has_fences_yaml_and_body() {
-        let text = "---\na: 1\n---\nbody\n";
-        let split = split(text).unwrap();
-        let block = split.block.unwrap();
-        assert_eq!(split.bom, None);
-        assert_eq!(block.span, Span::new(0, 13));
-        assert_eq!(block.open, Span::new(0, 3));
-        assert_eq!(&text[block.yaml.range()], "a: 1\n");
-        assert_eq!(block.close, Span::new(9, 12));
-        assert_eq!(&text[split.body.range()], "body\n");
-    }
-
-    #[test]
-    fn bom_is_skipped_and_reported() {
-        let text = "\u{feff}---\na: 1\n---\n";
-        let split = split(text).unwrap();
-        assert_eq!(split.bom, Some(Span::new(0, 3)));
-        assert_eq!(split.block.unwrap().open, Span::new(3, 6));
-        assert_eq!(split.body, Span::new(text.len(), text.len()));
-
-        let no_block = super::split("\u{feff}# Title\n").unwrap();
-        assert_eq!(no_block.bom, Some(Span::new(0, 3)));
-        assert_eq!(no_block.block, None);
-        assert_eq!(no_block.body, Span::new(3, 11));
-    }
-
-    #[test]
-    fn crlf_line_endings_are_not_content() {
-        let text = "---\r\na: 1\r\nb: 2\r\n---\r\nbody\r\n";
-        let block = block(text);
-        let lines: Vec<&str> = block.lines.iter().map(|l| l.text(text)).collect();
-        assert_eq!(lines, ["a: 1", "b: 2"]);
-        assert_eq!(&text[block.close.range()], "---");
-        assert_eq!(&text[block.span.range()], "---\r\na: 1\r\nb: 2\r\n---\r\n");
-    }
-
-    #[test]
-    fn empty_block_and_closing_fence_at_end_of_file() {
-        let empty = "---\n---\n";
-        let block = block(empty);
-        assert_eq!(block.yaml, Span::new(4, 4));
-        assert!(block.lines.is_empty());
-        assert_eq!(block.span, Span::new(0, 8));
-
-        let at_eof = "---\na: 1\n---";
-        let split = split(at_eof).unwrap();
-        assert_eq!(split.block.unwrap().close, Span::new(9, 12));
-        assert_eq!(split.body, Span::new(12, 12));
-    }
-
-    #[test]
-    fn fences_may_have_trailing_blanks_and_close_with_dots() {
-        assert_eq!(yaml("--- \t\na: 1\n---  \n"), "a: 1\n");
-        assert_eq!(yaml("---\na: 1\n...\nbody\n---\n"), "a: 1\n");
-        // Not fences: other text on the line.
-        assert_eq!(split("--- x\na: 1\n---\n").unwrap().block, None);
-        assert_eq!(yaml("---\n---x\n----\n.... \n---\n"), "---x\n----\n.... \n");
-        assert_eq!(split(" ---\na\n---\n").unwrap().block, None);
-    }
-
-    #[test]
-    fn no_frontmatter_is_not_an_error() {
-        for text in ["", "body", "\n---\na: 1\n---\n", "# Title\n---\n", "--\n"] {
-            let split = split(text).unwrap();
-            assert_eq!(split.block, None, "{text:?}");
-            assert_eq!(split.body, Span::new(0, text.len()));
-        }
-    }
-
-    #[test]
-    fn unclosed_block_is_an_error_at_the_opening_fence() {
-        for text in [
-            "---",
-            "---\n",
-            "---\na: 1\n",
-            "---\na: 1",
-            "--- \r\na: 1\r\n--",
-        ] {
-            let error = split(text).unwrap_err();
-            assert_eq!(error.code(), Code::Unclosed, "{text:?}");
-            assert_eq!(error.span().start, 0);
-            assert_eq!(error.span().end, 3 + usize::from(text.starts_with("--- ")));
-        }
-        let with_bom = split("\u{feff}---\n").unwrap_err();
-        assert_eq!(with_bom.span(), Span::new(3, 6));
-    }
-
     #[test]
     fn fences_in_the_body_are_body() {
         let text = "---\na: 1\n---\ntext\n---\nmore\n---\n";
@@ -455,12 +213,5 @@ mod tests {
         );
         // In the body, and as CRLF line endings, it is fine.
         assert!(parse("---\r\na: x\r\n---\r\nbody\rmore\n").is_ok());
-    }
-
-    #[test]
-    fn line_numbers_are_one_based() {
-        assert_eq!(line_number("a\nb\nc", 0), 1);
-        assert_eq!(line_number("a\nb\nc", 2), 2);
-        assert_eq!(line_number("a\nb\nc", 99), 3);
     }
 }

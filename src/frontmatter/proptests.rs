@@ -6,7 +6,8 @@
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-use super::{Document, ValueLayout, parse};
+use super::document::{Document, ValueLayout};
+use super::parse::parse;
 
 // The model declares its helpers `pub` for the fuzz targets; inside this
 // private test module they reach no further than it.

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::ValueLayout;
+use super::document::ValueLayout;
 use super::yaml;
 
 /// The text of a single-quoted scalar (quotes included) as YAML reads it.

@@ -22,8 +22,8 @@ use serde_saphyr::{
 };
 
 use super::error::ParseError;
-use super::parse::{Line, is_blank, line_number};
 use crate::span::Span;
+use crate::text::{Line, char_boundary, is_space_or_tab, line_number};
 
 /// How the frontmatter's YAML is read.
 fn options() -> Options {
@@ -99,12 +99,12 @@ fn describe(value: &Value) -> &'static str {
 /// From the first to the last line that is neither blank nor a comment.
 fn content_span(text: &str, lines: &[Line]) -> Option<Span> {
     let is_content = |line: &&Line| {
-        let content = line.text(text).trim_start_matches(is_blank);
+        let content = line.text(text).trim_start_matches(is_space_or_tab);
         !content.is_empty() && !content.starts_with('#')
     };
     let first = lines.iter().find(is_content)?;
     let last = lines.iter().rev().find(is_content)?;
-    Some(Span::new(first.content.start, last.content.end))
+    Some(Span::new(first.start, last.end))
 }
 
 fn invalid_yaml(text: &str, yaml: Span, error: &Error) -> ParseError {
@@ -354,7 +354,7 @@ impl Messages<'_> {
                 let colon = rest
                     .char_indices()
                     .find(|&(at, c)| {
-                        c == ':' && rest[at + 1..].chars().next().is_none_or(is_blank)
+                        c == ':' && rest[at + 1..].chars().next().is_none_or(is_space_or_tab)
                     })?
                     .0;
                 rest[..colon].to_owned()
@@ -362,8 +362,8 @@ impl Messages<'_> {
             _ => return None,
         };
         let key = key
-            .trim_start_matches(|c: char| is_blank(c) || c == '-')
-            .trim_end_matches(is_blank);
+            .trim_start_matches(|c: char| is_space_or_tab(c) || c == '-')
+            .trim_end_matches(is_space_or_tab);
         let length = key.chars().count();
         let limit = budget().simple_key_max_lookahead;
         (length > limit).then(|| {
@@ -399,7 +399,7 @@ fn error_span(text: &str, yaml: Span, error: &Error) -> Span {
         Some(offset) => usize::try_from(offset).unwrap_or(usize::MAX),
         None => offset_of(source, location.line(), location.column()),
     };
-    let start = floor_char_boundary(source, start);
+    let start = char_boundary(source, start);
     let length = span
         .byte_len()
         .and_then(|length| usize::try_from(length).ok())
@@ -411,7 +411,7 @@ fn error_span(text: &str, yaml: Span, error: &Error) -> Span {
                 .filter(|&c| c != '\n' && c != '\r')
                 .map_or(0, char::len_utf8)
         });
-    let end = floor_char_boundary(source, start.saturating_add(length));
+    let end = char_boundary(source, start.saturating_add(length));
     Span::new(yaml.start + start, yaml.start + end)
 }
 
@@ -435,19 +435,11 @@ fn offset_of(source: &str, line: u64, column: u64) -> usize {
     line_start + within
 }
 
-fn floor_char_boundary(text: &str, offset: usize) -> usize {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    offset
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::frontmatter::Code;
-    use crate::frontmatter::parse::split;
+    use crate::frontmatter::block::split;
 
     fn read(text: &str) -> Result<Map<String, Value>, ParseError> {
         let block = split(text).unwrap().block.unwrap();

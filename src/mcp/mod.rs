@@ -3,9 +3,11 @@
 //! The stdio and HTTP transports check every incoming message themselves
 //! (`jsonrpc.rs`) before rmcp sees it, and carry the server's limits.
 //!
-//! Nothing here decides anything: a tool method converts the call's
-//! arguments, runs the domain operation off the async runtime, and converts
-//! the result (`result.rs`).
+//! Nothing here decides anything: a tool method decodes the call's
+//! arguments into the domain's typed request, runs the domain operation off
+//! the async runtime, and converts its response or error (`result.rs`,
+//! `tool_error.rs`). Only this module knows JSON arguments and the MCP error
+//! shape; the domains are plain typed Rust.
 
 mod http;
 mod jsonrpc;
@@ -13,12 +15,14 @@ mod planner;
 mod result;
 mod server;
 mod stdio;
+mod tool_error;
 mod tracker;
 mod transport;
 
 pub use http::{HttpLimits, MCP_PATH, serve_http, serve_http_on};
 pub use server::{QuireServer, Toolset, UnknownToolset};
 pub use stdio::{EXIT_GRACE, MAX_LINE_BYTES, StdioEnd, serve_stdio};
+pub use tool_error::{ErrorCode, ToolError};
 pub use transport::{CallOutcome, call_in_process};
 
 /// What the transports fail with: rmcp's, hyper's and I/O errors alike.

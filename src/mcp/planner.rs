@@ -1,22 +1,59 @@
 //! The `planner` toolset's router: the six workflow tools.
 
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
-use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::handler::server::tool::ToolName;
+use rmcp::model::JsonObject;
 use rmcp::{tool, tool_router};
+use serde::de::DeserializeOwned;
 
-use super::result::run_blocking;
+use super::result::{ToolFuture, run_tool};
 use super::server::QuireServer;
+use crate::plan::{ALLOWED_TYPES, MAX_TASK_DEPTH, ParserConfig};
 use crate::planner::{
-    MarkTaskRequest, NoParameters, PlannerResponse, SetDetailedGoalRequest,
-    SetOverarchingGoalRequest, SetPlanRequest,
+    MarkTaskRequest, NoParameters, PlannerError, PlannerResponse, PlannerTools,
+    SetDetailedGoalRequest, SetOverarchingGoalRequest, SetPlanRequest,
 };
 
+/// `set_overarching_goal`'s description: the types and the title's limit
+/// come from the plan grammar's own constants.
+fn set_overarching_goal_description() -> String {
+    format!(
+        "Set (or replace) the plan's goal: the header `type(scope)!: title`. goal.type is one of {}; goal.scope is \
+         lowercase letters, digits and hyphens; goal.title is one line of at most {} characters. Keeps the rest of the plan.",
+        ALLOWED_TYPES.join(", "),
+        ParserConfig::COMMIT_MESSAGE.max_title_length
+    )
+}
+
+/// `set_plan`'s description, with the nesting limit the validator applies.
+fn set_plan_description() -> String {
+    format!(
+        "Set (or replace) the plan's tasks: a list of [checked, text, children] tuples, at most {MAX_TASK_DEPTH} levels \
+         below the top, each a concrete one-line step."
+    )
+}
+
+/// The result of every planner operation.
+type Outcome = Result<PlannerResponse, PlannerError>;
+
 impl QuireServer {
-    async fn planner_call(&self, tool: &'static str, arguments: JsonObject) -> CallToolResult {
-        let planner = self.planner.clone();
-        run_blocking(move || planner.call(tool, serde_json::Value::Object(arguments))).await
+    /// Runs one call of a planner tool: `operation` with the decoded request.
+    fn planner_tool<Request: DeserializeOwned>(
+        &self,
+        tool: ToolName,
+        args: JsonObject,
+        operation: impl FnOnce(&PlannerTools, &Request) -> Outcome + Send + 'static,
+    ) -> ToolFuture<'static> {
+        run_tool(&self.planner, tool, args, operation)
     }
+}
+
+/// An operation that takes no request as one that takes [`NoParameters`],
+/// which are decoded all the same (so unknown arguments are refused).
+fn no_request(
+    operation: fn(&PlannerTools) -> Outcome,
+) -> impl FnOnce(&PlannerTools, &NoParameters) -> Outcome + Send + 'static {
+    move |planner, _| operation(planner)
 }
 
 #[tool_router(router = planner_router, vis = "pub(super)")]
@@ -32,27 +69,19 @@ impl QuireServer {
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Gather requirements", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn gather_requirements(
-        &self,
-        Parameters(arguments): Parameters<JsonObject>,
-    ) -> CallToolResult {
-        self.planner_call("gather_requirements", arguments).await
+    fn gather_requirements(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        self.planner_tool(tool, args, no_request(PlannerTools::gather_requirements))
     }
 
     #[tool(
         name = "set_overarching_goal",
-        description = "Set (or replace) the plan's goal: the header `type(scope)!: title`. goal.type is one of feat, fix, refactor, build, \
-                       chore, docs, lint, infra, spec; goal.scope is lowercase letters, digits and hyphens; goal.title is one line of at \
-                       most 120 characters. Keeps the rest of the plan.",
+        description = set_overarching_goal_description(),
         input_schema = schema_for_type::<SetOverarchingGoalRequest>(),
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Set overarching goal", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn set_overarching_goal(
-        &self,
-        Parameters(arguments): Parameters<JsonObject>,
-    ) -> CallToolResult {
-        self.planner_call("set_overarching_goal", arguments).await
+    fn set_overarching_goal(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        self.planner_tool(tool, args, PlannerTools::set_overarching_goal)
     }
 
     #[tool(
@@ -64,23 +93,19 @@ impl QuireServer {
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Set detailed goal", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn set_detailed_goal(
-        &self,
-        Parameters(arguments): Parameters<JsonObject>,
-    ) -> CallToolResult {
-        self.planner_call("set_detailed_goal", arguments).await
+    fn set_detailed_goal(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        self.planner_tool(tool, args, PlannerTools::set_detailed_goal)
     }
 
     #[tool(
         name = "set_plan",
-        description = "Set (or replace) the plan's tasks: a list of [checked, text, children] tuples, at most 4 levels below the top, \
-                       each a concrete one-line step.",
+        description = set_plan_description(),
         input_schema = schema_for_type::<SetPlanRequest>(),
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Set plan", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn set_plan(&self, Parameters(arguments): Parameters<JsonObject>) -> CallToolResult {
-        self.planner_call("set_plan", arguments).await
+    fn set_plan(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        self.planner_tool(tool, args, PlannerTools::set_plan)
     }
 
     #[tool(
@@ -92,8 +117,8 @@ impl QuireServer {
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Mark task", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn mark_task(&self, Parameters(arguments): Parameters<JsonObject>) -> CallToolResult {
-        self.planner_call("mark_task", arguments).await
+    fn mark_task(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        self.planner_tool(tool, args, PlannerTools::mark_task)
     }
 
     #[tool(
@@ -103,7 +128,75 @@ impl QuireServer {
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Finish job", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
-    async fn finish_job(&self, Parameters(arguments): Parameters<JsonObject>) -> CallToolResult {
-        self.planner_call("finish_job", arguments).await
+    fn finish_job(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        self.planner_tool(tool, args, no_request(PlannerTools::finish_job))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::plan::{ALLOWED_CONSTRAINT_PREFIXES, MAX_TASK_DEPTH, ParserConfig};
+
+    /// The numbers that follow `marker` in `text` (`at most 120 characters`
+    /// with the marker `at most `), each with the word after it.
+    fn numbers_after<'t>(text: &'t str, marker: &str) -> Vec<(usize, &'t str)> {
+        text.split(marker)
+            .skip(1)
+            .filter_map(|rest| {
+                let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+                let number = rest[..digits].parse().ok()?;
+                let word = rest[digits..].split_whitespace().next()?;
+                Some((number, word))
+            })
+            .collect()
+    }
+
+    /// Doc comments become the request schemas' descriptions and cannot be
+    /// computed; every title length and nesting depth the planner's tools
+    /// state (descriptions and input schemas alike) is held to the
+    /// grammar's constants here.
+    #[test]
+    fn every_limit_the_tools_state_is_the_grammars() {
+        let (mut lengths, mut depths) = (0, 0);
+        for tool in super::super::server::QuireServer::planner_router().list_all() {
+            let stated = format!(
+                "{} {}",
+                tool.description.as_deref().unwrap_or_default(),
+                serde_json::Value::Object((*tool.input_schema).clone())
+            );
+            for (number, word) in numbers_after(&stated, "at most ") {
+                if word.starts_with("characters") {
+                    lengths += 1;
+                    let limit = ParserConfig::COMMIT_MESSAGE.max_title_length;
+                    assert_eq!(number, limit, "{}: {stated}", tool.name);
+                } else if word.starts_with("levels") {
+                    depths += 1;
+                    assert_eq!(number, MAX_TASK_DEPTH, "{}: {stated}", tool.name);
+                }
+            }
+        }
+        assert_eq!((lengths, depths), (2, 2), "every limit stated is checked");
+    }
+
+    /// `set_detailed_goal`'s description lists the constraint prefixes in
+    /// its own order (the one clients have seen since the first release),
+    /// so it is a literal; this keeps it to exactly the grammar's prefixes.
+    #[test]
+    fn set_detailed_goal_names_exactly_the_constraint_prefixes() {
+        let tool = super::super::server::QuireServer::planner_router()
+            .list_all()
+            .into_iter()
+            .find(|tool| tool.name == "set_detailed_goal")
+            .expect("set_detailed_goal is a planner tool");
+        let description = tool.description.unwrap_or_default();
+        let mut named: Vec<&str> = description
+            .split("`- ")
+            .skip(1)
+            .map(|rest| rest.split(": ...`").next().unwrap_or_default())
+            .collect();
+        let mut allowed = ALLOWED_CONSTRAINT_PREFIXES.to_vec();
+        named.sort_unstable();
+        allowed.sort_unstable();
+        assert_eq!(named, allowed, "{description}");
     }
 }

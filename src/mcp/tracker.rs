@@ -1,13 +1,13 @@
 //! The `tracker` toolset's router.
 
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
-use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::handler::server::tool::ToolName;
+use rmcp::model::JsonObject;
 use rmcp::{tool, tool_router};
 
-use super::result::run_blocking;
+use super::result::{ToolFuture, run_tool};
 use super::server::QuireServer;
-use crate::tracker::{UpdateTrackerStatusRequest, UpdateTrackerStatusResponse};
+use crate::tracker::{TrackerTools, UpdateTrackerStatusRequest, UpdateTrackerStatusResponse};
 
 #[tool_router(router = tracker_router, vis = "pub(super)")]
 impl QuireServer {
@@ -32,14 +32,7 @@ impl QuireServer {
             open_world_hint = false
         )
     )]
-    async fn update_tracker_status(
-        &self,
-        Parameters(arguments): Parameters<JsonObject>,
-    ) -> CallToolResult {
-        let tracker = self.tracker.clone();
-        run_blocking(move || {
-            tracker.update_tracker_status_json(serde_json::Value::Object(arguments))
-        })
-        .await
+    fn update_tracker_status(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        run_tool(&self.tracker, tool, args, TrackerTools::update_status)
     }
 }

@@ -4,11 +4,18 @@
 //! what the JSON shape of the conformance cases encodes by absent keys. Every
 //! node keeps the byte span it was read from; spans are not part of the JSON
 //! shape (see [`crate::span::Spanned`]).
+//!
+//! The fields are public, for building and editing documents; the accessors
+//! (`title()`, `tasks()`, ...) read them without the `Option`/`Spanned`
+//! wrapping. `==` compares spans too (two parses of the same text are
+//! equal); `same_content` compares what the JSON shape holds and ignores
+//! where it was written.
 
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeTuple, Serializer};
 use serde::{Deserialize, Serialize};
 
+use super::task_path::TaskPath;
 use crate::span::{Span, Spanned};
 
 /// A plan document (a structured commit message).
@@ -44,6 +51,113 @@ impl PlanDocument {
             && self.direction.is_none()
     }
 
+    /// The header, when the document has one.
+    pub fn header(&self) -> Option<&Header> {
+        self.header.as_ref()
+    }
+
+    /// The description's text, lines joined with `\n`.
+    pub fn description(&self) -> Option<&str> {
+        text_of(&self.description)
+    }
+
+    /// The constraints in document order (none when the section is absent).
+    pub fn constraints(&self) -> std::slice::Iter<'_, Constraint> {
+        self.constraints.as_deref().unwrap_or_default().iter()
+    }
+
+    /// The top-level tasks in document order (none when the section is
+    /// absent); each task's subtasks are [`Task::children`].
+    pub fn tasks(&self) -> std::slice::Iter<'_, Task> {
+        self.tasks.as_deref().unwrap_or_default().iter()
+    }
+
+    /// The direction's text: everything after the tasks, trimmed.
+    pub fn direction(&self) -> Option<&str> {
+        text_of(&self.direction)
+    }
+
+    /// The task at `path`, if the document has one there.
+    ///
+    /// ```
+    /// use quire::plan::{PlanDocument, TaskPath};
+    ///
+    /// let mut document: PlanDocument = "feat(a): b\n\nWhy.\n- [ ]: One\n  - [ ]: Sub\n".parse().unwrap();
+    /// let path: TaskPath = "1.1".parse().unwrap();
+    /// assert_eq!(document.task(&path).map(|task| task.text()), Some("Sub"));
+    /// assert!(document.task(&"1.2".parse().unwrap()).is_none());
+    /// document.task_mut(&path).unwrap().checked = true;
+    /// assert!(document.task(&path).unwrap().checked);
+    /// ```
+    pub fn task(&self, path: &TaskPath) -> Option<&Task> {
+        let (first, rest) = path.indices().split_first()?;
+        rest.iter()
+            .try_fold(self.tasks.as_ref()?.get(*first)?, |task, &index| {
+                task.children.get(index)
+            })
+    }
+
+    /// The task at `path`, to edit, if the document has one there.
+    pub fn task_mut(&mut self, path: &TaskPath) -> Option<&mut Task> {
+        let (first, rest) = path.indices().split_first()?;
+        rest.iter()
+            .try_fold(self.tasks.as_mut()?.get_mut(*first)?, |task, &index| {
+                task.children.get_mut(index)
+            })
+    }
+
+    /// Every task in document order (depth first) with its path.
+    ///
+    /// ```
+    /// use quire::plan::PlanDocument;
+    ///
+    /// let document: PlanDocument =
+    ///     "feat(a): b\n\nWhy.\n- [x]: One\n  - [x]: Sub\n- [ ]: Two\n".parse().unwrap();
+    /// let listed: Vec<String> = document
+    ///     .tasks_with_paths()
+    ///     .map(|(path, task)| format!("{path} {}", task.text()))
+    ///     .collect();
+    /// assert_eq!(listed, ["1 One", "1.1 Sub", "2 Two"]);
+    /// ```
+    pub fn tasks_with_paths(&self) -> impl Iterator<Item = (TaskPath, &Task)> {
+        let mut stack: Vec<(TaskPath, &Task)> = self
+            .tasks()
+            .enumerate()
+            .rev()
+            .map(|(index, task)| (TaskPath::top(index), task))
+            .collect();
+        std::iter::from_fn(move || {
+            let (path, task) = stack.pop()?;
+            let children = task.children.iter().enumerate().rev();
+            stack.extend(children.map(|(index, child)| (path.child(index), child)));
+            Some((path, task))
+        })
+    }
+
+    /// Whether `other` has the same content: the same sections with the same
+    /// values, wherever they were written. This is equality of the JSON
+    /// shape; `==` also compares spans.
+    ///
+    /// ```
+    /// use quire::plan::{format, PlanDocument, ParserConfig};
+    ///
+    /// let tight: PlanDocument = "feat(a): b\n\nWhy.\n- [ ]: One\n".parse().unwrap();
+    /// let spaced: PlanDocument = "feat(a): b\n\nWhy.\n\n- [ ]: One\n".parse().unwrap();
+    /// assert!(tight.same_content(&spaced));
+    /// assert_ne!(tight, spaced); // the task starts one line later
+    /// ```
+    pub fn same_content(&self, other: &PlanDocument) -> bool {
+        same_option(&self.header, &other.header, Header::same_content)
+            && self.description() == other.description()
+            && same_option(&self.constraints, &other.constraints, |ours, theirs| {
+                same_all(ours, theirs, Constraint::same_content)
+            })
+            && same_option(&self.tasks, &other.tasks, |ours, theirs| {
+                same_all(ours, theirs, Task::same_content)
+            })
+            && self.direction() == other.direction()
+    }
+
     /// The directive the direction ends with, if its last line is exactly
     /// `~~~ WORD ~~~` (a word of capital letters): `Some("COMPLETE")` for
     /// `~~~ COMPLETE ~~~`. Lines before it are the rest of the direction
@@ -62,7 +176,7 @@ impl PlanDocument {
     /// assert_eq!(outcome.document.direction_before_directive(), Some("Ship it on Friday"));
     /// ```
     pub fn directive(&self) -> Option<&str> {
-        let direction = self.direction.as_ref()?.value.as_str();
+        let direction = self.direction()?;
         let last_line = direction.rsplit('\n').next().unwrap_or(direction);
         let word = last_line.strip_prefix("~~~ ")?.strip_suffix(" ~~~")?;
         (!word.is_empty() && word.chars().all(|c| c.is_ascii_uppercase())).then_some(word)
@@ -72,7 +186,7 @@ impl PlanDocument {
     /// when it has no directive, `None` when it is only a directive (or
     /// absent).
     pub fn direction_before_directive(&self) -> Option<&str> {
-        let direction = self.direction.as_ref()?.value.as_str();
+        let direction = self.direction()?;
         let before = match self.directive() {
             Some(_) => direction.rsplit_once('\n').map_or("", |(before, _)| before),
             None => direction,
@@ -138,6 +252,35 @@ impl Header {
             span: Span::DETACHED,
         }
     }
+
+    /// The commit type (`feat`); `None` in syntaxes without one.
+    pub fn commit_type(&self) -> Option<&str> {
+        text_of(&self.commit_type)
+    }
+
+    /// The scope (`parser` in `feat(parser):`).
+    pub fn scope(&self) -> Option<&str> {
+        text_of(&self.scope)
+    }
+
+    /// The title after the colon; `None` when the header ends at the colon.
+    pub fn title(&self) -> Option<&str> {
+        text_of(&self.title)
+    }
+
+    /// Whether the header marks a breaking change (`!` after the scope).
+    pub fn is_breaking(&self) -> bool {
+        self.breaking
+    }
+
+    /// Whether `other` has the same type, scope, `!` and title, wherever
+    /// they were written.
+    pub fn same_content(&self, other: &Header) -> bool {
+        self.commit_type() == other.commit_type()
+            && self.scope() == other.scope()
+            && self.breaking == other.breaking
+            && self.title() == other.title()
+    }
 }
 
 /// `- Key: value`; serializes as the pair `[key, value]`.
@@ -159,6 +302,22 @@ impl Constraint {
             value: Spanned::detached(value.into()),
             span: Span::DETACHED,
         }
+    }
+
+    /// The key, before the colon (`Never`).
+    pub fn key(&self) -> &str {
+        &self.key.value
+    }
+
+    /// The value, after the colon and its space.
+    pub fn value(&self) -> &str {
+        &self.value.value
+    }
+
+    /// Whether `other` has the same key and value, wherever they were
+    /// written.
+    pub fn same_content(&self, other: &Constraint) -> bool {
+        self.key() == other.key() && self.value() == other.value()
     }
 }
 
@@ -186,6 +345,52 @@ impl Task {
             span: Span::DETACHED,
         }
     }
+
+    /// The task's text after the checkbox.
+    pub fn text(&self) -> &str {
+        &self.text.value
+    }
+
+    /// Whether the checkbox is ticked (`[x]`).
+    pub fn is_checked(&self) -> bool {
+        self.checked
+    }
+
+    /// The subtasks indented beneath this task, in document order.
+    pub fn children(&self) -> &[Task] {
+        &self.children
+    }
+
+    /// Whether `other` has the same checkbox, text and subtasks (compared
+    /// the same way), wherever they were written.
+    pub fn same_content(&self, other: &Task) -> bool {
+        self.checked == other.checked
+            && self.text() == other.text()
+            && same_all(&self.children, &other.children, Task::same_content)
+    }
+}
+
+/// The text of an optional spanned string.
+fn text_of(value: &Option<Spanned<String>>) -> Option<&str> {
+    value.as_ref().map(|spanned| spanned.value.as_str())
+}
+
+/// Whether two optional values are both absent, or both present and `same`.
+fn same_option<T>(ours: &Option<T>, theirs: &Option<T>, same: impl Fn(&T, &T) -> bool) -> bool {
+    match (ours, theirs) {
+        (Some(ours), Some(theirs)) => same(ours, theirs),
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// Whether two lists have the same length and are `same` item by item.
+fn same_all<T>(ours: &[T], theirs: &[T], same: impl Fn(&T, &T) -> bool) -> bool {
+    ours.len() == theirs.len()
+        && ours
+            .iter()
+            .zip(theirs)
+            .all(|(ours, theirs)| same(ours, theirs))
 }
 
 impl Serialize for Constraint {
@@ -311,5 +516,99 @@ mod tests {
             .map(|(depth, task)| (depth, task.text.as_str()))
             .collect();
         assert_eq!(walked, [(0, "a"), (1, "b"), (2, "c"), (0, "d")]);
+    }
+
+    fn sample() -> PlanDocument {
+        PlanDocument {
+            header: Some(Header::new("feat", "parser", "Add tasks")),
+            description: Some("Why.".into()),
+            constraints: Some(vec![Constraint::new("Never", "skip tests")]),
+            tasks: Some(vec![
+                Task::new(false, "a", vec![Task::new(true, "b", vec![])]),
+                Task::new(true, "c", vec![]),
+            ]),
+            direction: Some("Next".into()),
+        }
+    }
+
+    #[test]
+    fn accessors_read_through_options_and_spans() {
+        let doc = sample();
+        let header = doc.header().unwrap();
+        assert_eq!(
+            (header.commit_type(), header.scope(), header.title()),
+            (Some("feat"), Some("parser"), Some("Add tasks"))
+        );
+        assert!(!header.is_breaking());
+        assert_eq!(doc.description(), Some("Why."));
+        assert_eq!(doc.direction(), Some("Next"));
+        let constraint = doc.constraints().next().unwrap();
+        assert_eq!(
+            (constraint.key(), constraint.value()),
+            ("Never", "skip tests")
+        );
+        let top: Vec<&str> = doc.tasks().map(Task::text).collect();
+        assert_eq!(top, ["a", "c"]);
+        assert!(doc.tasks().next().unwrap().children()[0].is_checked());
+        let empty = PlanDocument::default();
+        assert_eq!((empty.tasks().len(), empty.constraints().len()), (0, 0));
+        assert_eq!((empty.description(), empty.direction()), (None, None));
+    }
+
+    #[test]
+    fn tasks_are_found_by_path() {
+        let mut doc = sample();
+        let walked: Vec<(String, &str)> = doc
+            .tasks_with_paths()
+            .map(|(path, task)| (path.to_string(), task.text()))
+            .collect();
+        assert_eq!(
+            walked,
+            [("1".into(), "a"), ("1.1".into(), "b"), ("2".into(), "c")]
+        );
+        for (path, task) in doc.tasks_with_paths() {
+            assert!(std::ptr::eq(doc.task(&path).unwrap(), task));
+        }
+        let missing = ["3", "1.2", "2.1", "1.1.1"];
+        for path in missing {
+            assert!(doc.task(&path.parse().unwrap()).is_none(), "{path}");
+        }
+        doc.task_mut(&"1.1".parse().unwrap()).unwrap().checked = false;
+        assert!(!doc.task(&"1.1".parse().unwrap()).unwrap().checked);
+        assert!(doc.task_mut(&"2.1".parse().unwrap()).is_none());
+        assert!(PlanDocument::default().task(&TaskPath::top(0)).is_none());
+    }
+
+    #[test]
+    fn same_content_ignores_spans_and_nothing_else() {
+        let doc = sample();
+        let mut moved = doc.clone();
+        moved.header.as_mut().unwrap().span = Span::new(0, 20);
+        moved.tasks.as_mut().unwrap()[0].children[0].text.span = Span::new(40, 41);
+        moved.constraints.as_mut().unwrap()[0].value.span = Span::new(30, 40);
+        assert!(doc.same_content(&moved) && moved.same_content(&doc));
+        assert_ne!(doc, moved);
+
+        let changes: [fn(&mut PlanDocument); 9] = [
+            |d| d.header.as_mut().unwrap().breaking = true,
+            |d| d.header.as_mut().unwrap().scope = None,
+            |d| d.header.as_mut().unwrap().title = Some("Add Tasks".into()),
+            |d| d.description = None,
+            |d| d.constraints = Some(vec![]),
+            |d| d.constraints.as_mut().unwrap()[0] = Constraint::new("Never", "skip test"),
+            |d| d.tasks.as_mut().unwrap()[0].children[0].checked = false,
+            |d| {
+                d.tasks.as_mut().unwrap()[0]
+                    .children
+                    .push(Task::new(false, "x", vec![]))
+            },
+            |d| d.direction = Some("Next ".into()),
+        ];
+        for (at, change) in changes.iter().enumerate() {
+            let mut changed = doc.clone();
+            change(&mut changed);
+            assert!(!doc.same_content(&changed), "change {at}");
+            assert!(!changed.same_content(&doc), "change {at}");
+        }
     }
 }

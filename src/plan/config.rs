@@ -237,10 +237,29 @@ impl FromStr for Preset {
     }
 }
 
+/// The kebab-case names as clap's possible values, with the spec's constant
+/// names as aliases: with `ignore_case`, every spelling `FromStr` takes but
+/// surrounding whitespace.
+#[cfg(feature = "cli")]
+impl clap::ValueEnum for Preset {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Preset::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).alias(self.spec_name()))
+    }
+}
+
 /// A preset name that is none of the four; holds the name as given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown preset `{0}`; use one of: commit-message, markdown-tasks, yaml-like, strict")]
+#[error("unknown preset `{0}`; use one of: {names}", names = preset_names())]
 pub struct UnknownPreset(pub String);
+
+/// The presets' kebab-case names, in [`Preset::ALL`]'s order.
+fn preset_names() -> String {
+    Preset::ALL.map(Preset::name).join(", ")
+}
 
 #[cfg(test)]
 mod tests {
@@ -303,6 +322,14 @@ mod tests {
                 format!(" {spec} "),
             ] {
                 assert_eq!(spelling.parse(), Ok(preset), "{spelling:?}");
+                // clap (`--preset`, with `ignore_case`) takes them all but
+                // the one with surrounding whitespace.
+                #[cfg(feature = "cli")]
+                assert_eq!(
+                    <Preset as clap::ValueEnum>::from_str(&spelling, true).ok(),
+                    (spelling.trim() == spelling).then_some(preset),
+                    "{spelling:?}"
+                );
             }
         }
     }
@@ -313,6 +340,9 @@ mod tests {
         assert_eq!("YAML_LIKE".parse(), Ok(Preset::YamlLike));
         assert_eq!("Strict".parse(), Ok(Preset::Strict));
         let error = "markdown".parse::<Preset>().unwrap_err();
-        assert!(error.to_string().contains("markdown-tasks"));
+        assert_eq!(
+            error.to_string(),
+            "unknown preset `markdown`; use one of: commit-message, markdown-tasks, yaml-like, strict"
+        );
     }
 }

@@ -32,8 +32,8 @@ pub fn format(document: &PlanDocument, config: &ParserConfig) -> String {
     if let Some(header) = &document.header {
         sections.push(format_header(header, config.header));
     }
-    if let Some(description) = &document.description {
-        sections.push(description.value.clone());
+    if let Some(description) = document.description() {
+        sections.push(description.to_owned());
     }
     if let Some(constraints) = document.constraints.as_deref().filter(|c| !c.is_empty()) {
         let lines: Vec<String> = constraints
@@ -48,8 +48,8 @@ pub fn format(document: &PlanDocument, config: &ParserConfig) -> String {
         block.pop(); // the last task's newline; sections are joined below
         sections.push(block);
     }
-    if let Some(direction) = &document.direction {
-        sections.push(direction.value.clone());
+    if let Some(direction) = document.direction() {
+        sections.push(direction.to_owned());
     }
     if sections.is_empty() {
         return String::new();
@@ -60,16 +60,12 @@ pub fn format(document: &PlanDocument, config: &ParserConfig) -> String {
 }
 
 fn format_header(header: &Header, syntax: HeaderSyntax) -> String {
-    let title = header.title.as_ref().map(|title| title.value.as_str());
+    let title = header.title();
     match syntax {
         HeaderSyntax::Conventional => {
-            let mut line = header
-                .commit_type
-                .as_ref()
-                .map(|t| t.value.clone())
-                .unwrap_or_default();
-            if let Some(scope) = &header.scope {
-                let _ = write!(line, "({})", scope.value);
+            let mut line = header.commit_type().unwrap_or_default().to_owned();
+            if let Some(scope) = header.scope() {
+                let _ = write!(line, "({scope})");
             }
             if header.breaking {
                 line.push('!');
@@ -87,7 +83,7 @@ fn format_header(header: &Header, syntax: HeaderSyntax) -> String {
 }
 
 fn format_constraint(constraint: &Constraint, syntax: ConstraintSyntax) -> String {
-    let (key, value) = (&constraint.key.value, &constraint.value.value);
+    let (key, value) = (constraint.key(), constraint.value());
     match syntax {
         ConstraintSyntax::Dash => format!("- {key}: {value}"),
         ConstraintSyntax::Blockquote => format!("> {key}: {value}"),
@@ -100,7 +96,7 @@ fn write_tasks(out: &mut String, tasks: &[Task], depth: usize, config: &ParserCo
         let indent = depth * config.indent_size;
         let _ = write!(out, "{:indent$}", "");
         let mark = if task.checked { 'x' } else { ' ' };
-        let text = &task.text.value;
+        let text = task.text();
         let _ = match config.task {
             TaskSyntax::CheckboxColon => writeln!(out, "- [{mark}]: {text}"),
             TaskSyntax::Checkbox => writeln!(out, "- [{mark}] {text}"),

@@ -13,20 +13,26 @@
 //! Continue with the formatter
 //! ```
 //!
-//! [`parse`] reads one ([`ParserConfig`] chooses the syntax and limits),
-//! [`validate`] checks it against the commit conventions, and [`format()`] writes
-//! it back. The grammar is in `grammar/plan.ebnf`.
+//! [`PlanDocument::parse`] (or `str::parse`) reads one in the commit-message
+//! syntax, or says everything that is wrong with it ([`PlanError`]);
+//! [`parse`] reads any syntax ([`ParserConfig`] chooses the syntax and
+//! limits) and keeps the warnings and the partial result of a halted parse.
+//! [`validate`] checks a document against the commit conventions, and
+//! [`format()`] writes it back. [`TaskPath`] names a task in the tree as the
+//! planner lists it (`2.1`). The grammar is in `grammar/plan.ebnf`.
 
 mod ast;
 mod characters;
 mod classify;
 mod codes;
 mod config;
+mod error;
 mod format;
 mod lines;
 mod parse;
 mod rules;
 pub mod syntax;
+mod task_path;
 mod validate;
 
 pub use ast::{Constraint, Header, PlanDocument, Task};
@@ -34,8 +40,11 @@ pub use codes::{Code, PlanDiagnostic};
 pub use config::{
     ConfigError, ConstraintSyntax, HeaderSyntax, ParserConfig, Preset, TaskSyntax, UnknownPreset,
 };
+pub use error::PlanError;
 pub use format::format;
 pub use parse::{ParseOutcome, ParseState, parse};
+pub use task_path::{TaskPath, TaskPathError};
 pub use validate::{
     ALLOWED_CONSTRAINT_PREFIXES, ALLOWED_TYPES, MAX_TASK_DEPTH, MAX_TITLE_LENGTH, validate,
+    validate_with,
 };

@@ -10,6 +10,7 @@
 use super::ast::{Constraint, PlanDocument, Task};
 use super::characters;
 use super::codes::{Code, PlanDiagnostic};
+use super::config::ParserConfig;
 use super::parse::ParseOutcome;
 use crate::diagnostics::{Diagnostic, Severity, one_line};
 use crate::span::Span;
@@ -30,15 +31,34 @@ pub const ALLOWED_CONSTRAINT_PREFIXES: [&str; 7] = [
     "Forbidden",
 ];
 
-/// Longest title, in characters.
-pub const MAX_TITLE_LENGTH: usize = 120;
+/// Longest title, in characters, of the default configuration
+/// ([`ParserConfig::COMMIT_MESSAGE`]); [`validate_with`] reads the limit of
+/// the configuration it is given.
+pub const MAX_TITLE_LENGTH: usize = ParserConfig::COMMIT_MESSAGE.max_title_length;
 
-/// Deepest task level (top-level tasks are at depth 0).
-pub const MAX_TASK_DEPTH: usize = 4;
+/// Deepest task level (top-level tasks are at depth 0) of the default
+/// configuration ([`ParserConfig::COMMIT_MESSAGE`]); [`validate_with`] reads
+/// the limit of the configuration it is given.
+pub const MAX_TASK_DEPTH: usize = ParserConfig::COMMIT_MESSAGE.max_nesting_depth;
 
-/// Checks `document` against the commit conventions. Returns every finding;
-/// the document is valid when none of them is an error (`scope_case` is a
-/// warning).
+/// Checks `document` against the commit conventions with the limits of
+/// [`ParserConfig::COMMIT_MESSAGE`]: [`validate_with`] that configuration.
+///
+/// ```
+/// use quire::plan::{parse, validate, Code, ParserConfig};
+///
+/// let outcome = parse("feature(Parser): Add spans", &ParserConfig::default());
+/// let codes: Vec<Code> = validate(&outcome.document).iter().map(|f| f.code).collect();
+/// assert_eq!(codes, [Code::UnknownType, Code::InvalidScope]);
+/// ```
+pub fn validate(document: &PlanDocument) -> Vec<PlanDiagnostic> {
+    validate_with(document, &ParserConfig::COMMIT_MESSAGE)
+}
+
+/// Checks `document` against the commit conventions, with the title length
+/// and nesting depth limits of `config` (the configuration it was parsed
+/// with). Returns every finding; the document is valid when none of them is
+/// an error.
 ///
 /// Every text must be free of control characters other than tab, and of the
 /// Unicode line and paragraph separators; a one-line text (type, scope,
@@ -49,35 +69,39 @@ pub const MAX_TASK_DEPTH: usize = 4;
 /// commit header: the type and scope rules do not apply to it.
 ///
 /// ```
-/// use quire::plan::{parse, validate, Code, ParserConfig};
+/// use quire::plan::{validate_with, Code, Header, ParserConfig, PlanDocument};
 ///
-/// let outcome = parse("feature(Parser): Add spans", &ParserConfig::default());
-/// let codes: Vec<Code> = validate(&outcome.document).iter().map(|f| f.code).collect();
-/// assert_eq!(codes, [Code::UnknownType, Code::InvalidScope, Code::ScopeCase]);
+/// let document = PlanDocument {
+///     header: Some(Header::new("fix", "cli", "a".repeat(60))),
+///     ..PlanDocument::default()
+/// };
+/// assert!(validate_with(&document, &ParserConfig::COMMIT_MESSAGE).is_empty());
+/// let codes: Vec<Code> = validate_with(&document, &ParserConfig::STRICT)
+///     .iter()
+///     .map(|f| f.code)
+///     .collect();
+/// assert_eq!(codes, [Code::TitleTooLong]);
 /// ```
-pub fn validate(document: &PlanDocument) -> Vec<PlanDiagnostic> {
-    let mut findings = conventions(document);
+pub fn validate_with(document: &PlanDocument, config: &ParserConfig) -> Vec<PlanDiagnostic> {
+    let mut findings = conventions(document, config);
     findings.extend(characters::in_document(document));
     findings
 }
 
-/// Every finding of [`validate`] but the control characters.
-fn conventions(document: &PlanDocument) -> Vec<PlanDiagnostic> {
-    let mut findings = Findings::default();
+/// Every finding of [`validate_with`] but the control characters.
+fn conventions(document: &PlanDocument, config: &ParserConfig) -> Vec<PlanDiagnostic> {
+    let mut findings = Findings {
+        found: Vec::new(),
+        max_title_length: config.max_title_length,
+        max_task_depth: config.max_nesting_depth,
+    };
     findings.document(document);
-    findings.0
+    findings.found
 }
 
 impl ParseOutcome {
-    /// Everything `quire check` reports for `text`, the text this outcome
-    /// was parsed from: the parser's diagnostics, then — when the document
-    /// parsed — the validator's findings. A halted document is not
-    /// validated; its halt is already an error.
-    ///
-    /// Control characters are looked for in the whole text, line by line,
-    /// rather than value by value as [`validate`] does: so they are found
-    /// where no value keeps them too (indentation, blank lines, ignored
-    /// text), each at the exact character.
+    /// [`check_with`](ParseOutcome::check_with) the default configuration,
+    /// [`ParserConfig::COMMIT_MESSAGE`].
     ///
     /// ```
     /// use quire::plan::{parse, Code, ParserConfig};
@@ -87,17 +111,44 @@ impl ParseOutcome {
     /// assert_eq!(codes, [Code::ControlCharacter]);
     /// ```
     pub fn check(&self, text: &str) -> Vec<PlanDiagnostic> {
+        self.check_with(text, &ParserConfig::COMMIT_MESSAGE)
+    }
+
+    /// Everything `quire check` reports for `text`, the text this outcome
+    /// was parsed from with `config`: the parser's diagnostics, then — when
+    /// the document parsed — the validator's findings, with `config`'s
+    /// limits. A halted document is not validated; its halt is already an
+    /// error.
+    ///
+    /// Control characters are looked for in the whole text, line by line,
+    /// rather than value by value as [`validate_with`] does: so they are found
+    /// where no value keeps them too (indentation, blank lines, ignored
+    /// text), each at the exact character.
+    ///
+    /// ```
+    /// use quire::plan::{parse, Code, ParserConfig};
+    ///
+    /// let config = ParserConfig::STRICT;
+    /// let text = "feature(cli): Ring\n";
+    /// let codes: Vec<Code> = parse(text, &config).check_with(text, &config).iter().map(|f| f.code).collect();
+    /// assert_eq!(codes, [Code::UnknownType]);
+    /// ```
+    pub fn check_with(&self, text: &str, config: &ParserConfig) -> Vec<PlanDiagnostic> {
         let mut all = self.diagnostics.clone();
         if self.is_parsed() {
-            all.extend(conventions(&self.document));
+            all.extend(conventions(&self.document, config));
             all.extend(characters::in_text(text, &self.document));
         }
         all
     }
 }
 
-#[derive(Default)]
-struct Findings(Vec<PlanDiagnostic>);
+/// The findings so far, and the limits they are checked against.
+struct Findings {
+    found: Vec<PlanDiagnostic>,
+    max_title_length: usize,
+    max_task_depth: usize,
+}
 
 /// What one finding says: message, label at the span, help.
 struct Wording {
@@ -123,7 +174,7 @@ impl Findings {
         span: Span,
         wording: Wording,
     ) {
-        self.0.push(Diagnostic {
+        self.found.push(Diagnostic {
             code,
             severity,
             message: wording.message,
@@ -185,13 +236,14 @@ impl Findings {
 
     fn title(&mut self, title: &str, span: Span) {
         let length = title.chars().count();
-        if length > MAX_TITLE_LENGTH {
+        let limit = self.max_title_length;
+        if length > limit {
             self.error(
                 Code::TitleTooLong,
                 "header.title",
                 span,
                 wording(
-                    format!("the title has {length} characters; the limit is {MAX_TITLE_LENGTH}"),
+                    format!("the title has {length} characters; the limit is {limit}"),
                     "too long",
                     "shorten the title and move the details into the description",
                 ),
@@ -279,35 +331,33 @@ impl Findings {
             Some(suggestion) => format!("write `{suggestion}`"),
             None => "use a scope like `parser` or `mcp-server`".to_owned(),
         };
-        self.error(
-            Code::InvalidScope,
-            "header.scope",
-            span,
-            wording(
+        // One mistake, one finding: when lowercasing is the whole fix (the
+        // spec's scope-case suggestion), the label says so and the help
+        // gives the lowercase scope.
+        let lowercase = scope.to_lowercase();
+        let (message, label) = if lowercase != scope && is_valid_scope(&lowercase) {
+            (
+                format!(
+                    "the scope `{}` has uppercase letters; a scope is lowercase letters, digits and hyphens",
+                    one_line(scope)
+                ),
+                "uppercase letters",
+            )
+        } else {
+            (
                 format!(
                     "the scope `{}` is not lowercase letters, digits and hyphens starting with a letter",
                     one_line(scope)
                 ),
                 "invalid scope",
-                help,
-            ),
+            )
+        };
+        self.error(
+            Code::InvalidScope,
+            "header.scope",
+            span,
+            wording(message, label, help),
         );
-        // The spec's best-practice warning, given only when lowercasing is
-        // the whole fix.
-        let lowercase = scope.to_lowercase();
-        if lowercase != scope && is_valid_scope(&lowercase) {
-            self.push(
-                Code::ScopeCase,
-                Severity::Warning,
-                "header.scope",
-                span,
-                wording(
-                    format!("the scope `{scope}` should be lowercase"),
-                    "uppercase letters",
-                    format!("write `{lowercase}`"),
-                ),
-            );
-        }
     }
 
     fn tasks(&mut self, tasks: &[Task], path: &str, depth: usize) {
@@ -325,15 +375,14 @@ impl Findings {
                     ),
                 );
             }
-            if depth > MAX_TASK_DEPTH {
+            let limit = self.max_task_depth;
+            if depth > limit {
                 self.error(
                     Code::NestingTooDeep,
                     task_path,
                     task.span,
                     wording(
-                        format!(
-                            "this task is nested {depth} levels deep; the limit is {MAX_TASK_DEPTH}"
-                        ),
+                        format!("this task is nested {depth} levels deep; the limit is {limit}"),
                         "too deep",
                         "flatten the plan: move deep subtasks up a level",
                     ),
@@ -420,15 +469,21 @@ mod tests {
     }
 
     #[test]
-    fn scope_case_is_a_warning_beside_the_pattern_error() {
+    fn an_uppercase_scope_is_one_finding_that_gives_the_lowercase_scope() {
         let outcome = parse("fix(Core): x", &ParserConfig::default());
         let findings = validate(&outcome.document);
-        assert_eq!(findings.len(), 2);
+        assert_eq!(findings.len(), 1, "{findings:?}");
         assert_eq!(
-            (findings[1].code, findings[1].severity),
-            (Code::ScopeCase, Severity::Warning)
+            (findings[0].code, findings[0].severity),
+            (Code::InvalidScope, Severity::Error)
         );
-        assert_eq!(findings[1].help, "write `core`");
+        assert_eq!(
+            (findings[0].label.as_str(), findings[0].help.as_str()),
+            ("uppercase letters", "write `core`")
+        );
+        let other = validate(&parse("fix(Core_2): x", &ParserConfig::default()).document);
+        assert_eq!(other.len(), 1, "{other:?}");
+        assert_eq!(other[0].label, "invalid scope");
     }
 
     #[test]
@@ -482,6 +537,50 @@ mod tests {
             [
                 (Code::EmptyTask, "tasks.0.2.0.1".into()),
                 (Code::NestingTooDeep, "tasks.1.2.0.2.0.2.0.2.0.2.0".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn the_limits_come_from_the_config() {
+        assert_eq!(
+            (MAX_TITLE_LENGTH, MAX_TASK_DEPTH),
+            (
+                ParserConfig::COMMIT_MESSAGE.max_title_length,
+                ParserConfig::COMMIT_MESSAGE.max_nesting_depth
+            )
+        );
+        let document = PlanDocument {
+            header: Some(Header::new("fix", "cli", "a".repeat(51))),
+            tasks: Some(vec![Task::new(
+                false,
+                "a",
+                vec![Task::new(false, "b", vec![Task::new(false, "c", vec![])])],
+            )]),
+            ..PlanDocument::default()
+        };
+        assert_eq!(validate(&document), []);
+        let tight = ParserConfig {
+            max_title_length: 50,
+            max_nesting_depth: 1,
+            ..ParserConfig::COMMIT_MESSAGE
+        };
+        let findings = validate_with(&document, &tight);
+        let found: Vec<(Code, &str)> = findings
+            .iter()
+            .map(|f| (f.code, f.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    Code::TitleTooLong,
+                    "the title has 51 characters; the limit is 50"
+                ),
+                (
+                    Code::NestingTooDeep,
+                    "this task is nested 2 levels deep; the limit is 1"
+                ),
             ]
         );
     }

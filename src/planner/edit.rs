@@ -3,11 +3,11 @@
 
 use crate::diagnostics::{LineIndex, one_line};
 use crate::plan::{
-    Code, Header, MAX_TASK_DEPTH, ParseState, ParserConfig, PlanDocument, Task, parse,
+    Code, Header, MAX_TASK_DEPTH, ParseState, ParserConfig, PlanDocument, Task, TaskPath, parse,
 };
 use crate::span::Spanned;
-use crate::tool_error::ToolError;
 
+use super::error::PlanEditError;
 use super::stage::{COMPLETE, TaskAt, tasks_with_paths};
 
 /// The overarching goal: the header's parts.
@@ -35,20 +35,18 @@ fn type_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 
 /// Sets the header. The validator checks the parts afterwards; a title or
 /// scope that cannot be written on one header line is refused here.
-pub(super) fn set_goal(document: &mut PlanDocument, goal: &Goal) -> Result<(), ToolError> {
+pub(super) fn set_goal(document: &mut PlanDocument, goal: &Goal) -> Result<(), PlanEditError> {
     for (name, value) in [
         ("type", &goal.commit_type),
         ("scope", &goal.scope),
         ("title", &goal.title),
     ] {
         if value.contains(['\n', '\r']) {
-            return Err(ToolError::validation(format!(
-                "goal.{name} must be one line"
-            )));
+            return Err(PlanEditError::new(format!("goal.{name} must be one line")));
         }
     }
     if goal.title.trim().is_empty() {
-        return Err(ToolError::validation(
+        return Err(PlanEditError::new(
             "goal.title is empty; say in one line what the change achieves",
         ));
     }
@@ -68,10 +66,10 @@ pub(super) fn set_detailed_goal(
     document: &mut PlanDocument,
     text: &str,
     config: &ParserConfig,
-) -> Result<(), ToolError> {
+) -> Result<(), PlanEditError> {
     let text = text.trim_matches(['\n', '\r']);
     if text.trim().is_empty() {
-        return Err(ToolError::validation(
+        return Err(PlanEditError::new(
             "description is empty; describe why the change is needed, what it changes and how",
         ));
     }
@@ -95,19 +93,19 @@ pub(super) fn set_detailed_goal(
             }
             _ => problem.help.as_str(),
         };
-        return Err(ToolError::validation(format!(
+        return Err(PlanEditError::new(format!(
             "description line {line}: {}; {hint}",
             problem.message
         )));
     }
     let parsed = outcome.document;
     if parsed.tasks.is_some() || parsed.direction.is_some() {
-        return Err(ToolError::validation(
+        return Err(PlanEditError::new(
             "the description may end in constraint lines (`- Never: ...`) but holds no tasks or other text after them; set tasks with set_plan",
         ));
     }
     let Some(description) = parsed.description else {
-        return Err(ToolError::validation(
+        return Err(PlanEditError::new(
             "the text has constraint lines but no description before them; start with a paragraph saying why, what and how",
         ));
     };
@@ -122,9 +120,9 @@ pub(super) fn set_plan(
     document: &mut PlanDocument,
     plan: Vec<Task>,
     config: &ParserConfig,
-) -> Result<(), ToolError> {
+) -> Result<(), PlanEditError> {
     if plan.is_empty() {
-        return Err(ToolError::validation(
+        return Err(PlanEditError::new(
             "plan is empty; give at least one task as [false, \"text\", []]",
         ));
     }
@@ -135,38 +133,38 @@ pub(super) fn set_plan(
     let mut count = 0;
     for (depth, task) in candidate.tasks_depth_first() {
         count += 1;
-        let text = &task.text.value;
+        let text = task.text();
         // Quoted in messages on one line, control characters escaped.
         let shown = one_line(text);
         if text.trim().is_empty() {
-            return Err(ToolError::validation(format!(
+            return Err(PlanEditError::new(format!(
                 "task {count} has no text; every task says what to do"
             )));
         }
         if text.trim() != text && !text.contains(['\n', '\r']) {
-            return Err(ToolError::validation(format!(
+            return Err(PlanEditError::new(format!(
                 "task {count} (\"{shown}\") starts or ends with whitespace; write it without (git would strip it from a commit message)"
             )));
         }
         if text.contains(['\n', '\r']) {
-            return Err(ToolError::validation(format!(
+            return Err(PlanEditError::new(format!(
                 "task {count} (\"{}\") spans several lines; a task is one line",
                 one_line(text.lines().next().unwrap_or_default())
             )));
         }
         if depth > MAX_TASK_DEPTH {
-            return Err(ToolError::validation(format!(
+            return Err(PlanEditError::new(format!(
                 "task \"{shown}\" is a subtask {depth} levels down; the limit is {MAX_TASK_DEPTH} levels of subtasks below the top-level tasks: flatten the plan"
             )));
         }
     }
     if count > config.max_task_count {
-        return Err(ToolError::validation(format!(
+        return Err(PlanEditError::new(format!(
             "the plan has {count} tasks; the limit is {}: merge small tasks",
             config.max_task_count
         )));
     }
-    refuse_duplicate_texts(candidate.tasks.as_deref().unwrap_or_default())?;
+    refuse_duplicate_texts(&candidate)?;
     document.tasks = candidate.tasks;
     reopen(document);
     Ok(())
@@ -174,12 +172,12 @@ pub(super) fn set_plan(
 
 /// Two tasks with the same text could not be told apart by text, so
 /// `mark_task` by text (and then `finish_job`) could never reach both.
-fn refuse_duplicate_texts(tasks: &[Task]) -> Result<(), ToolError> {
-    let all = tasks_with_paths(tasks);
-    let mut seen: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+fn refuse_duplicate_texts(candidate: &PlanDocument) -> Result<(), PlanEditError> {
+    let all = tasks_with_paths(candidate);
+    let mut seen: std::collections::HashMap<&str, &TaskPath> = std::collections::HashMap::new();
     let mut repeated: Vec<String> = Vec::new();
     for at in &all {
-        let text = at.task.text.value.as_str();
+        let text = at.task.text();
         match seen.get(text) {
             Some(first) => repeated.push(format!(
                 "\"{}\" (tasks {first} and {})",
@@ -194,7 +192,7 @@ fn refuse_duplicate_texts(tasks: &[Task]) -> Result<(), ToolError> {
     if repeated.is_empty() {
         return Ok(());
     }
-    Err(ToolError::validation(format!(
+    Err(PlanEditError::new(format!(
         "the plan repeats a task text: {}; nothing was stored. Every task needs its own text, so that it can be marked by it: \
          say what differs (\"Write the parser tests\", \"Write the CLI tests\")",
         repeated.join(", ")
@@ -213,7 +211,7 @@ fn reopen(document: &mut PlanDocument) {
 
 /// What [`mark_task`] did.
 pub(super) struct Marked {
-    pub path: String,
+    pub path: TaskPath,
     pub text: String,
     /// Set when marking completed the last open subtask of a parent.
     pub parent_ready: Option<String>,
@@ -227,100 +225,115 @@ pub(super) fn mark_task(
     document: &mut PlanDocument,
     task_id: &str,
     completed: bool,
-) -> Result<Marked, ToolError> {
-    let Some(tasks) = document.tasks.as_deref().filter(|tasks| !tasks.is_empty()) else {
-        return Err(ToolError::validation(
+) -> Result<Marked, PlanEditError> {
+    let path = resolve(document, task_id)?;
+    if completed {
+        let (text, parent_ready) = mark_done(document, &path)?;
+        return Ok(Marked {
+            path,
+            text,
+            parent_ready,
+        });
+    }
+    let text = reopen_path(document, &path);
+    Ok(Marked {
+        path,
+        text,
+        parent_ready: None,
+    })
+}
+
+/// The path of the one task `task_id` names, or why there is none.
+fn resolve(document: &PlanDocument, task_id: &str) -> Result<TaskPath, PlanEditError> {
+    if document.tasks().len() == 0 {
+        return Err(PlanEditError::new(
             "the plan has no tasks yet; set them with set_plan",
         ));
     };
     let task_id = task_id.trim();
     if task_id.is_empty() {
-        return Err(ToolError::validation(
+        return Err(PlanEditError::new(
             "task_id is empty; give the task's path as listed (`2`, `1.1`) or its text",
         ));
     }
-    let all = tasks_with_paths(tasks);
-    let path = match find_task(&all, task_id) {
-        Found::One(at) => at.path.clone(),
-        Found::NoPath => {
-            return Err(ToolError::validation(format!(
-                "there is no task {task_id}; the plan's tasks are: {}",
-                listing(all.iter())
-            )));
-        }
-        Found::None => {
-            return Err(ToolError::validation(format!(
-                "no task matches \"{}\". Open tasks: {}",
-                one_line(task_id),
-                listing(all.iter().filter(|at| !at.task.checked))
-            )));
-        }
+    let all = tasks_with_paths(document);
+    match find_task(&all, task_id) {
+        Found::One(at) => Ok(at.path.clone()),
+        Found::NoPath => Err(PlanEditError::new(format!(
+            "there is no task {task_id}; the plan's tasks are: {}",
+            listing(all.iter())
+        ))),
+        Found::None => Err(PlanEditError::new(format!(
+            "no task matches \"{}\". Open tasks: {}",
+            one_line(task_id),
+            listing(all.iter().filter(|at| !at.task.checked))
+        ))),
         Found::Several(several) => {
             let candidates: Vec<String> = several
                 .iter()
                 .map(|at| format!("{} \"{}\"", at.path, at.quoted()))
                 .collect();
-            return Err(ToolError::validation(format!(
+            Err(PlanEditError::new(format!(
                 "\"{}\" matches {} tasks: {}; nothing was changed. Give the path of one of them (e.g. `{}`) or its full text",
                 one_line(task_id),
                 several.len(),
                 candidates.join(", "),
                 several[0].path
-            )));
+            )))
         }
-    };
-    let indices: Vec<usize> = path
-        .split('.')
-        .filter_map(|part| part.parse::<usize>().ok())
-        .map(|n| n - 1)
-        .collect();
-    let tasks = document.tasks.as_mut().expect("checked above");
-    let text;
-    let mut parent_ready = None;
-    if completed {
-        let task = task_at_mut(tasks, &indices);
-        let open_children: Vec<String> = tasks_with_paths(&task.children)
-            .iter()
-            .filter(|at| !at.task.checked)
-            .map(|at| format!("{path}.{}", at.listed()))
-            .collect();
-        if !open_children.is_empty() {
-            return Err(ToolError::validation(format!(
-                "task {path} \"{}\" has open subtasks: {}; a task is done only when all its subtasks are, so mark those first",
-                one_line(&task.text.value),
-                open_children.join("; ")
-            )));
-        }
-        task.checked = true;
-        text = task.text.value.clone();
-        if let Some((_, parent_indices)) = indices.split_last()
-            && !parent_indices.is_empty()
-        {
-            let parent = task_at_mut(tasks, parent_indices);
-            if !parent.checked && parent.children.iter().all(|child| child.checked) {
-                parent_ready = Some(parent.text.value.clone());
-            }
-        }
-    } else {
-        // Reopening a task reopens every task above it.
-        let mut level: &mut Vec<Task> = tasks;
-        let mut reopened_text = String::new();
-        for (depth, &index) in indices.iter().enumerate() {
-            let task = &mut level[index];
-            task.checked = false;
-            if depth + 1 == indices.len() {
-                reopened_text = task.text.value.clone();
-            }
-            level = &mut task.children;
-        }
-        text = reopened_text;
-        reopen(document);
     }
-    Ok(Marked {
-        path,
-        text,
-        parent_ready,
-    })
+}
+
+/// Checks the task at `path`, refusing while it has open subtasks. Its
+/// text, and its parent's when that parent's subtasks are now all done.
+fn mark_done(
+    document: &mut PlanDocument,
+    path: &TaskPath,
+) -> Result<(String, Option<String>), PlanEditError> {
+    let open_children: Vec<String> = tasks_with_paths(document)
+        .iter()
+        .filter(|at| is_below(&at.path, path) && !at.task.checked)
+        .map(TaskAt::listed)
+        .collect();
+    let task = document.task_mut(path).expect("resolve found a task");
+    if !open_children.is_empty() {
+        return Err(PlanEditError::new(format!(
+            "task {path} \"{}\" has open subtasks: {}; a task is done only when all its subtasks are, so mark those first",
+            one_line(task.text()),
+            open_children.join("; ")
+        )));
+    }
+    task.checked = true;
+    let text = task.text().to_owned();
+    let parent_ready = path
+        .parent()
+        .and_then(|parent| document.task(&parent))
+        .filter(|parent| !parent.checked && parent.children.iter().all(|child| child.checked))
+        .map(|parent| parent.text().to_owned());
+    Ok((text, parent_ready))
+}
+
+/// Whether `path` names a subtask (at any depth) of the task at `ancestor`.
+fn is_below(path: &TaskPath, ancestor: &TaskPath) -> bool {
+    path.depth() > ancestor.depth() && path.indices().starts_with(ancestor.indices())
+}
+
+/// Opens the task at `path` and every task above it (and the plan, if it
+/// was finished); the task's text.
+fn reopen_path(document: &mut PlanDocument, path: &TaskPath) -> String {
+    let mut above = path.parent();
+    while let Some(ancestor) = above {
+        document
+            .task_mut(&ancestor)
+            .expect("resolve found a task")
+            .checked = false;
+        above = ancestor.parent();
+    }
+    let task = document.task_mut(path).expect("resolve found a task");
+    task.checked = false;
+    let reopened_text = task.text().to_owned();
+    reopen(document);
+    reopened_text
 }
 
 enum Found<'t, 'a> {
@@ -339,23 +352,28 @@ fn is_tree_path(id: &str) -> bool {
 }
 
 fn find_task<'t, 'a>(all: &'t [TaskAt<'a>], id: &str) -> Found<'t, 'a> {
-    let exact_text = || all.iter().find(|at| at.task.text.value.trim() == id);
+    let exact_text = || all.iter().find(|at| at.task.text().trim() == id);
     if is_tree_path(id) {
         // A path is an exact id: never a part of some task's text. A task
         // whose whole text is the id is the only other reading.
-        return match all.iter().find(|at| at.path == id).or_else(exact_text) {
+        let path = id.parse::<TaskPath>().ok();
+        return match all
+            .iter()
+            .find(|at| Some(&at.path) == path.as_ref())
+            .or_else(exact_text)
+        {
             Some(at) => Found::One(at),
             None => Found::NoPath,
         };
     }
     let exact: Vec<&TaskAt<'a>> = all
         .iter()
-        .filter(|at| at.task.text.value.trim() == id)
+        .filter(|at| at.task.text().trim() == id)
         .collect();
     let chosen = if exact.is_empty() {
         let needle = id.to_lowercase();
         all.iter()
-            .filter(|at| at.task.text.value.to_lowercase().contains(&needle))
+            .filter(|at| at.task.text().to_lowercase().contains(&needle))
             .collect()
     } else {
         exact
@@ -377,23 +395,14 @@ fn listing<'t, 'a: 't>(tasks: impl Iterator<Item = &'t TaskAt<'a>>) -> String {
     }
 }
 
-fn task_at_mut<'a>(tasks: &'a mut [Task], indices: &[usize]) -> &'a mut Task {
-    let (first, rest) = indices.split_first().expect("a task path is never empty");
-    let mut task = &mut tasks[*first];
-    for &index in rest {
-        task = &mut task.children[index];
-    }
-    task
-}
-
 /// Records the job as complete; refuses while a task is open.
-pub(super) fn finish_job(document: &mut PlanDocument) -> Result<(), ToolError> {
-    let Some(tasks) = document.tasks.as_deref().filter(|tasks| !tasks.is_empty()) else {
-        return Err(ToolError::validation(
+pub(super) fn finish_job(document: &mut PlanDocument) -> Result<(), PlanEditError> {
+    if document.tasks().len() == 0 {
+        return Err(PlanEditError::new(
             "the plan has no tasks; set them with set_plan, do them, then finish",
         ));
-    };
-    let open: Vec<String> = tasks_with_paths(tasks)
+    }
+    let open: Vec<String> = tasks_with_paths(document)
         .iter()
         .filter(|at| !at.task.checked)
         .map(TaskAt::listed)
@@ -403,7 +412,7 @@ pub(super) fn finish_job(document: &mut PlanDocument) -> Result<(), ToolError> {
             1 => ("1 task is".to_owned(), "it"),
             n => (format!("{n} tasks are"), "them"),
         };
-        return Err(ToolError::validation(format!(
+        return Err(PlanEditError::new(format!(
             "{count} still open: {}; finish {verb} and mark {verb} with mark_task first",
             open.join("; ")
         )));
@@ -448,7 +457,7 @@ pub(super) fn read_for_edit(
     config: &ParserConfig,
     clear_hint: &str,
     rewrites: Rewrites,
-) -> Result<PlanDocument, ToolError> {
+) -> Result<PlanDocument, PlanEditError> {
     let outcome = parse(text, config);
     let lines = LineIndex::new(text);
     let line_of = |offset: usize| lines.line_column(offset).0;
@@ -461,7 +470,7 @@ pub(super) fn read_for_edit(
                 d.help
             )
         });
-        return Err(ToolError::validation(format!(
+        return Err(PlanEditError::new(format!(
             "the stored text is not a plan document{reason}. It was left as it is: fix it by hand, or {clear_hint}"
         )));
     }
@@ -493,7 +502,7 @@ pub(super) fn read_for_edit(
         })
         .collect();
     if !dropped.is_empty() {
-        return Err(ToolError::validation(format!(
+        return Err(PlanEditError::new(format!(
             "the stored plan holds text the plan grammar ignores, which this edit would drop: {}. Nothing was stored. \
              Keep the text as the help says, or fix the stored plan by hand",
             dropped.join("; ")

@@ -1,8 +1,9 @@
 //! What a tool result says about the stored plan beyond its stage: every
 //! parser diagnostic and validator finding, each on one line with the line
-//! of the plan it is on and how to fix it.
+//! of the plan it is on and how to fix it (the diagnostic's one-line form,
+//! [`crate::diagnostics::Located`]).
 
-use crate::diagnostics::{DiagnosticCode, LineIndex, one_line};
+use crate::diagnostics::LineIndex;
 use crate::plan::PlanDiagnostic;
 
 /// The findings of one stored plan, split by whether they block the next
@@ -29,26 +30,7 @@ impl Findings {
         let mut findings = Findings::default();
         let lines = LineIndex::new(text);
         for diagnostic in parsed.iter().chain(validated) {
-            let line = if diagnostic.span.is_empty() && diagnostic.span.start == 0 {
-                String::new()
-            } else {
-                format!("line {}, ", lines.line_column(diagnostic.span.start).0)
-            };
-            let place = match &diagnostic.field {
-                Some(field) => format!("{line}{field}"),
-                None => line.trim_end_matches(", ").to_owned(),
-            };
-            let place = if place.is_empty() {
-                place
-            } else {
-                format!("{place}: ")
-            };
-            let shown = format!(
-                "{place}{} [{}] ({})",
-                one_line(&diagnostic.message),
-                diagnostic.code.as_str(),
-                one_line(&diagnostic.help)
-            );
+            let shown = diagnostic.located(&lines).to_string();
             if diagnostic.is_error() {
                 findings.errors.push(shown);
             } else {

@@ -3,29 +3,45 @@
 //! directory, or a plain file.
 //!
 //! ```
-//! use quire::planner::PlannerTools;
-//! use serde_json::json;
+//! use quire::planner::{
+//!     Goal, MarkTaskRequest, PlannerTools, SetDetailedGoalRequest, SetOverarchingGoalRequest,
+//!     SetPlanRequest,
+//! };
 //!
 //! let folder = tempfile::tempdir()?;
 //! let workspace = quire::fs::Workspace::new(folder.path())?;
 //! let tools = PlannerTools::new(workspace, Some("PLAN.md".into()));
-//! tools.call("set_overarching_goal", json!({"goal": {"type": "feat", "scope": "cli", "breaking": false, "title": "Add a hook"}})).unwrap();
-//! tools.call("set_detailed_goal", json!({"description": "Commits should carry their plan.\n- Never: rewrite a message the user typed"})).unwrap();
-//! tools.call("set_plan", json!({"plan": [[false, "Write the hook", []]]})).unwrap();
-//! tools.call("mark_task", json!({"task_id": "hook"})).unwrap();
-//! let done = tools.call("finish_job", json!({})).unwrap();
+//! let goal = Goal {
+//!     commit_type: "feat".into(),
+//!     scope: "cli".into(),
+//!     breaking: false,
+//!     title: "Add a hook".into(),
+//! };
+//! tools.set_overarching_goal(&SetOverarchingGoalRequest { goal, start_new: false })?;
+//! tools.set_detailed_goal(&SetDetailedGoalRequest {
+//!     description: "Commits should carry their plan.\n- Never: rewrite a message the user typed".into(),
+//! })?;
+//! tools.set_plan(&SetPlanRequest { plan: vec![quire::plan::Task::new(false, "Write the hook", vec![])] })?;
+//! tools.mark_task(&MarkTaskRequest { task_id: "hook".into(), completed: true })?;
+//! let done = tools.finish_job()?;
 //! assert_eq!(done.stage, Some(6));
 //! assert!(std::fs::read_to_string(folder.path().join("PLAN.md"))?.ends_with("~~~ COMPLETE ~~~\n"));
-//! # Ok::<(), std::io::Error>(())
+//!
+//! // An edit the plan's rules refuse says why, and stores nothing.
+//! let refused = tools.mark_task(&MarkTaskRequest { task_id: "deploy".into(), completed: true });
+//! assert!(matches!(refused, Err(quire::planner::PlannerError::Edit(_))));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod edit;
+mod error;
 mod findings;
 mod stage;
 pub mod store;
 mod tools;
 
 pub use edit::Goal;
+pub use error::{PlanEditError, PlannerError};
 pub use stage::{COMPLETE, Stage, guidance};
 pub use tools::{
     LOCK_TIMEOUT, MarkTaskRequest, NoParameters, PlannerResponse, PlannerTools,

@@ -6,7 +6,10 @@ use std::fmt::Write;
 
 use serde::Serialize;
 
-use crate::plan::{ALLOWED_CONSTRAINT_PREFIXES, ALLOWED_TYPES, PlanDocument, Task};
+use crate::plan::{
+    ALLOWED_CONSTRAINT_PREFIXES, ALLOWED_TYPES, MAX_TASK_DEPTH, ParserConfig, PlanDocument, Task,
+    TaskPath,
+};
 
 /// The spec's stages. Stage 3 is reported as 2 (the spec's "2/3": a
 /// description without constraints).
@@ -96,10 +99,10 @@ pub(super) fn fresh_start(store: &str) -> &'static str {
     }
 }
 
-/// A task with its 1-based path in the tree (`2.1` is the first subtask of
-/// the second task).
+/// A task with its path in the tree (`2.1` is the first subtask of the
+/// second task).
 pub(super) struct TaskAt<'a> {
-    pub path: String,
+    pub path: TaskPath,
     pub task: &'a Task,
 }
 
@@ -107,137 +110,128 @@ impl TaskAt<'_> {
     /// `2.1 Write the tests`, as messages list a task: on one line, control
     /// characters escaped.
     pub(super) fn listed(&self) -> String {
-        format!("{} {}", self.path, one_line(&self.task.text.value))
+        format!("{} {}", self.path, self.quoted())
     }
 
     /// The task's text as messages quote it.
     pub(super) fn quoted(&self) -> std::borrow::Cow<'_, str> {
-        one_line(&self.task.text.value)
+        one_line(self.task.text())
     }
 }
 
-/// Every task in document order with its path.
-pub(super) fn tasks_with_paths(tasks: &[Task]) -> Vec<TaskAt<'_>> {
-    fn walk<'a>(tasks: &'a [Task], prefix: &str, out: &mut Vec<TaskAt<'a>>) {
-        for (index, task) in tasks.iter().enumerate() {
-            let path = if prefix.is_empty() {
-                format!("{}", index + 1)
-            } else {
-                format!("{prefix}.{}", index + 1)
-            };
-            out.push(TaskAt {
-                path: path.clone(),
-                task,
-            });
-            walk(&task.children, &path, out);
-        }
-    }
-    let mut out = Vec::new();
-    walk(tasks, "", &mut out);
-    out
+/// Every task of `document` in document order with its path.
+pub(super) fn tasks_with_paths(document: &PlanDocument) -> Vec<TaskAt<'_>> {
+    document
+        .tasks_with_paths()
+        .map(|(path, task)| TaskAt { path, task })
+        .collect()
 }
 
 /// What to do next at `stage`, for a model to follow. `store` (`jj`, `git`
 /// or `file`) says where the plan lives, for the advice on starting anew.
 pub fn guidance(stage: Stage, document: &PlanDocument, store: &str) -> String {
-    let mut text = String::new();
     match stage {
-        Stage::Empty => {
+        Stage::Empty => empty(),
+        Stage::Goal => goal_set(document),
+        Stage::DetailedGoal | Stage::Constraints => described(stage),
+        Stage::Plan => planned(document),
+        Stage::Complete => complete(document, store),
+        Stage::Unreadable => "The stored text is not a plan document (see `errors`); it is left as it is, and every tool that writes refuses until it is fixed or cleared.".to_owned(),
+    }
+}
+
+/// Stage 0: how to give the goal, with the types and the title's limit.
+fn empty() -> String {
+    format!(
+        "Stage 0: no plan yet.\n\nNext: define the overarching goal with `set_overarching_goal`, \
+         giving `goal` = {{type, scope, breaking, title}}:\n\
+         - type: one of {}\n\
+         - scope: lowercase letters, digits and hyphens, starting with a letter (e.g. `parser`)\n\
+         - breaking: true if the change breaks existing users\n\
+         - title: one line, at most {} characters, no surrounding spaces\n\
+         Ask the user what they want to achieve if it is not clear yet.",
+        ALLOWED_TYPES.join(", "),
+        ParserConfig::COMMIT_MESSAGE.max_title_length
+    )
+}
+
+/// Stage 1: how to describe the change, with the constraint prefixes.
+fn goal_set(document: &PlanDocument) -> String {
+    let kept = match document.tasks {
+        Some(_) => format!(
+            " The plan has no description yet, though it has {}; they are kept.",
+            count(document.tasks_with_paths().count(), "task")
+        ),
+        None => String::new(),
+    };
+    format!(
+        "Stage 1: the overarching goal is set.{kept}\n\nNext: describe the change with `set_detailed_goal`: \
+         why it is needed, what it changes (targets) and how (approach), as one paragraph (no blank lines). \
+         To record what must not be done, end it with constraint lines such as `- Never: skip the tests` \
+         (prefixes: {}; the value starts with a lowercase letter). To change the goal itself, call \
+         `set_overarching_goal` again.",
+        ALLOWED_CONSTRAINT_PREFIXES.join(", ")
+    )
+}
+
+/// Stages 2/3 and 4: how to give the tasks, with the nesting limit.
+fn described(stage: Stage) -> String {
+    let step = if stage == Stage::DetailedGoal {
+        "Stage 2/3: the goal is described."
+    } else {
+        "Stage 4: the goal is described, with constraints."
+    };
+    format!(
+        "{step}\n\nNext: break the work into tasks with `set_plan`: `plan` is a list of \
+         [checked, text, children] tuples, e.g. [[false, \"Parse task lines\", [[false, \"Handle indentation\", []]]]]: \
+         top-level tasks and up to {MAX_TASK_DEPTH} levels of subtasks, each a concrete one-line step that can be checked off. \
+         To change the description or the constraints, call `set_detailed_goal` again with the whole text: \
+         the paragraph and every constraint line to keep."
+    )
+}
+
+/// Stage 5: the task to do now and every open task.
+fn planned(document: &PlanDocument) -> String {
+    let tasks = tasks_with_paths(document);
+    let open: Vec<&TaskAt<'_>> = tasks.iter().filter(|at| !at.task.checked).collect();
+    let mut text = format!(
+        "Stage 5: the plan is set: {}, {} done.\n\n",
+        count(tasks.len(), "task"),
+        tasks.len() - open.len()
+    );
+    // The first open task that has no open subtask: the one to do now.
+    let next = open
+        .iter()
+        .find(|at| at.task.children.iter().all(|child| child.checked));
+    match next {
+        Some(next) => {
             let _ = write!(
                 text,
-                "Stage 0: no plan yet.\n\nNext: define the overarching goal with `set_overarching_goal`, \
-                 giving `goal` = {{type, scope, breaking, title}}:\n\
-                 - type: one of {}\n\
-                 - scope: lowercase letters, digits and hyphens, starting with a letter (e.g. `parser`)\n\
-                 - breaking: true if the change breaks existing users\n\
-                 - title: one line, at most 120 characters, no surrounding spaces\n\
-                 Ask the user what they want to achieve if it is not clear yet.",
-                ALLOWED_TYPES.join(", ")
+                "Next: work on task {} \"{}\". When a task is done, call `mark_task` with its path as listed \
+                 (`task_id: \"{}\"`) or its text (`completed: false` reopens it). A parent task is done only when all its subtasks are, so \
+                 mark it after them. When every task is done, call `finish_job`. To change the plan, call \
+                 `set_plan` again.\n\nOpen tasks:",
+                next.path,
+                next.quoted(),
+                next.path
             );
-        }
-        Stage::Goal => {
-            let kept = match document.tasks.as_deref() {
-                Some(tasks) => format!(
-                    " The plan has no description yet, though it has {}; they are kept.",
-                    count(tasks_with_paths(tasks).len(), "task")
-                ),
-                None => String::new(),
-            };
-            let _ = write!(
-                text,
-                "Stage 1: the overarching goal is set.{kept}\n\nNext: describe the change with `set_detailed_goal`: \
-                 why it is needed, what it changes (targets) and how (approach), as one paragraph (no blank lines). \
-                 To record what must not be done, end it with constraint lines such as `- Never: skip the tests` \
-                 (prefixes: {}; the value starts with a lowercase letter). To change the goal itself, call \
-                 `set_overarching_goal` again.",
-                ALLOWED_CONSTRAINT_PREFIXES.join(", ")
-            );
-        }
-        Stage::DetailedGoal | Stage::Constraints => {
-            let step = if stage == Stage::DetailedGoal {
-                "Stage 2/3: the goal is described."
-            } else {
-                "Stage 4: the goal is described, with constraints."
-            };
-            let _ = write!(
-                text,
-                "{step}\n\nNext: break the work into tasks with `set_plan`: `plan` is a list of \
-                 [checked, text, children] tuples, e.g. [[false, \"Parse task lines\", [[false, \"Handle indentation\", []]]]]: \
-                 top-level tasks and up to 4 levels of subtasks, each a concrete one-line step that can be checked off. \
-                 To change the description or the constraints, call `set_detailed_goal` again with the whole text: \
-                 the paragraph and every constraint line to keep."
-            );
-        }
-        Stage::Plan => {
-            let tasks = tasks_with_paths(document.tasks.as_deref().unwrap_or_default());
-            let open: Vec<&TaskAt<'_>> = tasks.iter().filter(|at| !at.task.checked).collect();
-            let _ = write!(
-                text,
-                "Stage 5: the plan is set: {}, {} done.\n\n",
-                count(tasks.len(), "task"),
-                tasks.len() - open.len()
-            );
-            // The first open task that has no open subtask: the one to do now.
-            let next = open
-                .iter()
-                .find(|at| at.task.children.iter().all(|child| child.checked));
-            match next {
-                Some(next) => {
-                    let _ = write!(
-                        text,
-                        "Next: work on task {} \"{}\". When a task is done, call `mark_task` with its path as listed \
-                         (`task_id: \"{}\"`) or its text (`completed: false` reopens it). A parent task is done only when all its subtasks are, so \
-                         mark it after them. When every task is done, call `finish_job`. To change the plan, call \
-                         `set_plan` again.\n\nOpen tasks:",
-                        next.path,
-                        next.quoted(),
-                        next.path
-                    );
-                    for at in open {
-                        let _ = write!(text, "\n- {}", at.listed());
-                    }
-                }
-                None => text.push_str(
-                    "Every task is done. Next: call `finish_job` to record the job as complete.",
-                ),
+            for at in open {
+                let _ = write!(text, "\n- {}", at.listed());
             }
         }
-        Stage::Complete => {
-            let tasks = count(
-                tasks_with_paths(document.tasks.as_deref().unwrap_or_default()).len(),
-                "task",
-            );
-            let _ = write!(
-                text,
-                "Stage 6: the job is complete ({tasks} done).\n\nNext: review the change with the user. \
-                 To start the next piece of work, {}. \
-                 To reopen a task instead, call `mark_task` with `completed: false`.",
-                fresh_start(store)
-            );
-        }
-        Stage::Unreadable => text.push_str(
-            "The stored text is not a plan document (see `errors`); it is left as it is, and every tool that writes refuses until it is fixed or cleared.",
-        ),
+        None => text
+            .push_str("Every task is done. Next: call `finish_job` to record the job as complete."),
     }
     text
+}
+
+/// Stage 6: review, then start the next plan the way `store` allows.
+fn complete(document: &PlanDocument, store: &str) -> String {
+    let tasks = count(tasks_with_paths(document).len(), "task");
+    format!(
+        "Stage 6: the job is complete ({tasks} done).\n\nNext: review the change with the user. \
+         To start the next piece of work, {}. \
+         To reopen a task instead, call `mark_task` with `completed: false`.",
+        fresh_start(store)
+    )
 }

@@ -6,14 +6,16 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::edit::{self, Goal, Rewrites};
+use super::edit::{self, Goal, Marked, Rewrites};
+use super::error::{PlanEditError, PlannerError};
 use super::findings::Findings;
 use super::stage::{Stage, fresh_start, guidance};
-use super::store::{self, PlanStore, StoreError};
+use super::store::{self, PlanStore};
 use crate::diagnostics::one_line;
 use crate::fs::Workspace;
-use crate::plan::{ParseOutcome, ParserConfig, PlanDocument, Task, format, parse, validate};
-use crate::tool_error::ToolError;
+use crate::plan::{
+    ParseOutcome, ParserConfig, PlanDiagnostic, PlanDocument, Task, format, parse, validate_with,
+};
 
 /// `set_overarching_goal`'s parameters.
 #[derive(Clone, Debug, Deserialize)]
@@ -126,7 +128,9 @@ pub struct PlannerResponse {
     /// Where the plan is kept: `jj`, `git` or `file`.
     pub store: String,
     /// The plan in the JSON shape of the plan grammar (absent sections absent).
-    pub document: serde_json::Value,
+    // Described to clients as any JSON, as it always was.
+    #[cfg_attr(feature = "mcp", schemars(with = "serde_json::Value"))]
+    pub document: PlanDocument,
     /// The plan as stored.
     pub rendered: String,
     /// What this call did (empty for `gather_requirements`).
@@ -166,14 +170,6 @@ pub struct PlannerTools {
     lock_timeout: Duration,
 }
 
-impl From<StoreError> for ToolError {
-    fn from(error: StoreError) -> Self {
-        let mut tool_error = ToolError::store(error.to_string());
-        tool_error.retryable = error.retryable();
-        tool_error
-    }
-}
-
 impl PlannerTools {
     /// Tools for the repository the workspace is in, or for the plan file
     /// `plan_file` (relative to the workspace root) when one is given.
@@ -193,118 +189,92 @@ impl PlannerTools {
         self
     }
 
-    fn store(&self) -> Result<Box<dyn PlanStore>, ToolError> {
+    fn store(&self) -> Result<Box<dyn PlanStore>, PlannerError> {
         Ok(store::detect(&self.workspace, self.plan_file.as_deref())?)
     }
 
-    /// Runs one tool by name with JSON arguments.
-    pub fn call(
+    /// `set_overarching_goal`: sets (or replaces) the header, keeping the
+    /// rest of the plan; with `start_new`, starts the next plan instead.
+    /// A finished plan's goal changes only with `start_new`.
+    pub fn set_overarching_goal(
         &self,
-        tool: &str,
-        arguments: serde_json::Value,
-    ) -> Result<PlannerResponse, ToolError> {
-        if !arguments.is_object() {
-            return Err(ToolError::validation(format!(
-                "the arguments of {tool} must be a JSON object"
-            )));
+        request: &SetOverarchingGoalRequest,
+    ) -> Result<PlannerResponse, PlannerError> {
+        if request.start_new {
+            return self.start_new(&request.goal);
         }
-        fn args<T: for<'de> Deserialize<'de>>(
-            tool: &str,
-            arguments: serde_json::Value,
-        ) -> Result<T, ToolError> {
-            serde_json::from_value(arguments).map_err(|error| {
-                ToolError::validation(format!("invalid arguments for {tool}: {error}"))
+        let rewrites = Rewrites {
+            header: true,
+            ..Rewrites::default()
+        };
+        self.edit(rewrites, |document, context| {
+            if Stage::of(document) == Stage::Complete {
+                return Err(PlanEditError::new(format!(
+                    "the plan is finished (stage 6), so its goal is not changed; nothing was stored. \
+                     To start the next plan, {}",
+                    fresh_start(context.store)
+                )));
+            }
+            edit::set_goal(document, &request.goal)?;
+            Ok("The overarching goal is set.".to_owned())
+        })
+    }
+
+    /// `set_detailed_goal`: sets the description and, when the text ends in
+    /// constraint lines, the constraints (replacing the old ones).
+    pub fn set_detailed_goal(
+        &self,
+        request: &SetDetailedGoalRequest,
+    ) -> Result<PlannerResponse, PlannerError> {
+        let rewrites = Rewrites {
+            detailed_goal: true,
+            ..Rewrites::default()
+        };
+        self.edit(rewrites, |document, context| {
+            edit::set_detailed_goal(document, &request.description, context.config)?;
+            Ok("The detailed goal is set.".to_owned())
+        })
+    }
+
+    /// `set_plan`: sets (or replaces) the tasks; a finished plan is open again.
+    pub fn set_plan(&self, request: &SetPlanRequest) -> Result<PlannerResponse, PlannerError> {
+        self.edit(Rewrites::default(), |document, context| {
+            edit::set_plan(document, request.plan.clone(), context.config)?;
+            Ok("The plan is set.".to_owned())
+        })
+    }
+
+    /// `mark_task`: marks the task `task_id` names done, or open again
+    /// (with every task above it).
+    pub fn mark_task(&self, request: &MarkTaskRequest) -> Result<PlannerResponse, PlannerError> {
+        self.edit(Rewrites::default(), |document, _| {
+            let marked = edit::mark_task(document, &request.task_id, request.completed)?;
+            Ok(marked_summary(&marked, request.completed))
+        })
+    }
+
+    /// `finish_job`: records the job as complete (`~~~ COMPLETE ~~~` under
+    /// the direction the user wrote, if any); refuses while a task is open.
+    pub fn finish_job(&self) -> Result<PlannerResponse, PlannerError> {
+        self.edit(Rewrites::default(), |document, _| {
+            let kept = document
+                .direction_before_directive()
+                .map(|direction| one_line(direction).into_owned());
+            edit::finish_job(document)?;
+            Ok(match kept {
+                Some(direction) => format!(
+                    "The job is complete. The direction \"{direction}\" is kept, with `~~~ COMPLETE ~~~` under it."
+                ),
+                None => "The job is complete.".to_owned(),
             })
-        }
-        match tool {
-            "gather_requirements" => {
-                args::<NoParameters>(tool, arguments)?;
-                self.gather_requirements()
-            }
-            "set_overarching_goal" => {
-                let request: SetOverarchingGoalRequest = args(tool, arguments)?;
-                if request.start_new {
-                    return self.start_new(&request.goal);
-                }
-                let rewrites = Rewrites {
-                    header: true,
-                    ..Rewrites::default()
-                };
-                self.edit(rewrites, |document, context| {
-                    if Stage::of(document) == Stage::Complete {
-                        return Err(ToolError::validation(format!(
-                            "the plan is finished (stage 6), so its goal is not changed; nothing was stored. \
-                             To start the next plan, {}",
-                            fresh_start(context.store)
-                        )));
-                    }
-                    edit::set_goal(document, &request.goal)?;
-                    Ok("The overarching goal is set.".to_owned())
-                })
-            }
-            "set_detailed_goal" => {
-                let request: SetDetailedGoalRequest = args(tool, arguments)?;
-                let rewrites = Rewrites {
-                    detailed_goal: true,
-                    ..Rewrites::default()
-                };
-                self.edit(rewrites, |document, context| {
-                    edit::set_detailed_goal(document, &request.description, context.config)?;
-                    Ok("The detailed goal is set.".to_owned())
-                })
-            }
-            "set_plan" => {
-                let request: SetPlanRequest = args(tool, arguments)?;
-                self.edit(Rewrites::default(), move |document, context| {
-                    edit::set_plan(document, request.plan, context.config)?;
-                    Ok("The plan is set.".to_owned())
-                })
-            }
-            "mark_task" => {
-                let request: MarkTaskRequest = args(tool, arguments)?;
-                self.edit(Rewrites::default(), |document, _| {
-                    let marked = edit::mark_task(document, &request.task_id, request.completed)?;
-                    let state = if request.completed { "done" } else { "open" };
-                    let mut summary = format!(
-                        "Task {} \"{}\" is {state}.",
-                        marked.path,
-                        one_line(&marked.text)
-                    );
-                    if let Some(parent) = marked.parent_ready {
-                        summary.push_str(&format!(
-                            " All subtasks of \"{}\" are done: mark it with mark_task too.",
-                            one_line(&parent)
-                        ));
-                    }
-                    Ok(summary)
-                })
-            }
-            "finish_job" => {
-                args::<NoParameters>(tool, arguments)?;
-                self.edit(Rewrites::default(), |document, _| {
-                    let kept = document
-                        .direction_before_directive()
-                        .map(|direction| one_line(direction).into_owned());
-                    edit::finish_job(document)?;
-                    Ok(match kept {
-                        Some(direction) => format!(
-                            "The job is complete. The direction \"{direction}\" is kept, with `~~~ COMPLETE ~~~` under it."
-                        ),
-                        None => "The job is complete.".to_owned(),
-                    })
-                })
-            }
-            other => Err(ToolError::validation(format!(
-                "there is no planner tool `{other}`"
-            ))),
-        }
+        })
     }
 
     /// The current stage and what to do next, with every parser warning and
     /// validator finding of the stored plan. Text that is not a plan is
     /// reported as unreadable (with its diagnostics and the fix), not
     /// refused: only writes refuse it.
-    pub fn gather_requirements(&self) -> Result<PlannerResponse, ToolError> {
+    pub fn gather_requirements(&self) -> Result<PlannerResponse, PlannerError> {
         let store = self.store()?;
         self.locked(store.as_ref(), || {
             let text = store.load()?;
@@ -313,23 +283,31 @@ impl PlannerTools {
             if !outcome.is_parsed() {
                 return Ok(self.unreadable(store.as_ref(), text, outcome, changes));
             }
-            Ok(self.response(store.as_ref(), &text, &outcome, String::new(), changes))
+            let findings = self.findings(&outcome.document);
+            Ok(self.response(
+                store.as_ref(),
+                &text,
+                &outcome,
+                &findings,
+                String::new(),
+                changes,
+            ))
         })
     }
 
     /// Starts the next plan with `goal`: Jujutsu in a new change, the other
     /// stores by replacing the stored text (returned as `previous_plan`).
-    fn start_new(&self, goal: &Goal) -> Result<PlannerResponse, ToolError> {
+    fn start_new(&self, goal: &Goal) -> Result<PlannerResponse, PlannerError> {
         let store = self.store()?;
         self.locked(store.as_ref(), || {
             let mut document = PlanDocument::default();
             edit::set_goal(&mut document, goal)?;
-            let (formatted, reread) = self.checked_text(&document)?;
+            let checked = self.checked_text(&document)?;
             let previous = store.load()?;
             // Nothing stored: nothing to keep, and no empty jj change to leave behind.
             let kept = !previous.trim().is_empty() && store.start_new()?;
             let changes = store.changes()?;
-            store.save(&formatted)?;
+            store.save(&checked.text)?;
             let previous_stage = Stage::of(&parse(&previous, &self.config).document);
             let summary = if previous.trim().is_empty() {
                 "A new plan is started with this goal.".to_owned()
@@ -345,7 +323,7 @@ impl PlannerTools {
                     }
                 )
             };
-            let mut response = self.response(store.as_ref(), &formatted, &reread, summary, changes);
+            let mut response = checked.response(self, store.as_ref(), summary, changes);
             if !kept && !previous.trim().is_empty() {
                 response.previous_plan = Some(previous);
             }
@@ -358,8 +336,8 @@ impl PlannerTools {
     fn locked<T>(
         &self,
         store: &dyn PlanStore,
-        work: impl FnOnce() -> Result<T, ToolError>,
-    ) -> Result<T, ToolError> {
+        work: impl FnOnce() -> Result<T, PlannerError>,
+    ) -> Result<T, PlannerError> {
         let _lock = store.lock(self.lock_timeout)?;
         work()
     }
@@ -371,8 +349,8 @@ impl PlannerTools {
     fn edit(
         &self,
         rewrites: Rewrites,
-        apply: impl FnOnce(&mut PlanDocument, &EditContext<'_>) -> Result<String, ToolError>,
-    ) -> Result<PlannerResponse, ToolError> {
+        apply: impl FnOnce(&mut PlanDocument, &EditContext<'_>) -> Result<String, PlanEditError>,
+    ) -> Result<PlannerResponse, PlannerError> {
         let store = self.store()?;
         self.locked(store.as_ref(), || {
             let text = store.load()?;
@@ -383,56 +361,78 @@ impl PlannerTools {
                 store: store.kind(),
             };
             let summary = apply(&mut document, &context)?;
-            let (formatted, reread) = self.checked_text(&document)?;
+            let checked = self.checked_text(&document)?;
             // Everything that can fail happens before the plan is stored: a
             // failed call changes nothing.
             let changes = store.changes()?;
-            store.save(&formatted)?;
-            Ok(self.response(store.as_ref(), &formatted, &reread, summary, changes))
+            store.save(&checked.text)?;
+            Ok(checked.response(self, store.as_ref(), summary, changes))
         })
     }
 
     /// The text that stores `document`, after checking that it follows the
-    /// rules, fits the length limit and reads back as exactly `document`.
-    fn checked_text(&self, document: &PlanDocument) -> Result<(String, ParseOutcome), ToolError> {
+    /// rules, fits the length limit and reads back as exactly `document`
+    /// (the same content; spans aside). The plan is validated once: the
+    /// findings of the text as it will be stored are also the response's.
+    fn checked_text(&self, document: &PlanDocument) -> Result<CheckedText, PlanEditError> {
         let mut document = document.clone();
         edit::normalize(&mut document);
-        let findings: Vec<String> = validate(&document)
-            .into_iter()
+        let text = format(&document, &self.config);
+        let outcome = parse(&text, &self.config);
+        let reads_back = outcome.is_parsed() && outcome.document.same_content(&document);
+        // Their spans point into `text`, unless it does not read back.
+        let findings = self.findings(if reads_back {
+            &outcome.document
+        } else {
+            &document
+        });
+        let broken: Vec<String> = findings
+            .iter()
             .filter(|finding| finding.is_error())
             .map(|finding| {
                 format!(
                     "{}: {} ({})",
-                    finding.field.unwrap_or_default(),
+                    finding.field.as_deref().unwrap_or_default(),
                     finding.message,
                     finding.help
                 )
             })
             .collect();
-        if !findings.is_empty() {
-            return Err(ToolError::validation(format!(
+        if !broken.is_empty() {
+            return Err(PlanEditError::new(format!(
                 "the plan would break its rules, so nothing was stored: {}",
-                findings.join("; ")
+                broken.join("; ")
             )));
         }
-        let formatted = format(&document, &self.config);
-        let length = formatted.chars().count();
+        let length = text.chars().count();
         if length > self.config.max_input_length {
-            return Err(ToolError::validation(format!(
+            return Err(PlanEditError::new(format!(
                 "the plan would be {length} characters long, over the limit of {} characters; nothing was stored. \
                  Shorten the description or the task texts, or split the work into several plans",
                 self.config.max_input_length
             )));
         }
-        let reread = parse(&formatted, &self.config);
-        let as_json = |document: &PlanDocument| serde_json::to_value(document).unwrap_or_default();
-        if !reread.is_parsed() || as_json(&reread.document) != as_json(&document) {
-            return Err(ToolError::validation(
+        if !reads_back {
+            return Err(PlanEditError::new(
                 "the plan cannot be written so that it reads back as given (a description line that looks like a task or constraint, \
                  or a direction without tasks?); nothing was stored. Rephrase the text and try again",
             ));
         }
-        Ok((formatted, reread))
+        Ok(CheckedText {
+            text,
+            outcome,
+            findings,
+        })
+    }
+
+    /// The validator's findings on `document`, with this toolset's limits.
+    /// An empty plan breaks no rule yet: it is stage 0.
+    fn findings(&self, document: &PlanDocument) -> Vec<PlanDiagnostic> {
+        if document.is_empty() {
+            Vec::new()
+        } else {
+            validate_with(document, &self.config)
+        }
     }
 
     /// The response for `text`, as parsed into `outcome`.
@@ -441,18 +441,13 @@ impl PlannerTools {
         store: &dyn PlanStore,
         text: &str,
         outcome: &ParseOutcome,
+        validated: &[PlanDiagnostic],
         summary: String,
         changes: Option<String>,
     ) -> PlannerResponse {
         let document = &outcome.document;
         let stage = Stage::of(document);
-        // An empty plan breaks no rule yet: it is stage 0.
-        let validated = if document.is_empty() {
-            Vec::new()
-        } else {
-            validate(document)
-        };
-        let findings = Findings::of(text, &outcome.diagnostics, &validated);
+        let findings = Findings::of(text, &outcome.diagnostics, validated);
         let mut guidance = guidance(stage, document, store.kind());
         if !findings.errors.is_empty() {
             guidance = format!(
@@ -464,7 +459,7 @@ impl PlannerTools {
             stage: stage.number(),
             stage_name: stage,
             store: store.kind().to_owned(),
-            document: serde_json::to_value(document).unwrap_or_default(),
+            document: document.clone(),
             rendered: format(document, &self.config),
             summary,
             guidance,
@@ -493,7 +488,7 @@ impl PlannerTools {
             stage: None,
             stage_name: Stage::Unreadable,
             store: store.kind().to_owned(),
-            document: serde_json::to_value(&outcome.document).unwrap_or_default(),
+            document: outcome.document,
             rendered: text,
             summary: String::new(),
             guidance,
@@ -505,9 +500,54 @@ impl PlannerTools {
     }
 }
 
+/// `mark_task`'s summary: which task is now done or open, and the parent
+/// whose subtasks are all done, to be marked next.
+fn marked_summary(marked: &Marked, completed: bool) -> String {
+    let state = if completed { "done" } else { "open" };
+    let mut summary = format!(
+        "Task {} \"{}\" is {state}.",
+        marked.path,
+        one_line(&marked.text)
+    );
+    if let Some(parent) = &marked.parent_ready {
+        summary.push_str(&format!(
+            " All subtasks of \"{}\" are done: mark it with mark_task too.",
+            one_line(parent)
+        ));
+    }
+    summary
+}
+
 /// What an edit may need besides the document.
 pub(super) struct EditContext<'a> {
     pub config: &'a ParserConfig,
     /// The store's kind, for advice that depends on it.
     pub store: &'static str,
+}
+
+/// A plan's text checked for storing, as it parses, and its findings.
+struct CheckedText {
+    text: String,
+    outcome: ParseOutcome,
+    findings: Vec<PlanDiagnostic>,
+}
+
+impl CheckedText {
+    /// The response once the text is stored.
+    fn response(
+        &self,
+        tools: &PlannerTools,
+        store: &dyn PlanStore,
+        summary: String,
+        changes: Option<String>,
+    ) -> PlannerResponse {
+        tools.response(
+            store,
+            &self.text,
+            &self.outcome,
+            &self.findings,
+            summary,
+            changes,
+        )
+    }
 }

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostics::one_line;
 use crate::fs::{FileKind, FsError, Located, Workspace};
-use crate::tool_error::ToolError;
+
+use super::error::TrackerError;
 
 /// The largest `resume.tex` read, in bytes; a larger one fails the check.
 pub const MAX_RESUME_SOURCE_BYTES: u64 = 4 * 1024 * 1024;
@@ -82,9 +83,9 @@ impl GuardrailReport {
 pub fn check_resume_written(
     workspace: &Workspace,
     resume_path: &str,
-) -> Result<GuardrailReport, ToolError> {
+) -> Result<GuardrailReport, TrackerError> {
     let target = resume_link_target(resume_path).ok_or_else(|| {
-        ToolError::validation(format!(
+        TrackerError::Invalid(format!(
             "the tracker's `resume_path` (`{}`) is not a path or a wiki-link; write it as `[[folder/resume/resume.pdf]]` or `folder/resume/resume.pdf`",
             shown_value(workspace, resume_path)
         ))
@@ -92,7 +93,7 @@ pub fn check_resume_written(
     // A Windows path (a note written on Windows) is never inside the
     // workspace; shown like any absolute path outside it.
     if is_windows_absolute(target) {
-        return Err(ToolError::validation(format!(
+        return Err(TrackerError::Invalid(format!(
             "the tracker's `resume_path` points outside the workspace (`{}`); link a resume inside it",
             one_line(&shown_absolute(workspace, target))
         )));
@@ -179,15 +180,15 @@ fn slash_path(path: &Path) -> String {
 }
 
 /// The entry at `path` inside the workspace, `None` when it does not exist.
-fn locate(workspace: &Workspace, path: &str) -> Result<Option<Located>, ToolError> {
+fn locate(workspace: &Workspace, path: &str) -> Result<Option<Located>, TrackerError> {
     match workspace.locate(path) {
         Ok(located) if located.exists() => Ok(Some(located)),
         Ok(_) | Err(FsError::NotFound { .. }) => Ok(None),
-        Err(FsError::Outside { path, .. }) => Err(ToolError::validation(format!(
+        Err(FsError::Outside { path, .. }) => Err(TrackerError::Invalid(format!(
             "the tracker's `resume_path` points outside the workspace (`{}`); link a resume inside it",
             one_line(&path)
         ))),
-        Err(error) => Err(ToolError::validation(format!(
+        Err(error) => Err(TrackerError::Invalid(format!(
             "the tracker's `resume_path` cannot be used: {}",
             one_line(&error.to_string())
         ))),

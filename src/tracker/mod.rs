@@ -22,17 +22,19 @@
 //!     dry_run: false,
 //!     force: false,
 //! };
-//! let response = tools.update_tracker_status(&request).unwrap();
+//! let response = tools.update_status(&request)?;
 //! assert_eq!(response.action, Action::Updated);
 //! let after = std::fs::read_to_string(folder.path().join("trackers/acme.md"))?;
 //! assert_eq!(after, "---\ncompany: Acme # the employer\nstatus: Applied\n---\n# Acme\n");
-//! # Ok::<(), std::io::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod error;
 mod guardrails;
 mod status;
 mod update;
 
+pub use error::{TrackerError, TrackerErrorKind};
 pub use guardrails::{
     GuardrailReport, MAX_RESUME_SOURCE_BYTES, PLACEHOLDER_TOKENS, check_resume_written,
     resume_link_target,

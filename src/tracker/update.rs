@@ -6,12 +6,12 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::error::TrackerError;
 use super::guardrails::check_resume_written;
 use super::status::{TrackerStatus, transition_allowed};
 use crate::diagnostics::one_line;
 use crate::frontmatter::{self, EditError};
-use crate::fs::{Deadline, FsError, IoKind, Workspace};
-use crate::tool_error::ToolError;
+use crate::fs::{Deadline, FsError, Located, OpenFile, Workspace};
 
 /// The tool's parameters (unknown properties are rejected).
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -118,7 +118,7 @@ pub const MAX_NOTE_BYTES: u64 = 4 * 1024 * 1024;
 pub const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How many times a change is recomputed when the file changes under it.
-const ATTEMPTS: usize = 5;
+pub(super) const ATTEMPTS: usize = 5;
 
 /// The tracker toolset over one workspace. Changes of one tracker are
 /// serialized across threads and processes by a lock on the file itself;
@@ -135,11 +135,11 @@ enum Interrupted {
     Replaced,
     /// The file changed between reading and writing it.
     Retry,
-    Failed(ToolError),
+    Failed(TrackerError),
 }
 
-impl From<ToolError> for Interrupted {
-    fn from(error: ToolError) -> Self {
+impl From<TrackerError> for Interrupted {
+    fn from(error: TrackerError) -> Self {
         Interrupted::Failed(error)
     }
 }
@@ -148,28 +148,8 @@ impl From<FsError> for Interrupted {
     fn from(error: FsError) -> Self {
         match error {
             FsError::Changed { .. } => Interrupted::Retry,
-            error => Interrupted::Failed(tracker_error(error)),
+            error => Interrupted::Failed(error.into()),
         }
-    }
-}
-
-/// A failure to find, open or read the tracker. The design's "tracker path
-/// unreadable" is FILE_NOT_FOUND: nothing is there, a folder or another
-/// thing that is not a regular file is there, or this process may not read
-/// it. A path outside the workspace, a file too large or not UTF-8 stay
-/// VALIDATION_ERROR; other I/O failures INTERNAL_ERROR.
-fn tracker_error(error: FsError) -> ToolError {
-    match &error {
-        FsError::NotAFile { .. } => ToolError::not_found(error.to_string()),
-        FsError::Io {
-            path,
-            action,
-            kind: IoKind::PermissionDenied,
-            ..
-        } => ToolError::not_found(format!(
-            "cannot {action} `{path}`: permission denied, so the tracker cannot be read. Give the user this server runs as read permission on the file and search (x) permission on every folder above it"
-        )),
-        _ => error.into(),
     }
 }
 
@@ -203,31 +183,12 @@ impl TrackerTools {
         &self.workspace
     }
 
-    /// Parses tool arguments (a JSON object) and runs the update.
-    pub fn update_tracker_status_json(
-        &self,
-        arguments: serde_json::Value,
-    ) -> Result<UpdateTrackerStatusResponse, ToolError> {
-        if !arguments.is_object() {
-            return Err(ToolError::validation(
-                "the arguments of update_tracker_status must be a JSON object with tracker_path and target_status",
-            ));
-        }
-        let request: UpdateTrackerStatusRequest =
-            serde_json::from_value(arguments).map_err(|error| {
-                ToolError::validation(format!(
-                    "invalid arguments for update_tracker_status: {error}"
-                ))
-            })?;
-        self.update_tracker_status(&request)
-    }
-
     /// Changes the tracker's `status` if the transition policy and the
     /// guardrails allow it. Only the status value's bytes change.
-    pub fn update_tracker_status(
+    pub fn update_status(
         &self,
         request: &UpdateTrackerStatusRequest,
-    ) -> Result<UpdateTrackerStatusResponse, ToolError> {
+    ) -> Result<UpdateTrackerStatusResponse, TrackerError> {
         let target = parse_target_status(&request.target_status)?;
         // One deadline for the whole call, however often it starts again.
         let deadline = Deadline::after(self.lock_timeout);
@@ -245,10 +206,9 @@ impl TrackerTools {
                 Err(Interrupted::Retry) => {
                     foreign_changes += 1;
                     if foreign_changes == ATTEMPTS {
-                        return Err(ToolError::internal(format!(
-                            "`{}` kept changing while it was being updated ({ATTEMPTS} attempts); nothing was changed. Try again once nothing else writes it",
-                            self.shown(&request.tracker_path)
-                        )));
+                        return Err(TrackerError::KeptChanging {
+                            path: self.shown(&request.tracker_path),
+                        });
                     }
                 }
             }
@@ -270,24 +230,16 @@ impl TrackerTools {
         deadline: Deadline,
     ) -> Result<UpdateTrackerStatusResponse, Interrupted> {
         let shown = self.shown(&request.tracker_path);
-        let located = self.workspace.locate_shown(&request.tracker_path, &shown)?;
-        let file = located.open()?;
-        file.lock(deadline)?;
-        // Replaced while this call waited for the lock: start again.
-        if !located.is_current(&file)? {
-            return Err(Interrupted::Replaced);
-        }
-        let text = file.read_to_string(MAX_NOTE_BYTES)?;
-        let document = frontmatter::parse(&text).map_err(|error| {
-            ToolError::validation(format!("`{shown}` has malformed frontmatter: {error}"))
+        let tracker = self.read_locked(&request.tracker_path, &shown, deadline)?;
+        let document = frontmatter::parse(&tracker.text).map_err(|error| {
+            TrackerError::Invalid(format!("`{shown}` has malformed frontmatter: {error}"))
         })?;
         let fields = document.frontmatter.as_ref().ok_or_else(|| {
-            ToolError::validation(format!(
+            TrackerError::Invalid(format!(
                 "`{shown}` has no YAML frontmatter; a tracker starts with a `---` block holding `status: ...`"
             ))
         })?;
         let previous = string_field(fields, "status", &shown)?;
-
         let mut response = UpdateTrackerStatusResponse {
             // The design echoes the path as given (JSON escapes what needs it).
             tracker_path: request.tracker_path.clone(),
@@ -303,31 +255,67 @@ impl TrackerTools {
         if previous == target.as_str() {
             return Ok(response);
         }
+        if let Some(reason) = self.refusal(request, target, fields, &shown, &mut response)? {
+            return Ok(blocked(response, reason));
+        }
+        self.write(request, target, &tracker, fields, &shown, response)
+    }
+
+    /// The tracker at `tracker_path`, locked and read. One replaced while
+    /// this call waited for the lock is read again.
+    fn read_locked(
+        &self,
+        tracker_path: &str,
+        shown: &str,
+        deadline: Deadline,
+    ) -> Result<LockedTracker, Interrupted> {
+        let located = self.workspace.locate_shown(tracker_path, shown)?;
+        let file = located.open()?;
+        file.lock(deadline)?;
+        if !located.is_current(&file)? {
+            return Err(Interrupted::Replaced);
+        }
+        let text = file.read_to_string(MAX_NOTE_BYTES)?;
+        Ok(LockedTracker {
+            located,
+            file,
+            text,
+        })
+    }
+
+    /// Why the transition policy or the resume guardrails block the change
+    /// from `response.previous_status` to `target`, if they do; what the
+    /// caller should know besides goes into `response`'s warnings.
+    fn refusal(
+        &self,
+        request: &UpdateTrackerStatusRequest,
+        target: TrackerStatus,
+        fields: &frontmatter::Frontmatter,
+        shown: &str,
+        response: &mut UpdateTrackerStatusResponse,
+    ) -> Result<Option<String>, TrackerError> {
+        let previous = &response.previous_status;
         // The status as messages show it (a status read from a block scalar
         // may end in a line break).
-        let current = one_line(&previous);
-        if TrackerStatus::from_exact(&previous).is_none() {
+        let current = one_line(previous).into_owned();
+        if TrackerStatus::from_exact(previous).is_none() {
             response.warnings.push(format!(
                 "the current status `{current}` is not a canonical status ({})",
                 TrackerStatus::vocabulary()
             ));
         }
-        let forced = !transition_allowed(&previous, target);
-        if forced {
+        if !transition_allowed(previous, target) {
             if !request.force {
-                return Ok(blocked(
-                    response,
-                    format!(
-                        "transition `{current}` -> `{target}` is not allowed: the policy {POLICY}; pass force=true to override"
-                    ),
-                ));
+                return Ok(Some(format!(
+                    "transition `{current}` -> `{target}` is not allowed: the policy {POLICY}; pass force=true to override"
+                )));
             }
             response.warnings.push(format!(
                 "The transition `{current}` -> `{target}` was made with force=true although the policy does not allow it (the policy {POLICY})."
             ));
         }
         if target == TrackerStatus::ResumeWritten {
-            let resume_path = resume_path_field(fields, &shown)?;
+            let resume_path = resume_path_field(fields, shown)?;
             let report = check_resume_written(&self.workspace, &resume_path)?;
             response.guardrail_check_passed = Some(report.passed());
             if !report.passed() {
@@ -337,17 +325,31 @@ impl TrackerTools {
                         "; force=true overrides only the transition policy, never these resume checks",
                     );
                 }
-                return Ok(blocked(response, reason));
+                return Ok(Some(reason));
             }
         }
+        Ok(None)
+    }
 
+    /// Rewrites the status value in place and replaces the file (in a dry
+    /// run, checks that it could be).
+    fn write(
+        &self,
+        request: &UpdateTrackerStatusRequest,
+        target: TrackerStatus,
+        tracker: &LockedTracker,
+        fields: &frontmatter::Frontmatter,
+        shown: &str,
+        mut response: UpdateTrackerStatusResponse,
+    ) -> Result<UpdateTrackerStatusResponse, Interrupted> {
         // A status written as a block scalar, with a tag, or over several
         // lines is readable, so it is rewritten in place as a one-line
         // scalar, as the original tool did; one that cannot be (an anchor
         // other values may use) is a write precondition: blocked.
-        let updated = match frontmatter::replace_scalar(&text, "status", target.as_str()) {
+        let updated = match frontmatter::replace_scalar(&tracker.text, "status", target.as_str()) {
             Ok(updated) => updated,
             Err(EditError::NotReplaceable { reason, .. }) => {
+                let current = one_line(&response.previous_status).into_owned();
                 return Ok(blocked(
                     response,
                     format!(
@@ -356,7 +358,7 @@ impl TrackerTools {
                 ));
             }
             Err(error) => {
-                return Err(ToolError::validation(format!(
+                return Err(TrackerError::Invalid(format!(
                     "the status of `{shown}` cannot be rewritten in place: {error}"
                 ))
                 .into());
@@ -372,17 +374,18 @@ impl TrackerTools {
                 target.as_str()
             ));
         }
+        let LockedTracker { located, file, .. } = tracker;
         if request.dry_run {
             // The write checks these first (below); a dry run predicts it.
-            if let Err(error) = located.check_replaceable(&file) {
+            if let Err(error) = located.check_replaceable(file) {
                 return refused_write(response, error);
             }
             response.action = Action::WouldUpdate;
             return Ok(response);
         }
         let hook = self.write_hook;
-        let written = located.replace_checked(&file, updated.as_bytes(), || match hook {
-            Some(hook) => hook(&shown, updated.as_bytes()),
+        let written = located.replace_checked(file, updated.as_bytes(), || match hook {
+            Some(hook) => hook(shown, updated.as_bytes()),
             None => Ok(()),
         });
         match written {
@@ -392,20 +395,24 @@ impl TrackerTools {
             }
             Err(error) if error.is_write_precondition() => refused_write(response, error),
             Err(FsError::Changed { .. }) => Err(Interrupted::Retry),
-            Err(error) => {
-                let retryable = error.retryable();
-                let mut failure = ToolError::internal(format!(
-                    "could not write `{shown}` ({}); the file is unchanged",
-                    match &error {
-                        FsError::Io { reason, .. } => reason.clone(),
-                        other => other.to_string(),
-                    }
-                ));
-                failure.retryable = retryable;
-                Err(failure.into())
+            Err(error) => Err(TrackerError::WriteFailed {
+                path: shown.to_owned(),
+                retryable: error.retryable(),
+                reason: match error {
+                    FsError::Io { reason, .. } => reason,
+                    other => other.to_string(),
+                },
             }
+            .into()),
         }
     }
+}
+
+/// A tracker as one attempt holds it: located, open and locked, and read.
+struct LockedTracker {
+    located: Located,
+    file: OpenFile,
+    text: String,
 }
 
 /// The transition policy, as messages state it.
@@ -431,15 +438,15 @@ fn blocked(
     response
 }
 
-fn parse_target_status(target: &str) -> Result<TrackerStatus, ToolError> {
+fn parse_target_status(target: &str) -> Result<TrackerStatus, TrackerError> {
     if target.trim() != target {
-        return Err(ToolError::validation(format!(
+        return Err(TrackerError::Invalid(format!(
             "target_status {target:?} has leading or trailing whitespace; use exactly one of {}",
             TrackerStatus::vocabulary()
         )));
     }
     TrackerStatus::from_exact(target).ok_or_else(|| {
-        ToolError::validation(format!(
+        TrackerError::Invalid(format!(
             "target_status {target:?} is not a tracker status; use exactly one of {} (case-sensitive)",
             TrackerStatus::vocabulary()
         ))
@@ -450,14 +457,14 @@ fn string_field(
     fields: &frontmatter::Frontmatter,
     key: &str,
     shown: &str,
-) -> Result<String, ToolError> {
+) -> Result<String, TrackerError> {
     match fields.get(key) {
         Some(serde_json::Value::String(value)) => Ok(value.clone()),
-        Some(other) => Err(ToolError::validation(format!(
+        Some(other) => Err(TrackerError::Invalid(format!(
             "`{key}` in `{shown}` must be a text value, found {}",
-            json_kind(other)
+            yaml_kind(other)
         ))),
-        None => Err(ToolError::validation(format!(
+        None => Err(TrackerError::Invalid(format!(
             "`{shown}` has no `{key}` in its frontmatter"
         ))),
     }
@@ -465,7 +472,10 @@ fn string_field(
 
 /// `resume_path` as text. An unquoted wiki-link (`resume_path: [[a/b.pdf]]`)
 /// is YAML for a list in a list; it is read as the link it was meant to be.
-fn resume_path_field(fields: &frontmatter::Frontmatter, shown: &str) -> Result<String, ToolError> {
+fn resume_path_field(
+    fields: &frontmatter::Frontmatter,
+    shown: &str,
+) -> Result<String, TrackerError> {
     use serde_json::Value;
     match fields.get("resume_path") {
         Some(Value::String(path)) => Ok(path.clone()),
@@ -477,19 +487,21 @@ fn resume_path_field(fields: &frontmatter::Frontmatter, shown: &str) -> Result<S
             _ => Err(not_a_link(shown)),
         },
         Some(_) => Err(not_a_link(shown)),
-        None => Err(ToolError::validation(format!(
+        None => Err(TrackerError::Invalid(format!(
             "`{shown}` needs a `resume_path` (a path or `[[wiki-link]]` to the resume PDF) before it can be marked `Resume Written`"
         ))),
     }
 }
 
-fn not_a_link(shown: &str) -> ToolError {
-    ToolError::validation(format!(
+fn not_a_link(shown: &str) -> TrackerError {
+    TrackerError::Invalid(format!(
         "`resume_path` in `{shown}` is not a path or a wiki-link; write it as `resume_path: \"[[folder/resume/resume.pdf]]\"`"
     ))
 }
 
-fn json_kind(value: &serde_json::Value) -> &'static str {
+/// The YAML kind of a frontmatter value, in words. (The frontmatter model
+/// holds YAML values as `serde_json::Value`; nothing here reads JSON.)
+fn yaml_kind(value: &serde_json::Value) -> &'static str {
     match value {
         serde_json::Value::Null => "an empty value",
         serde_json::Value::Bool(_) => "a boolean",
@@ -497,62 +509,5 @@ fn json_kind(value: &serde_json::Value) -> &'static str {
         serde_json::Value::String(_) => "text",
         serde_json::Value::Array(_) => "a list",
         serde_json::Value::Object(_) => "a mapping",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fs::FileKind;
-    use crate::tool_error::ErrorCode;
-
-    #[test]
-    fn an_unreadable_tracker_is_file_not_found_and_says_what_to_do() {
-        let denied = FsError::io(
-            "t/a.md",
-            "open",
-            &io::Error::from(io::ErrorKind::PermissionDenied),
-        );
-        let error = tracker_error(denied);
-        assert_eq!(
-            (error.code, error.retryable),
-            (ErrorCode::FileNotFound, false)
-        );
-        assert_eq!(
-            error.message,
-            "cannot open `t/a.md`: permission denied, so the tracker cannot be read. Give the user this server runs as read permission on the file and search (x) permission on every folder above it"
-        );
-        for kind in [FileKind::Folder, FileKind::Fifo, FileKind::Socket] {
-            let error = tracker_error(FsError::NotAFile {
-                path: "t".into(),
-                kind,
-            });
-            assert_eq!(error.code, ErrorCode::FileNotFound, "{kind:?}");
-            assert!(error.message.contains("not a regular file"), "{error}");
-        }
-        // What the request got wrong, or the content, stays a validation
-        // error; a failing disk stays internal (and retryable).
-        for (error, code) in [
-            (
-                FsError::Outside {
-                    path: "../x".into(),
-                    how: "",
-                },
-                ErrorCode::ValidationError,
-            ),
-            (
-                FsError::NotUtf8 {
-                    path: "t".into(),
-                    offset: 3,
-                },
-                ErrorCode::ValidationError,
-            ),
-            (
-                FsError::io("t", "read", &io::Error::from_raw_os_error(5)),
-                ErrorCode::InternalError,
-            ),
-        ] {
-            assert_eq!(tracker_error(error).code, code);
-        }
     }
 }

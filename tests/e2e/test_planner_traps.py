@@ -116,7 +116,10 @@ async def test_every_finding_is_reported_with_the_stage(plan: PlanFile):
     assert value["stage"] == 1, value
     errors = "\n".join(value["errors"])
     assert "plan::unknown_type" in errors and "plan::invalid_scope" in errors, value
-    assert any("plan::scope_case" in warning for warning in value["warnings"]), value
+    # One mistake, one finding: the scope's error says how to write it, and
+    # the uppercase scope is not reported a second time as a warning.
+    assert "(write `core`)" in errors, value
+    assert not any("header.scope" in warning for warning in value["warnings"]), value
     assert value["guidance"].startswith("First fix"), value["guidance"]
 
 

@@ -1,12 +1,16 @@
 //! The top-level error of a tool call, shared by every toolset: a code from a
 //! small fixed set, a message a model can act on, and whether retrying the
-//! same call may succeed.
+//! same call may succeed. Each domain's error converts into it here; the
+//! domains know nothing of it.
 //!
 //! A tool's business outcome (a blocked status change, say) is not an error:
 //! it is a normal result. `ToolError` is for calls that could not be carried
 //! out at all.
 
 use serde::Serialize;
+
+use crate::planner::PlannerError;
+use crate::tracker::{TrackerError, TrackerErrorKind};
 
 /// The codes a caller can branch on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -59,15 +63,6 @@ impl ToolError {
         }
     }
 
-    /// A [`ErrorCode::FileNotFound`] that no retry can fix.
-    pub fn not_found(message: impl Into<String>) -> Self {
-        ToolError {
-            code: ErrorCode::FileNotFound,
-            message: message.into(),
-            retryable: false,
-        }
-    }
-
     /// An unexpected failure; retrying may help (a busy disk, a race).
     pub fn internal(message: impl Into<String>) -> Self {
         ToolError {
@@ -77,34 +72,42 @@ impl ToolError {
         }
     }
 
-    /// The store could not be used; the message says what to fix.
-    pub fn store(message: impl Into<String>) -> Self {
-        ToolError {
-            code: ErrorCode::StoreError,
-            message: message.into(),
-            retryable: false,
-        }
-    }
-
     /// The error as tools return it: `{"error": {"code", "message", "retryable"}}`.
     pub fn to_json(&self) -> serde_json::Value {
         serde_json::json!({ "error": self })
     }
 }
 
-#[cfg(feature = "fs")]
-impl From<crate::fs::FsError> for ToolError {
-    fn from(error: crate::fs::FsError) -> Self {
-        use crate::fs::FsError;
-        let retryable = error.retryable();
-        match error {
-            FsError::NotFound { .. } => ToolError::not_found(error.to_string()),
-            FsError::Busy { .. } | FsError::Changed { .. } | FsError::Io { .. } => ToolError {
-                code: ErrorCode::InternalError,
-                message: error.to_string(),
-                retryable,
-            },
-            _ => ToolError::validation(error.to_string()),
+/// A refused edit is the request's fault (`VALIDATION_ERROR`); a store that
+/// cannot be used is a `STORE_ERROR`, retryable when another writer held it.
+impl From<PlannerError> for ToolError {
+    fn from(error: PlannerError) -> Self {
+        let code = match error {
+            PlannerError::Edit(_) => ErrorCode::ValidationError,
+            PlannerError::Store(_) => ErrorCode::StoreError,
+        };
+        ToolError {
+            code,
+            retryable: error.retryable(),
+            message: error.to_string(),
+        }
+    }
+}
+
+/// The design's "tracker path unreadable" is `FILE_NOT_FOUND`; what the
+/// request or the note's content got wrong is `VALIDATION_ERROR`; a failing
+/// disk or a file that kept changing is `INTERNAL_ERROR`.
+impl From<TrackerError> for ToolError {
+    fn from(error: TrackerError) -> Self {
+        let code = match error.kind() {
+            TrackerErrorKind::Invalid => ErrorCode::ValidationError,
+            TrackerErrorKind::NotFound => ErrorCode::FileNotFound,
+            TrackerErrorKind::Failed => ErrorCode::InternalError,
+        };
+        ToolError {
+            code,
+            retryable: error.retryable(),
+            message: error.to_string(),
         }
     }
 }
@@ -121,5 +124,38 @@ mod tests {
             serde_json::json!({"error": {"code": "VALIDATION_ERROR", "message": "target_status must be one of: Reviewed", "retryable": false}})
         );
         assert!(ToolError::internal("x").retryable);
+    }
+
+    #[test]
+    fn domain_errors_keep_their_message_and_retryable_flag() {
+        use crate::fs::FsError;
+        use crate::planner::store::StoreError;
+
+        let busy = FsError::Busy {
+            path: "PLAN.md".into(),
+            holder: "another quire call".into(),
+            waited: std::time::Duration::from_secs(10),
+        };
+        let error = ToolError::from(PlannerError::Store(StoreError::File(busy.clone())));
+        assert_eq!((error.code, error.retryable), (ErrorCode::StoreError, true));
+        assert_eq!(error.message, StoreError::File(busy.clone()).to_string());
+        let error = ToolError::from(TrackerError::from(busy.clone()));
+        assert_eq!(
+            (error.code, error.retryable),
+            (ErrorCode::InternalError, true)
+        );
+        assert_eq!(error.message, busy.to_string());
+        let error = ToolError::from(TrackerError::from(FsError::NotFound {
+            path: "t/a.md".into(),
+        }));
+        assert_eq!(
+            (error.code, error.retryable),
+            (ErrorCode::FileNotFound, false)
+        );
+        let error = ToolError::from(TrackerError::Invalid("no".into()));
+        assert_eq!(
+            error.to_json(),
+            serde_json::json!({"error": {"code": "VALIDATION_ERROR", "message": "no", "retryable": false}})
+        );
     }
 }
