@@ -101,6 +101,10 @@ mod tests {
     use crate::plan::Code;
     use crate::span::Span;
 
+    fn codes_of(outcome: &ParseOutcome) -> Vec<Code> {
+        outcome.diagnostics.iter().map(|d| d.code).collect()
+    }
+
     fn codes(text: &str) -> Vec<&'static str> {
         parse(text, &ParserConfig::default())
             .diagnostics
@@ -154,8 +158,15 @@ mod tests {
             max_task_count: 2,
             ..ParserConfig::default()
         };
-        let outcome = parse("f(s): t\n\n- [ ]: a\n- [ ]: b\n- [ ]: c", &config);
-        assert_eq!(outcome.halt_reason().unwrap().code, Code::TooManyTasks);
+        let outcome = parse(
+            "f(s): t\n\n- [ ]: a\n- [ ]: b\n- [ ]: c\n- [ ]: d\n- [x] e",
+            &config,
+        );
+        // Reading on reports the limit once, and the problems after it.
+        assert_eq!(
+            codes_of(&outcome),
+            [Code::TooManyTasks, Code::MalformedTask]
+        );
         assert_eq!(outcome.document.tasks.unwrap().len(), 2);
     }
 

@@ -595,9 +595,13 @@ mod tests {
         header_line(text, split_lines(text, 0, text.len())[0], syntax).ok()
     }
 
-    fn header_mismatch(syntax: HeaderSyntax, text: &str) -> (&str, &'static str) {
-        let line = split_lines(text, 0, text.len())[0];
-        let mismatch = header_line(text, line, syntax).unwrap_err();
+    /// Where `rule` fails on the one-line `text`: the character and the
+    /// expectation.
+    fn mismatch_in(
+        text: &str,
+        rule: impl Fn(&str, Line) -> Option<Mismatch>,
+    ) -> (&str, &'static str) {
+        let mismatch = rule(text, split_lines(text, 0, text.len())[0]).expect("a mismatch");
         (&text[mismatch.span.range()], mismatch.expected)
     }
 
@@ -638,37 +642,45 @@ mod tests {
 
     #[test]
     fn a_header_mismatch_is_the_first_wrong_character_and_what_was_expected() {
-        let conventional = |text| header_mismatch(HeaderSyntax::Conventional, text);
-        assert_eq!(conventional("Fix: x"), ("F", "expected a lowercase type"));
-        assert_eq!(
-            conventional("feat(ui) Add x"),
-            (" ", "expected `:` after `)`")
-        );
-        assert_eq!(conventional("feat(ui)!x"), ("x", "expected `:` after `!`"));
-        assert_eq!(
-            conventional("feat!: x"),
-            ("!", "expected `(scope)` before `!`")
-        );
-        assert_eq!(
-            conventional("fix (s): x"),
-            (" ", "expected `:` or `(` right after the type")
-        );
-        assert_eq!(
-            conventional("fix(a b): x"),
-            (" ", "expected `)` after the scope")
-        );
-        assert_eq!(conventional("fix(): x"), (")", "expected a scope"));
-        assert_eq!(conventional("fix(s"), ("", "expected `)` after the scope"));
-        assert_eq!(conventional("fix"), ("", "expected `:` or `(`"));
-        assert_eq!(conventional("fixup! x"), ("!", "expected `:` or `(`"));
-        assert_eq!(
-            header_mismatch(HeaderSyntax::MarkdownHeading, "#Title"),
-            ("T", "expected `# ` and a title")
-        );
-        assert_eq!(
-            header_mismatch(HeaderSyntax::YamlTitle, "title: "),
-            ("", "expected `title: ` and a title")
-        );
+        use HeaderSyntax::{Conventional, MarkdownHeading, YamlTitle};
+        let cases = [
+            (Conventional, "Fix: x", "F", "expected a lowercase type"),
+            (
+                Conventional,
+                "feat(ui) Add x",
+                " ",
+                "expected `:` after `)`",
+            ),
+            (Conventional, "feat(ui)!x", "x", "expected `:` after `!`"),
+            (
+                Conventional,
+                "feat!: x",
+                "!",
+                "expected `(scope)` before `!`",
+            ),
+            (
+                Conventional,
+                "fix (s): x",
+                " ",
+                "expected `:` or `(` right after the type",
+            ),
+            (
+                Conventional,
+                "fix(a b): x",
+                " ",
+                "expected `)` after the scope",
+            ),
+            (Conventional, "fix(): x", ")", "expected a scope"),
+            (Conventional, "fix(s", "", "expected `)` after the scope"),
+            (Conventional, "fix", "", "expected `:` or `(`"),
+            (Conventional, "fixup! x", "!", "expected `:` or `(`"),
+            (MarkdownHeading, "#Title", "T", "expected `# ` and a title"),
+            (YamlTitle, "title: ", "", "expected `title: ` and a title"),
+        ];
+        for (syntax, text, at, expected) in cases {
+            let found = mismatch_in(text, |text, line| header_line(text, line, syntax).err());
+            assert_eq!(found, (at, expected), "{text:?}");
+        }
     }
 
     #[test]
@@ -686,36 +698,27 @@ mod tests {
             .map(|t| (t.indent_width(), t.checked, t.text.text))
     }
 
-    fn task_mismatch(syntax: TaskSyntax, text: &str) -> (&str, &'static str) {
-        let mismatch = task_line(text, split_lines(text, 0, text.len())[0], syntax).unwrap_err();
-        (&text[mismatch.span.range()], mismatch.expected)
-    }
-
     #[test]
     fn a_task_mismatch_is_the_first_wrong_character_and_what_was_expected() {
-        let colon = TaskSyntax::CheckboxColon;
-        assert_eq!(
-            task_mismatch(colon, "- [x] Task"),
-            (" ", "expected `:` after `]`")
-        );
-        assert_eq!(
-            task_mismatch(colon, "- [X]: Task"),
-            ("X", "expected `x` or a space")
-        );
-        assert_eq!(task_mismatch(colon, "[x]: Task"), ("[", "expected `- [`"));
-        assert_eq!(
-            task_mismatch(colon, "  - [ ]:"),
-            ("", "expected a space after `:`")
-        );
-        assert_eq!(task_mismatch(colon, "- [ ]: "), ("", EXPECTED_TASK_TEXT));
-        assert_eq!(
-            task_mismatch(TaskSyntax::Checkbox, "- [x]: Task"),
-            (":", "expected a space after `]`")
-        );
-        assert_eq!(
-            task_mismatch(TaskSyntax::YamlTask, "- task: Ship"),
-            ("", "expected ` (x)` or ` ( )` at the end")
-        );
+        use TaskSyntax::{Checkbox, CheckboxColon, YamlTask};
+        let cases = [
+            (CheckboxColon, "- [x] Task", " ", "expected `:` after `]`"),
+            (CheckboxColon, "- [X]: Task", "X", "expected `x` or a space"),
+            (CheckboxColon, "[x]: Task", "[", "expected `- [`"),
+            (CheckboxColon, "  - [ ]:", "", "expected a space after `:`"),
+            (CheckboxColon, "- [ ]: ", "", EXPECTED_TASK_TEXT),
+            (Checkbox, "- [x]: Task", ":", "expected a space after `]`"),
+            (
+                YamlTask,
+                "- task: Ship",
+                "",
+                "expected ` (x)` or ` ( )` at the end",
+            ),
+        ];
+        for (syntax, text, at, expected) in cases {
+            let found = mismatch_in(text, |text, line| task_line(text, line, syntax).err());
+            assert_eq!(found, (at, expected), "{text:?}");
+        }
     }
 
     #[test]
@@ -784,9 +787,7 @@ mod tests {
     #[test]
     fn a_constraint_mismatch_is_the_first_wrong_character_and_what_was_expected() {
         let mismatch = |syntax, text: &'static str| {
-            let line = split_lines(text, 0, text.len())[0];
-            let mismatch = constraint_line(text, line, syntax).unwrap_err();
-            (&text[mismatch.span.range()], mismatch.expected)
+            mismatch_in(text, |text, line| constraint_line(text, line, syntax).err())
         };
         let dash = ConstraintSyntax::Dash;
         assert_eq!(
