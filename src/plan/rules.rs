@@ -80,7 +80,8 @@ pub(crate) struct Mismatch {
 
 type Checked<T> = Result<T, Mismatch>;
 
-/// A mismatch at the input's next character.
+/// A mismatch at the input's next character (the cold path of every rule).
+#[cold]
 fn mismatch(input: &Input<'_>, expected: &'static str, hint: &'static str) -> Mismatch {
     let at = input.current_token_start();
     let width = input.peek_token().map_or(0, char::len_utf8);
@@ -302,6 +303,7 @@ fn indent<'i>(input: &mut Input<'i>) -> Piece<'i> {
 }
 
 /// `c`, or a mismatch at the input's next character.
+#[inline]
 fn expect_char(
     input: &mut Input<'_>,
     c: char,
