@@ -136,15 +136,12 @@ impl<C: DiagnosticCode> Diagnostic<C> {
     }
 }
 
+/// The message alone, as an error's `Display` is: the code, severity, label
+/// and help are the [`miette::Diagnostic`] parts, which a report shows
+/// around it (so a report does not show the code twice).
 impl<C: DiagnosticCode> fmt::Display for Diagnostic<C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}[{}]: {}",
-            self.severity,
-            self.code.as_str(),
-            self.message
-        )
+        f.write_str(&self.message)
     }
 }
 

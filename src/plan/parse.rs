@@ -79,8 +79,9 @@ impl Serialize for ParseOutcome {
 ///
 /// let halted = parse("fix(io): Retry\nno blank line", &ParserConfig::default());
 /// assert_eq!(halted.state, ParseState::Halted);
-/// assert_eq!(halted.halt_reason().unwrap().to_string(),
-///            "error[plan::missing_blank_line]: the header must be followed by a blank line");
+/// let reason = halted.halt_reason().unwrap();
+/// assert_eq!(reason.code, Code::MissingBlankLine);
+/// assert_eq!(reason.to_string(), "the header must be followed by a blank line");
 ///
 /// // After a halt the parser reads on and reports every further problem;
 /// // the document is what it was at the halt.
