@@ -339,12 +339,36 @@ fn line_kind(text: &str, line: Line) -> LineKind {
             inline: inline_value(&mut input)
                 .unwrap_or(Inline::Unrecognized(Span::new(colon_end, line.end))),
         },
-        Err(_) => LineKind::Unsupported(unsupported_reason(content)),
+        Err(reason) => LineKind::Unsupported(reason),
     }
 }
 
-fn unsupported_reason(content: &str) -> &'static str {
-    let mut chars = content.chars();
+// ------------------------------------------------------------------- keys ---
+
+// key-line ::= key blank* ":" ( blank char* | EOL )
+//
+// Yields the key and the offset right after the colon; the input is left
+// after the colon. When the line is not one, the error says why, from the
+// part of the rule that failed: no `key` (a YAML construct the grammar
+// leaves out, named by the character that starts it), or no `":"` after it.
+fn key_line(input: &mut Input<'_>) -> Result<(Spanned<String>, usize), &'static str> {
+    let line = input.peek_finish();
+    let key = alt((single_quoted_key, double_quoted_key, plain_key))
+        .parse_next(input)
+        .map_err(|_| no_key(line))?;
+    let colon: RuleResult<_> = (take_while(0.., is_space_or_tab), ':').parse_next(input);
+    colon.map_err(|_| no_colon(line))?;
+    let colon_end = input.current_token_start();
+    let after: RuleResult<_> =
+        peek(alt((eof.void(), one_of(is_space_or_tab).void()))).parse_next(input);
+    after.map_err(|_| no_colon(line))?;
+    Ok((key, colon_end))
+}
+
+/// Why `key` does not match at the start of `line`: the YAML construct its
+/// first character starts (plain-first excludes the indicators).
+fn no_key(line: &str) -> &'static str {
+    let mut chars = line.chars();
     let first = chars.next();
     let second_is_blank = chars.next().is_none_or(is_space_or_tab);
     match first {
@@ -354,27 +378,19 @@ fn unsupported_reason(content: &str) -> &'static str {
         Some('!') => "tags on keys are not supported",
         Some('*') => "aliases as keys are not supported",
         Some('[' | '{') => "flow collections at the first column are not supported",
-        Some('"' | '\'') => {
-            "the quoted key must end on its line and be followed by `: ` or a `:` at the end \
-             of the line"
-        }
         Some('%') => "directives are not supported",
-        _ => "expected a key followed by `: ` (or by a `:` at the end of the line)",
+        _ => no_colon(line),
     }
 }
 
-// ------------------------------------------------------------------- keys ---
-
-// key-line ::= key blank* ":" ( blank char* | EOL )
-//
-// Yields the key and the offset right after the colon; the input is left
-// after the colon.
-fn key_line(input: &mut Input<'_>) -> RuleResult<(Spanned<String>, usize)> {
-    let key = alt((single_quoted_key, double_quoted_key, plain_key)).parse_next(input)?;
-    (take_while(0.., is_space_or_tab), ':').parse_next(input)?;
-    let colon_end = input.current_token_start();
-    peek(alt((eof.void(), one_of(is_space_or_tab).void()))).parse_next(input)?;
-    Ok((key, colon_end))
+/// Why a key is not followed by `":"` and a blank or the line's end.
+fn no_colon(line: &str) -> &'static str {
+    if line.starts_with(['"', '\'']) {
+        "the quoted key must end on its line and be followed by `: ` or a `:` at the end \
+         of the line"
+    } else {
+        "expected a key followed by `: ` (or by a `:` at the end of the line)"
+    }
 }
 
 // single-quoted ::= "'" ( [^'] | "''" )* "'"
@@ -1160,9 +1176,17 @@ mod tests {
     fn unsupported_lines_are_reported() {
         for (line, reason) in [
             ("? a", "explicit keys"),
+            (": a", "explicit values"),
             ("&k a: 1", "anchors on keys"),
+            ("!t a: 1", "tags on keys"),
+            ("*k: 1", "aliases as keys"),
             ("[a]: 1", "flow collections"),
+            ("{a: 1}", "flow collections"),
+            ("%YAML 1.2", "directives"),
             ("\"a\":1", "quoted key"),
+            ("'a' b", "quoted key"),
+            ("\"a: 1", "quoted key"),
+            ("?a b", "expected a key"),
             ("a b", "expected a key"),
             ("a #b: 1", "expected a key"),
         ] {
