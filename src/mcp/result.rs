@@ -45,13 +45,27 @@ where
     }))
 }
 
-/// The tool's typed request from its arguments.
+/// The tool's typed request from its arguments. serde names a missing or
+/// unknown field itself; for a value of the wrong type, the field's path
+/// (`goal.type`, `plan[0][1]`) goes before serde's message.
 fn decode<Request: DeserializeOwned>(
     tool: &str,
     arguments: JsonObject,
 ) -> Result<Request, ToolError> {
-    serde_json::from_value(serde_json::Value::Object(arguments))
-        .map_err(|error| ToolError::validation(format!("invalid arguments for {tool}: {error}")))
+    serde_path_to_error::deserialize(serde_json::Value::Object(arguments)).map_err(|error| {
+        let problem = error.inner().to_string();
+        let mut field = error.path().to_string();
+        // An unknown field's path ends with the name serde's message gives.
+        if problem.starts_with("unknown field") {
+            let parent = field.rfind(['.', '[']).unwrap_or(0);
+            field.truncate(parent);
+        }
+        ToolError::validation(if field.is_empty() || field == "." {
+            format!("invalid arguments for {tool}: {problem}")
+        } else {
+            format!("invalid arguments for {tool}: {field}: {problem}")
+        })
+    })
 }
 
 /// Runs a blocking operation on tokio's blocking pool and converts its
@@ -127,6 +141,40 @@ mod tests {
             .unwrap_err();
         assert!(
             error.message.contains("unknown field `now`"),
+            "{}",
+            error.message
+        );
+        let error = decode::<crate::planner::SetOverarchingGoalRequest>(
+            "set_overarching_goal",
+            object(serde_json::json!({"goal": {"type": "feat", "title": "t", "colour": 1}})),
+        )
+        .unwrap_err();
+        assert!(
+            error.message.starts_with(
+                "invalid arguments for set_overarching_goal: goal: unknown field `colour`"
+            ),
+            "{}",
+            error.message
+        );
+        // A value of the wrong type is named by its path.
+        let error = decode::<MarkTaskRequest>(
+            "mark_task",
+            object(serde_json::json!({"task_id": "2", "completed": "yes"})),
+        )
+        .unwrap_err();
+        assert_eq!(
+            error.message,
+            "invalid arguments for mark_task: completed: invalid type: string \"yes\", expected a boolean"
+        );
+        let error = decode::<crate::planner::SetPlanRequest>(
+            "set_plan",
+            object(serde_json::json!({"plan": [[false, "a", []], [false, 5, []]]})),
+        )
+        .unwrap_err();
+        assert!(
+            error
+                .message
+                .starts_with("invalid arguments for set_plan: plan[1]"),
             "{}",
             error.message
         );
