@@ -2,8 +2,8 @@
 //! body, as winnow parsers. [`split`] finds the block and its YAML lines
 //! before any YAML is read.
 //!
-//! The EBNF above each function is the rule it implements;
-//! `grammar/frontmatter.ebnf` is the same grammar in one place.
+//! A comment above each function names the rule of
+//! `grammar/frontmatter.ebnf` it implements.
 
 use winnow::combinator::{alt, eof, opt, repeat_till};
 use winnow::error::EmptyError;
@@ -33,17 +33,18 @@ pub(crate) struct Block {
     pub lines: Vec<Line>,
 }
 
-// bom ::= U+FEFF
+// frontmatter.ebnf: bom
 fn bom(input: &mut Input<'_>) -> RuleResult<Span> {
     '\u{feff}'.span().map(Span::from).parse_next(input)
 }
 
-// eol ::= "\n" | "\r\n"
+// frontmatter.ebnf: eol
 fn eol<'i>(input: &mut Input<'i>) -> RuleResult<&'i str> {
     alt(("\n", "\r\n")).parse_next(input)
 }
 
-// fence-line(marker) ::= marker blank* ( eol | EOF )
+// frontmatter.ebnf: open-fence, close-fence (they differ only in their
+// markers)
 //
 // Yields the span of the fence without its line ending.
 fn fence_line<'i>(markers: &'static [&'static str]) -> impl Parser<Input<'i>, Span, EmptyError> {
@@ -67,13 +68,10 @@ fn marker<'i>(markers: &'static [&'static str]) -> impl Parser<Input<'i>, &'i st
     }
 }
 
-// open-fence  ::= "---" blank* ( eol | EOF )
 const OPEN: &[&str] = &["---"];
-// close-fence ::= ( "---" | "..." ) blank* ( eol | EOF )
 const CLOSE: &[&str] = &["---", "..."];
 
-// yaml-line ::= char* eol        (tried only where a close-fence does not match)
-// char      ::= any character but "\n"; a "\r" right before "\n" is part of eol
+// frontmatter.ebnf: yaml-line, char
 //
 // A line of `text`. (Carriage returns before the `\r` of eol would be left
 // out of its content too, but `parse` refuses any `\r` that no `\n`
@@ -86,9 +84,7 @@ fn yaml_line<'i>(text: &'i str) -> impl Parser<Input<'i>, Line, EmptyError> {
     }
 }
 
-// document    ::= bom? ( frontmatter body | body )
-// frontmatter ::= open-fence yaml-line* close-fence
-// body        ::= char*   (everything that is left, line endings included)
+// frontmatter.ebnf: document, frontmatter, body
 //
 // A first line that is not an open fence means the text has no frontmatter.
 // An open fence that no close fence follows is an error (`unclosed`).

@@ -304,11 +304,7 @@ fn trim_end(text: &str, start: usize, end: usize) -> usize {
 
 // ------------------------------------------------------------------ lines ---
 
-// line-kind     ::= blank-line | comment-line | indented-line | sequence-line | key-line
-// blank-line    ::= blank*
-// comment-line  ::= "#" char*
-// indented-line ::= blank+ char*
-// sequence-line ::= "-" ( blank char* )?
+// frontmatter.ebnf: yaml-line-content, blank-line, comment-line, indented-line, sequence-line
 fn line_kind(text: &str, line: Line) -> LineKind {
     let content = line.text(text);
     let mut input = line_input(text, line);
@@ -345,7 +341,7 @@ fn line_kind(text: &str, line: Line) -> LineKind {
 
 // ------------------------------------------------------------------- keys ---
 
-// key-line ::= key blank* ":" ( blank char* | EOL )
+// frontmatter.ebnf: key-line, key
 //
 // Yields the key and the offset right after the colon; the input is left
 // after the colon. When the line is not one, the error says why, from the
@@ -393,7 +389,7 @@ fn no_colon(line: &str) -> &'static str {
     }
 }
 
-// single-quoted ::= "'" ( [^'] | "''" )* "'"
+// frontmatter.ebnf: single-quoted
 fn single_quoted<'i>(input: &mut Input<'i>) -> RuleResult<(&'i str, Span)> {
     let body = repeat::<_, _, (), _, _>(0.., alt((none_of('\'').void(), "''".void())));
     ('\'', body, '\'')
@@ -403,7 +399,7 @@ fn single_quoted<'i>(input: &mut Input<'i>) -> RuleResult<(&'i str, Span)> {
         .parse_next(input)
 }
 
-// double-quoted ::= '"' ( [^"\\] | "\" char )* '"'
+// frontmatter.ebnf: double-quoted
 fn double_quoted<'i>(input: &mut Input<'i>) -> RuleResult<(&'i str, Span)> {
     let body =
         repeat::<_, _, (), _, _>(0.., alt((none_of(['"', '\\']).void(), ('\\', any).void())));
@@ -414,24 +410,20 @@ fn double_quoted<'i>(input: &mut Input<'i>) -> RuleResult<(&'i str, Span)> {
         .parse_next(input)
 }
 
-// single-quoted-key ::= single-quoted       ("''" reads as "'")
+// frontmatter.ebnf: key (its single-quoted choice)
 fn single_quoted_key(input: &mut Input<'_>) -> RuleResult<Spanned<String>> {
     let (text, span) = single_quoted(input)?;
     Ok(Spanned::new(scalar::decode_single(text), span))
 }
 
-// double-quoted-key ::= double-quoted       (with YAML's escapes; an unknown escape is not a key)
+// frontmatter.ebnf: double-quoted-key
 fn double_quoted_key(input: &mut Input<'_>) -> RuleResult<Spanned<String>> {
     let (text, span) = double_quoted(input)?;
     let key = scalar::decode_double(text).ok_or(winnow::error::EmptyError)?;
     Ok(Spanned::new(key, span))
 }
 
-// plain-key   ::= plain-first ( char - ( ":" ( blank | EOL ) ) - ( blank "#" ) )*
-//                 (without trailing blanks)
-// plain-first ::= char - blank - indicator | ( "-" | "?" | ":" ) ( char - blank )
-// indicator   ::= "-" | "?" | ":" | "," | "[" | "]" | "{" | "}" | "#" | "&" | "*"
-//               | "!" | "|" | ">" | "'" | '"' | "%" | "@" | "`"
+// frontmatter.ebnf: plain-key
 fn plain_key(input: &mut Input<'_>) -> RuleResult<Spanned<String>> {
     let start = input.current_token_start();
     let text = input.peek_finish();
@@ -468,9 +460,10 @@ fn plain_key_length(text: &str) -> Option<usize> {
     None
 }
 
+// frontmatter.ebnf: indicator
 const INDICATORS: &str = "-?:,[]{}#&*!|>'\"%@`";
 
-// plain-first (see plain-key)
+// frontmatter.ebnf: plain-first
 fn starts_plain(text: &str) -> bool {
     let mut chars = text.chars();
     match chars.next() {
@@ -483,19 +476,7 @@ fn starts_plain(text: &str) -> bool {
 
 // ---------------------------------------------------------------- values ---
 
-// inline-value   ::= blank* ( comment? EOL                      (* Empty *)
-//                           | block-header trailer
-//                           | flow-start char*
-//                           | property char*
-//                           | ( single-quoted | double-quoted ) trailer
-//                           | ( "'" | '"' ) char*               (* continues below *)
-//                           | plain-scalar trailer )
-// comment        ::= "#" char*
-// trailer        ::= ( blank+ comment? )? EOL
-// block-header   ::= ( "|" | ">" ) ( [0-9] | "+" | "-" )*
-// flow-start     ::= "[" | "{"
-// property       ::= "*" | "&" | "!"
-// plain-scalar   ::= plain-first ( char - ( blank "#" ) )*   (without trailing blanks)
+// frontmatter.ebnf: inline-value, comment, block-header
 fn inline_value(input: &mut Input<'_>) -> RuleResult<Inline> {
     take_while(0.., is_space_or_tab).parse_next(input)?;
     if opt((opt(('#', rest)), eof)).parse_next(input)?.is_some() {
@@ -553,7 +534,7 @@ fn inline_value(input: &mut Input<'_>) -> RuleResult<Inline> {
     Ok(inline)
 }
 
-// trailer ::= ( blank+ comment? )? EOL
+// frontmatter.ebnf: trailer
 fn trailer(input: &mut Input<'_>) -> RuleResult<()> {
     alt((
         eof.void(),
@@ -564,6 +545,7 @@ fn trailer(input: &mut Input<'_>) -> RuleResult<()> {
 
 /// The byte length of the plain scalar at the start of `text`: up to a
 /// comment (`#` after a blank) or the end, without trailing blanks.
+// frontmatter.ebnf: plain-scalar
 fn plain_length(text: &str) -> usize {
     let mut previous_blank = false;
     let mut end = text.len();
@@ -623,9 +605,7 @@ fn node_length(text: &str) -> usize {
     }
 }
 
-// anchor or alias ::= ( "&" | "*" ) ( char - blank - flow-indicator )+
-// tag             ::= "!" "<" char* ">" | "!" ( char - blank - flow-indicator )*
-// flow-indicator  ::= "[" | "]" | "{" | "}" | ","
+// frontmatter.ebnf: property, tag, flow-indicator
 fn property_length(text: &str) -> usize {
     if text.starts_with("!<")
         && let Some(close) = text.find('>')
@@ -722,14 +702,7 @@ pub(crate) struct Replacement {
     pub tail: Option<Span>,
 }
 
-// replaceable-value ::= blank* tag-property* ( block-header trailer block-lines
-//                                            | alias | flow-scalar
-//                                            | comment? EOL below-scalar )
-// tag-property      ::= "!" ... blank*            (an anchor, `&`, is refused)
-// flow-scalar       ::= single-quoted | double-quoted | plain-scalar, each
-//                       possibly continued on the lines below
-// below-scalar      ::= the same flow-scalar starting on the first line below
-//                       (no comment line before it)
+// frontmatter.ebnf: replaceable-value, alias
 //
 // `entry` is a top-level entry of `text` as `finish` made it, whose value
 // YAML reads as a scalar. The error says why the value cannot be replaced.
@@ -825,6 +798,7 @@ fn lines_from(text: &str, start: usize, end: usize) -> impl Iterator<Item = (usi
 /// Comment lines before it would be lost with the lines removed, and a node
 /// that starts with properties or a block header below its key is rare
 /// enough to be left to a person.
+// frontmatter.ebnf: below-scalar
 fn below_node(text: &str, below: usize, end: usize) -> Result<Option<usize>, &'static str> {
     let mut comment = false;
     for (line, content) in lines_from(text, below, end) {
@@ -846,6 +820,7 @@ fn below_node(text: &str, below: usize, end: usize) -> Result<Option<usize>, &'s
 
 /// The end of the flow scalar (quoted or plain) that starts at `start`,
 /// possibly continued on the lines below, up to `end` at the most.
+// frontmatter.ebnf: flow-scalar
 fn scalar_end(text: &str, start: usize, end: usize) -> Result<usize, &'static str> {
     let rest = &text[start..end];
     match rest.chars().next() {
@@ -891,6 +866,7 @@ fn scalar_end(text: &str, start: usize, end: usize) -> Result<usize, &'static st
 /// content line. Content lines are indented by the explicit indentation or
 /// by the first line that is not only spaces; a less indented line ends the
 /// block (a comment: it stays).
+// frontmatter.ebnf: block-lines
 fn block_content_end(
     text: &str,
     line_end: usize,

@@ -17,6 +17,7 @@ pub(crate) fn decode_single(quoted: &str) -> String {
 
 /// The text of a double-quoted scalar (quotes included) as YAML reads it, or
 /// `None` if it uses an escape YAML does not define.
+// frontmatter.ebnf: double-quoted-key, escape
 pub(crate) fn decode_double(quoted: &str) -> Option<String> {
     let inner = quoted.strip_prefix('"')?.strip_suffix('"')?;
     let mut out = String::with_capacity(inner.len());
@@ -94,7 +95,8 @@ fn is_literal(c: char) -> bool {
     is_printable(c) && !is_break(c) && c != '\u{FEFF}'
 }
 
-// single-quoted ::= "'" ( nb-char - "'" | "''" )* "'"
+// frontmatter.ebnf: single-quoted (on one line, and only with characters
+// that need no escape: a value that has others is double-quoted)
 fn single_quoted(value: &str) -> Option<String> {
     if !value.chars().all(is_literal) {
         return None;
@@ -102,7 +104,8 @@ fn single_quoted(value: &str) -> Option<String> {
     Some(format!("'{}'", value.replace('\'', "''")))
 }
 
-// double-quoted ::= '"' ( nb-char - '"' - "\" | escape )* '"'
+// frontmatter.ebnf: double-quoted, escape (each character a line would not
+// hold as it is, escaped)
 fn double_quoted(value: &str) -> String {
     let mut out = String::with_capacity(value.len() + 2);
     out.push('"');
