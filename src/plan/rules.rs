@@ -8,23 +8,12 @@
 use winnow::combinator::opt;
 use winnow::error::EmptyError;
 use winnow::prelude::*;
-use winnow::stream::{LocatingSlice, Location, Stream};
+use winnow::stream::{Location, Stream};
 use winnow::token::{literal, one_of, rest, take_while};
 
 use super::config::{ConstraintSyntax, HeaderSyntax, TaskSyntax};
-use super::lines::Line;
 use crate::span::Span;
-
-pub(crate) type Input<'i> = LocatingSlice<&'i str>;
-type RuleResult<T> = winnow::Result<T, EmptyError>;
-
-/// A stream over one line's content whose locations are offsets into the
-/// whole document.
-fn line_input(document: &str, line: Line) -> Input<'_> {
-    let mut input = LocatingSlice::new(&document[..line.end]);
-    input.next_slice(line.start);
-    input
-}
+use crate::text::{Input, Line, RuleResult, line_input};
 
 /// A piece of the line and where it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -591,7 +580,7 @@ fn is_marked_constraint_like(syntax: ConstraintSyntax, text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::lines::split_lines;
+    use crate::text::split_lines;
 
     fn header_with(syntax: HeaderSyntax, text: &str) -> Option<HeaderLine<'_>> {
         header_line(text, split_lines(text, 0, text.len())[0], syntax).ok()

@@ -42,13 +42,6 @@ impl Line {
     }
 
     /// Whether the content is empty or only whitespace.
-    #[cfg_attr(
-        not(test),
-        expect(
-            dead_code,
-            reason = "plan's `Line` (src/plan/lines.rs) becomes this one"
-        )
-    )]
     pub(crate) fn is_blank(self) -> bool {
         self.blank
     }
@@ -66,13 +59,7 @@ fn without_carriage_returns(bytes: &[u8], floor: usize, ending: usize) -> usize 
 
 /// The lines of `text[start..end]`, with offsets into `text`. A range ending
 /// in a line ending has an empty last line, as `split('\n')` would give.
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "plan's `split_lines` (src/plan/lines.rs) becomes this one"
-    )
-)]
+#[cfg(test)]
 pub(crate) fn split_lines(text: &str, start: usize, end: usize) -> Vec<Line> {
     let region = &text.as_bytes()[start..end];
     let mut lines = Vec::with_capacity(memchr::memchr_iter(b'\n', region).count() + 1);

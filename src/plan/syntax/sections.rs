@@ -4,13 +4,13 @@
 
 use super::super::classify::{ClassifiedLines, PlanLine};
 use super::super::codes::Code;
-use super::super::lines::Line;
 use super::super::rules::{EXPECTED_TASK_TEXT, Mismatch, TaskLine, TaskProblem};
 use super::SyntaxConstraint;
 use super::SyntaxTask;
 use super::problems::{constraint_rejection, counted, finding, task_example};
 use super::scanner::{Halted, Scanner, Step, spanned};
 use crate::span::{Span, Spanned};
+use crate::text::Line;
 
 impl<'t> Scanner<'t> {
     // plan.ebnf: description
