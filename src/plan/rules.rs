@@ -283,8 +283,19 @@ impl TaskLine<'_> {
 // plan.ebnf: indent
 fn indent<'i>(input: &mut Input<'i>) -> Piece<'i> {
     let start = input.current_token_start();
-    let found: RuleResult<&str> = take_while(0.., is_ws).parse_next(input);
-    let text = found.unwrap_or_default();
+    // Bytes while they are ASCII (an indent is spaces and tabs), characters
+    // from the first other byte on.
+    let rest: &'i str = **input;
+    let ascii = rest
+        .bytes()
+        .take_while(|&byte| matches!(byte, b'\t'..=b'\r' | b' '))
+        .count();
+    let after_ascii = &rest[ascii..];
+    let unicode = after_ascii
+        .char_indices()
+        .find(|&(_, c)| !is_ws(c))
+        .map_or(after_ascii.len(), |(at, _)| at);
+    let text = input.next_slice(ascii + unicode);
     Piece {
         text,
         span: Span::new(start, start + text.len()),
@@ -337,14 +348,6 @@ const HINT_YAML_TASK: &str = "a task is `- task: text ( )` (`(x)` when done)";
 /// The label of a task line whose marker has no text after it.
 pub(crate) const EXPECTED_TASK_TEXT: &str = "expected the task's text";
 
-// plan.ebnf: mark
-fn mark(input: &mut Input<'_>, hint: &'static str) -> Checked<bool> {
-    let found: RuleResult<char> = one_of(['x', ' ']).parse_next(input);
-    found
-        .map(|c| c == 'x')
-        .map_err(|_| mismatch(input, "expected `x` or a space", hint))
-}
-
 /// The task on `line`, or where and why it is not one.
 // plan.ebnf: task-line (the alternative is the configured syntax)
 pub(crate) fn task_line<'i>(
@@ -361,25 +364,69 @@ pub(crate) fn task_line<'i>(
 }
 
 // plan.ebnf: checkbox-colon-task, checkbox-task (after the indent)
+//
+// Byte by byte: every token is ASCII, and an ASCII byte never matches part
+// of another character. A mismatch is reported at the first byte that
+// differs, as `expect_char` would.
 fn checkbox_task<'i>(colon: bool, input: &mut Input<'i>) -> Checked<TaskLine<'i>> {
     let hint = if colon { HINT_TASK } else { HINT_CHECKBOX_TASK };
     let indent = indent(input);
-    expect_char(input, '-', "expected `- [`", hint)?;
-    expect_char(input, ' ', "expected a space after `-`", hint)?;
-    expect_char(input, '[', "expected `[` after `- `", hint)?;
-    let checked = mark(input, hint)?;
-    expect_char(input, ']', "expected `]` after the mark", hint)?;
-    if colon {
-        expect_char(input, ':', "expected `:` after `]`", hint)?;
-        expect_char(input, ' ', "expected a space after `:`", hint)?;
+    let rest: &'i str = **input;
+    let bytes = rest.as_bytes();
+    let start = input.current_token_start();
+    let after_mark: &[(u8, &'static str)] = if colon {
+        &[
+            (b']', "expected `]` after the mark"),
+            (b':', "expected `:` after `]`"),
+            (b' ', "expected a space after `:`"),
+        ]
     } else {
-        expect_char(input, ' ', "expected a space after `]`", hint)?;
+        &[
+            (b']', "expected `]` after the mark"),
+            (b' ', "expected a space after `]`"),
+        ]
+    };
+    let fail = |input: &mut Input<'i>, at: usize, expected: &'static str| {
+        input.next_slice(at);
+        mismatch(input, expected, hint)
+    };
+    for (at, (byte, expected)) in [
+        (b'-', "expected `- [`"),
+        (b' ', "expected a space after `-`"),
+        (b'[', "expected `[` after `- `"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if bytes.get(at) != Some(&byte) {
+            return Err(fail(input, at, expected));
+        }
     }
-    let text = expect_text1(input, EXPECTED_TASK_TEXT, hint)?;
+    // plan.ebnf: mark
+    let checked = match bytes.get(3) {
+        Some(b'x') => true,
+        Some(b' ') => false,
+        _ => return Err(fail(input, 3, "expected `x` or a space")),
+    };
+    for (at, &(byte, expected)) in after_mark.iter().enumerate() {
+        if bytes.get(4 + at) != Some(&byte) {
+            return Err(fail(input, 4 + at, expected));
+        }
+    }
+    let text_at = 4 + after_mark.len();
+    if bytes.len() == text_at {
+        return Err(fail(input, text_at, EXPECTED_TASK_TEXT));
+    }
+    let text = input.next_slice(rest.len());
+    let text = &text[text_at..];
+    let text_start = start + text_at;
     Ok(TaskLine {
         indent,
         checked,
-        text,
+        text: Piece {
+            text,
+            span: Span::new(text_start, text_start + text.len()),
+        },
     })
 }
 

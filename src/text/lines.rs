@@ -27,7 +27,7 @@ impl Line {
         Line {
             start,
             end,
-            blank: text[start..end].trim().is_empty(),
+            blank: is_blank(&text[start..end]),
         }
     }
 
@@ -45,6 +45,23 @@ impl Line {
     pub(crate) fn is_blank(self) -> bool {
         self.blank
     }
+}
+
+/// Whether `content` is empty or only whitespace. Byte by byte while the
+/// bytes are ASCII (most lines end the test at their first byte); the rest,
+/// from the first non-ASCII byte, by characters.
+pub(crate) fn is_blank(content: &str) -> bool {
+    for (at, &byte) in content.as_bytes().iter().enumerate() {
+        if !byte.is_ascii() {
+            return content[at..].trim_start().is_empty();
+        }
+        // `char::is_whitespace` on ASCII: tab, line feed, vertical tab,
+        // form feed, carriage return and space.
+        if !matches!(byte, b'\t'..=b'\r' | b' ') {
+            return false;
+        }
+    }
+    true
 }
 
 /// `ending` moved back over the carriage returns before it, down to `floor`.
@@ -124,6 +141,24 @@ mod tests {
             .map(Line::is_blank)
             .collect();
         assert_eq!(blank, [false, true, true, true, false]);
+    }
+
+    #[test]
+    fn blank_by_bytes_agrees_with_trim() {
+        for content in [
+            "",
+            " ",
+            "\t\u{b}\u{c}\r ",
+            "x",
+            " x",
+            "\u{a0}",
+            " \u{2003}\t",
+            " \u{a0}x",
+            "é",
+            "\u{1c}",
+        ] {
+            assert_eq!(is_blank(content), content.trim().is_empty(), "{content:?}");
+        }
     }
 
     #[test]
