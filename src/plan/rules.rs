@@ -276,7 +276,12 @@ impl TaskLine<'_> {
     /// Indentation width in characters (a tab counts as one, as it did in the
     /// original).
     pub(super) fn indent_width(&self) -> usize {
-        self.indent.text.chars().count()
+        let indent = self.indent.text;
+        if indent.is_ascii() {
+            indent.len()
+        } else {
+            indent.chars().count()
+        }
     }
 }
 
@@ -291,10 +296,14 @@ fn indent<'i>(input: &mut Input<'i>) -> Piece<'i> {
         .take_while(|&byte| matches!(byte, b'\t'..=b'\r' | b' '))
         .count();
     let after_ascii = &rest[ascii..];
-    let unicode = after_ascii
-        .char_indices()
-        .find(|&(_, c)| !is_ws(c))
-        .map_or(after_ascii.len(), |(at, _)| at);
+    let unicode = if after_ascii.as_bytes().first().is_none_or(u8::is_ascii) {
+        0
+    } else {
+        after_ascii
+            .char_indices()
+            .find(|&(_, c)| !is_ws(c))
+            .map_or(after_ascii.len(), |(at, _)| at)
+    };
     let text = input.next_slice(ascii + unicode);
     Piece {
         text,
