@@ -6,8 +6,9 @@
 //! `frontmatter`'s `LineKind` does for its lines).
 
 use super::config::{ConstraintSyntax, ParserConfig, TaskSyntax};
-use super::lines::{Line, Lines};
+use super::lines::Lines;
 use super::rules::{self, ConstraintLine, Mismatch, TaskLine, TaskProblem};
+use crate::text::Line;
 
 /// What one line after the header is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,7 +143,7 @@ impl<'t> Iterator for ClassifiedLines<'t> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::lines::split_lines;
+    use crate::text::split_lines;
 
     fn kind(config: &ParserConfig, text: &str) -> &'static str {
         match classify(text, split_lines(text, 0, text.len())[0], config.into()) {

@@ -1,46 +1,10 @@
-//! Splitting a document into lines that remember their byte offsets.
-//!
-//! A line ends at `\n`; carriage returns right before it belong to the line
-//! ending, so CRLF text parses exactly as LF text while spans still index the
-//! original bytes. A carriage return inside a line is content.
+//! Walking a plan document's lines one at a time (the [`Line`]s of
+//! [`crate::text`]), and the end of a document without its last line ending.
 
-use crate::span::Span;
-
-/// One line's content (without its line ending) as a span of the text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Line {
-    pub start: usize,
-    pub end: usize,
-    /// Empty or only whitespace: a blank line.
-    blank: bool,
-}
-
-impl Line {
-    pub(super) fn span(self) -> Span {
-        Span::new(self.start, self.end)
-    }
-
-    pub(super) fn text(self, source: &str) -> &str {
-        &source[self.start..self.end]
-    }
-
-    pub(super) fn is_blank(self) -> bool {
-        self.blank
-    }
-}
-
-/// The lines of `text[start..end]`, with offsets into `text`. A range ending
-/// in a line ending has an empty last line, as `split('\n')` would give.
-#[cfg(test)]
-pub(crate) fn split_lines(text: &str, start: usize, end: usize) -> Vec<Line> {
-    let lines = Lines::new(text, start, end);
-    let mut all = Vec::with_capacity(lines.remaining());
-    all.extend(lines);
-    all
-}
+use crate::text::Line;
 
 /// The lines of `text[start..end]` one at a time, with offsets into `text`
-/// (what [`split_lines`] collects).
+/// (what [`crate::text::split_lines`] collects).
 #[derive(Clone, Debug)]
 pub(crate) struct Lines<'t> {
     text: &'t str,
@@ -80,18 +44,8 @@ impl Iterator for Lines<'_> {
         let line_start = self.next;
         let bytes = self.text.as_bytes().get(line_start..self.end)?;
         let newline = memchr::memchr(b'\n', bytes).map_or(self.end, |at| line_start + at);
-        let mut line_end = newline;
-        let all = self.text.as_bytes();
-        while line_end > line_start && all[line_end - 1] == b'\r' {
-            line_end -= 1;
-        }
-        let blank = self.text[line_start..line_end].trim_start().is_empty();
         self.next = newline + 1;
-        Some(Line {
-            start: line_start,
-            end: line_end,
-            blank,
-        })
+        Some(Line::up_to(self.text, line_start, newline))
     }
 }
 
@@ -107,44 +61,19 @@ pub(crate) fn end_without_line_ending(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn contents(text: &str) -> Vec<&str> {
-        split_lines(text, 0, text.len())
-            .into_iter()
-            .map(|line| line.text(text))
-            .collect()
-    }
+    use crate::text::split_lines;
 
     #[test]
-    fn crlf_and_lf_give_the_same_contents() {
-        assert_eq!(contents("a\nb\n\nc"), ["a", "b", "", "c"]);
-        assert_eq!(contents("a\r\nb\r\n\r\nc"), ["a", "b", "", "c"]);
-        assert_eq!(contents("a\n"), ["a", ""]);
-        assert_eq!(contents(""), [""]);
-    }
-
-    #[test]
-    fn carriage_returns_end_lines_only_before_a_line_feed_or_the_end() {
-        assert_eq!(contents("a\rb\r\r\nc\r"), ["a\rb", "c"]);
-    }
-
-    #[test]
-    fn whitespace_only_lines_are_blank() {
-        let text = "a\n \t\n\nb";
-        let blank: Vec<bool> = split_lines(text, 0, text.len())
-            .iter()
-            .map(|line| line.is_blank())
-            .collect();
-        assert_eq!(blank, [false, true, true, false]);
-    }
-
-    #[test]
-    fn spans_index_the_original_bytes() {
-        let lines = split_lines("\u{feff}ab\r\ncd", 3, 9);
-        assert_eq!(
-            (lines[0].span(), lines[1].span()),
-            (Span::new(3, 5), Span::new(7, 9))
-        );
+    fn lines_yields_what_split_lines_collects() {
+        for text in ["a\nb\r\n\r\nc", "a\rb\r\r\nc\r", "a\n", "", "x\n \t\n"] {
+            let lines = Lines::new(text, 0, text.len());
+            assert_eq!(lines.remaining(), split_lines(text, 0, text.len()).len());
+            assert_eq!(
+                lines.collect::<Vec<_>>(),
+                split_lines(text, 0, text.len()),
+                "{text:?}"
+            );
+        }
     }
 
     #[test]

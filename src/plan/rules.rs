@@ -8,23 +8,12 @@
 use winnow::combinator::opt;
 use winnow::error::EmptyError;
 use winnow::prelude::*;
-use winnow::stream::{LocatingSlice, Location, Stream};
+use winnow::stream::{Location, Stream};
 use winnow::token::{literal, one_of, rest, take_while};
 
 use super::config::{ConstraintSyntax, HeaderSyntax, TaskSyntax};
-use super::lines::Line;
 use crate::span::Span;
-
-pub(crate) type Input<'i> = LocatingSlice<&'i str>;
-type RuleResult<T> = winnow::Result<T, EmptyError>;
-
-/// A stream over one line's content whose locations are offsets into the
-/// whole document.
-fn line_input(document: &str, line: Line) -> Input<'_> {
-    let mut input = LocatingSlice::new(&document[..line.end]);
-    input.next_slice(line.start);
-    input
-}
+use crate::text::{Input, Line, RuleResult, line_input};
 
 /// A piece of the line and where it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -287,15 +276,35 @@ impl TaskLine<'_> {
     /// Indentation width in characters (a tab counts as one, as it did in the
     /// original).
     pub(super) fn indent_width(&self) -> usize {
-        self.indent.text.chars().count()
+        let indent = self.indent.text;
+        if indent.is_ascii() {
+            indent.len()
+        } else {
+            indent.chars().count()
+        }
     }
 }
 
 // plan.ebnf: indent
 fn indent<'i>(input: &mut Input<'i>) -> Piece<'i> {
     let start = input.current_token_start();
-    let found: RuleResult<&str> = take_while(0.., is_ws).parse_next(input);
-    let text = found.unwrap_or_default();
+    // Bytes while they are ASCII (an indent is spaces and tabs), characters
+    // from the first other byte on.
+    let rest: &'i str = **input;
+    let ascii = rest
+        .bytes()
+        .take_while(|&byte| matches!(byte, b'\t'..=b'\r' | b' '))
+        .count();
+    let after_ascii = &rest[ascii..];
+    let unicode = if after_ascii.as_bytes().first().is_none_or(u8::is_ascii) {
+        0
+    } else {
+        after_ascii
+            .char_indices()
+            .find(|&(_, c)| !is_ws(c))
+            .map_or(after_ascii.len(), |(at, _)| at)
+    };
+    let text = input.next_slice(ascii + unicode);
     Piece {
         text,
         span: Span::new(start, start + text.len()),
@@ -348,14 +357,6 @@ const HINT_YAML_TASK: &str = "a task is `- task: text ( )` (`(x)` when done)";
 /// The label of a task line whose marker has no text after it.
 pub(crate) const EXPECTED_TASK_TEXT: &str = "expected the task's text";
 
-// plan.ebnf: mark
-fn mark(input: &mut Input<'_>, hint: &'static str) -> Checked<bool> {
-    let found: RuleResult<char> = one_of(['x', ' ']).parse_next(input);
-    found
-        .map(|c| c == 'x')
-        .map_err(|_| mismatch(input, "expected `x` or a space", hint))
-}
-
 /// The task on `line`, or where and why it is not one.
 // plan.ebnf: task-line (the alternative is the configured syntax)
 pub(crate) fn task_line<'i>(
@@ -372,25 +373,69 @@ pub(crate) fn task_line<'i>(
 }
 
 // plan.ebnf: checkbox-colon-task, checkbox-task (after the indent)
+//
+// Byte by byte: every token is ASCII, and an ASCII byte never matches part
+// of another character. A mismatch is reported at the first byte that
+// differs, as `expect_char` would.
 fn checkbox_task<'i>(colon: bool, input: &mut Input<'i>) -> Checked<TaskLine<'i>> {
     let hint = if colon { HINT_TASK } else { HINT_CHECKBOX_TASK };
     let indent = indent(input);
-    expect_char(input, '-', "expected `- [`", hint)?;
-    expect_char(input, ' ', "expected a space after `-`", hint)?;
-    expect_char(input, '[', "expected `[` after `- `", hint)?;
-    let checked = mark(input, hint)?;
-    expect_char(input, ']', "expected `]` after the mark", hint)?;
-    if colon {
-        expect_char(input, ':', "expected `:` after `]`", hint)?;
-        expect_char(input, ' ', "expected a space after `:`", hint)?;
+    let rest: &'i str = **input;
+    let bytes = rest.as_bytes();
+    let start = input.current_token_start();
+    let after_mark: &[(u8, &'static str)] = if colon {
+        &[
+            (b']', "expected `]` after the mark"),
+            (b':', "expected `:` after `]`"),
+            (b' ', "expected a space after `:`"),
+        ]
     } else {
-        expect_char(input, ' ', "expected a space after `]`", hint)?;
+        &[
+            (b']', "expected `]` after the mark"),
+            (b' ', "expected a space after `]`"),
+        ]
+    };
+    let fail = |input: &mut Input<'i>, at: usize, expected: &'static str| {
+        input.next_slice(at);
+        mismatch(input, expected, hint)
+    };
+    for (at, (byte, expected)) in [
+        (b'-', "expected `- [`"),
+        (b' ', "expected a space after `-`"),
+        (b'[', "expected `[` after `- `"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if bytes.get(at) != Some(&byte) {
+            return Err(fail(input, at, expected));
+        }
     }
-    let text = expect_text1(input, EXPECTED_TASK_TEXT, hint)?;
+    // plan.ebnf: mark
+    let checked = match bytes.get(3) {
+        Some(b'x') => true,
+        Some(b' ') => false,
+        _ => return Err(fail(input, 3, "expected `x` or a space")),
+    };
+    for (at, &(byte, expected)) in after_mark.iter().enumerate() {
+        if bytes.get(4 + at) != Some(&byte) {
+            return Err(fail(input, 4 + at, expected));
+        }
+    }
+    let text_at = 4 + after_mark.len();
+    if bytes.len() == text_at {
+        return Err(fail(input, text_at, EXPECTED_TASK_TEXT));
+    }
+    let text = input.next_slice(rest.len());
+    let text = &text[text_at..];
+    let text_start = start + text_at;
     Ok(TaskLine {
         indent,
         checked,
-        text,
+        text: Piece {
+            text,
+            span: Span::new(text_start, text_start + text.len()),
+        },
     })
 }
 
@@ -591,7 +636,7 @@ fn is_marked_constraint_like(syntax: ConstraintSyntax, text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::lines::split_lines;
+    use crate::text::split_lines;
 
     fn header_with(syntax: HeaderSyntax, text: &str) -> Option<HeaderLine<'_>> {
         header_line(text, split_lines(text, 0, text.len())[0], syntax).ok()

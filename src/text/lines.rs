@@ -27,7 +27,7 @@ impl Line {
         Line {
             start,
             end,
-            blank: text[start..end].trim().is_empty(),
+            blank: is_blank(&text[start..end]),
         }
     }
 
@@ -42,16 +42,26 @@ impl Line {
     }
 
     /// Whether the content is empty or only whitespace.
-    #[cfg_attr(
-        not(test),
-        expect(
-            dead_code,
-            reason = "plan's `Line` (src/plan/lines.rs) becomes this one"
-        )
-    )]
     pub(crate) fn is_blank(self) -> bool {
         self.blank
     }
+}
+
+/// Whether `content` is empty or only whitespace. Byte by byte while the
+/// bytes are ASCII (most lines end the test at their first byte); the rest,
+/// from the first non-ASCII byte, by characters.
+pub(crate) fn is_blank(content: &str) -> bool {
+    for (at, &byte) in content.as_bytes().iter().enumerate() {
+        if !byte.is_ascii() {
+            return content[at..].trim_start().is_empty();
+        }
+        // `char::is_whitespace` on ASCII: tab, line feed, vertical tab,
+        // form feed, carriage return and space.
+        if !matches!(byte, b'\t'..=b'\r' | b' ') {
+            return false;
+        }
+    }
+    true
 }
 
 /// `ending` moved back over the carriage returns before it, down to `floor`.
@@ -66,13 +76,7 @@ fn without_carriage_returns(bytes: &[u8], floor: usize, ending: usize) -> usize 
 
 /// The lines of `text[start..end]`, with offsets into `text`. A range ending
 /// in a line ending has an empty last line, as `split('\n')` would give.
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "plan's `split_lines` (src/plan/lines.rs) becomes this one"
-    )
-)]
+#[cfg(test)]
 pub(crate) fn split_lines(text: &str, start: usize, end: usize) -> Vec<Line> {
     let region = &text.as_bytes()[start..end];
     let mut lines = Vec::with_capacity(memchr::memchr_iter(b'\n', region).count() + 1);
@@ -137,6 +141,24 @@ mod tests {
             .map(Line::is_blank)
             .collect();
         assert_eq!(blank, [false, true, true, true, false]);
+    }
+
+    #[test]
+    fn blank_by_bytes_agrees_with_trim() {
+        for content in [
+            "",
+            " ",
+            "\t\u{b}\u{c}\r ",
+            "x",
+            " x",
+            "\u{a0}",
+            " \u{2003}\t",
+            " \u{a0}x",
+            "é",
+            "\u{1c}",
+        ] {
+            assert_eq!(is_blank(content), content.trim().is_empty(), "{content:?}");
+        }
     }
 
     #[test]

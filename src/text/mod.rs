@@ -25,12 +25,9 @@ pub(crate) use boundary::char_boundary;
 pub use index::LineIndex;
 pub(crate) use index::line_number;
 pub(crate) use input::{Input, RuleResult, line_input};
-#[cfg_attr(
-    not(test),
-    expect(unused_imports, reason = "plan's `split_lines` becomes this one")
-)]
+#[cfg(test)]
 pub(crate) use lines::split_lines;
-pub(crate) use lines::{Line, content_end, line_start, next_line_start};
+pub(crate) use lines::{Line, content_end, is_blank, line_start, next_line_start};
 
 // frontmatter.ebnf: blank ::= " " | "\t"
 /// A space or a tab: a blank of YAML and of the frontmatter grammar (plan's

@@ -11,13 +11,14 @@
 use super::super::classify::{Classified, ClassifiedLines, classify};
 use super::super::codes::{Code, PlanDiagnostic};
 use super::super::config::ParserConfig;
-use super::super::lines::{Line, Lines, end_without_line_ending};
+use super::super::lines::{Lines, end_without_line_ending};
 use super::super::parse::ParseState;
 use super::super::rules::{self, Piece};
 use super::problems::{Finding, finding, header_help};
 use super::{SyntaxDocument, SyntaxHeader, SyntaxOutcome};
 use crate::diagnostics::{Diagnostic, Severity, one_line};
 use crate::span::{Span, Spanned};
+use crate::text::Line;
 
 /// The parser stopped; its error diagnostic is already recorded.
 pub(super) struct Halted;

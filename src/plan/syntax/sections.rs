@@ -4,13 +4,13 @@
 
 use super::super::classify::{ClassifiedLines, PlanLine};
 use super::super::codes::Code;
-use super::super::lines::Line;
 use super::super::rules::{EXPECTED_TASK_TEXT, Mismatch, TaskLine, TaskProblem};
 use super::SyntaxConstraint;
 use super::SyntaxTask;
 use super::problems::{constraint_rejection, counted, finding, task_example};
 use super::scanner::{Halted, Scanner, Step, spanned};
 use crate::span::{Span, Spanned};
+use crate::text::{Line, is_blank};
 
 impl<'t> Scanner<'t> {
     // plan.ebnf: description
@@ -165,7 +165,7 @@ impl<'t> Scanner<'t> {
     // A task's parent is the nearest task above it with a smaller
     // indentation: one of the previous task and its ancestors.
     fn task(&mut self, line: Line, task: TaskLine<'t>) -> Step {
-        if task.text.text.trim().is_empty() {
+        if is_blank(task.text.text) {
             return Err(self.task_problem(TaskProblem::Empty, task.text.span, "empty task"));
         }
         if self.document.tasks.len() >= self.config.max_task_count {
