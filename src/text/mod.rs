@@ -29,7 +29,7 @@ pub(crate) use input::{Input, RuleResult, line_input};
 pub(crate) use lines::split_lines;
 pub(crate) use lines::{Line, content_end, is_blank, line_start, next_line_start};
 
-// frontmatter.ebnf: blank ::= " " | "\t"
+// frontmatter.ebnf: blank
 /// A space or a tab: a blank of YAML and of the frontmatter grammar (plan's
 /// `ws` is any Unicode whitespace instead).
 pub(crate) fn is_space_or_tab(c: char) -> bool {
