@@ -343,7 +343,7 @@ mod located_tests {
 }
 
 /// A [`Diagnostic`] bound to its source text, ready for a miette handler.
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, thiserror::Error)]
 #[error("{message}")]
 pub struct Report {
     code: &'static str,
@@ -625,7 +625,7 @@ struct ShownLine {
 /// The part of a source text a report shows: a few lines around a span,
 /// clipped and escaped so that rendering stays small and safe whatever the
 /// source holds, with the line numbers and the primary column of the source.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Excerpt {
     name: String,
     text: String,
@@ -807,14 +807,26 @@ impl miette::SourceCode for Excerpt {
         } else {
             (inner.line() + self.first_line, inner.column())
         };
-        Ok(Box::new(miette::MietteSpanContents::new_named(
-            self.name.clone(),
-            inner.data(),
-            *inner.span(),
-            line,
-            column,
-            inner.line_count(),
-        )))
+        // A text without a name (a library caller's string) is shown at
+        // `[line:column]`, not `[:line:column]`.
+        Ok(Box::new(if self.name.is_empty() {
+            miette::MietteSpanContents::new(
+                inner.data(),
+                *inner.span(),
+                line,
+                column,
+                inner.line_count(),
+            )
+        } else {
+            miette::MietteSpanContents::new_named(
+                self.name.clone(),
+                inner.data(),
+                *inner.span(),
+                line,
+                column,
+                inner.line_count(),
+            )
+        }))
     }
 }
 

@@ -8,6 +8,7 @@ use super::ast::PlanDocument;
 use super::codes::PlanDiagnostic;
 use super::config::ParserConfig;
 use super::parse::{ParseOutcome, ParseState, parse};
+use crate::diagnostics::{Report, one_line};
 
 /// A text that is not a plan document: the parser halted, or one of its
 /// diagnostics is an error. Warnings alone are not errors.
@@ -19,10 +20,11 @@ use super::parse::{ParseOutcome, ParseState, parse};
 /// read before it halted) stays available: [`PlanError::partial`],
 /// [`PlanError::into_outcome`].
 ///
-/// miette shows the text as it is: for text from untrusted hands on a
-/// terminal, render each diagnostic with
-/// [`Diagnostic::to_report`](crate::diagnostics::Diagnostic::to_report),
-/// which escapes control characters and clips long lines.
+/// Each related diagnostic is shown over an excerpt of the text
+/// ([`Diagnostic::to_report`](crate::diagnostics::Diagnostic::to_report)):
+/// the lines around its span, long lines clipped, and every character that
+/// would steer a terminal escaped, so printing the report of a hostile text
+/// is safe. Line and column numbers are those of the text.
 ///
 /// ```
 /// use quire::plan::{Code, PlanDocument};
@@ -39,12 +41,24 @@ use super::parse::{ParseOutcome, ParseState, parse};
 /// assert!(shown.contains("plan::missing_blank_line"), "{shown}");
 /// assert!(shown.contains("2 │ no blank line"), "{shown}");
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct PlanError {
     source: String,
     /// Boxed, so that a `Result` with a `PlanError` stays small.
     outcome: Box<ParseOutcome>,
+    /// What miette shows: each diagnostic over its escaped excerpt.
+    reports: Vec<Report>,
 }
+
+/// Two errors are equal when they hold the same text and the same parse
+/// (the reports follow from those).
+impl PartialEq for PlanError {
+    fn eq(&self, other: &PlanError) -> bool {
+        self.source == other.source && self.outcome == other.outcome
+    }
+}
+
+impl Eq for PlanError {}
 
 impl PlanError {
     /// The text that was parsed.
@@ -79,7 +93,7 @@ impl fmt::Display for PlanError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut errors = self.errors();
         match errors.next() {
-            Some(first) => write!(f, "not a plan document: {}", first.message)?,
+            Some(first) => write!(f, "not a plan document: {}", one_line(&first.message))?,
             None => f.write_str("not a plan document")?,
         }
         match errors.count() {
@@ -93,15 +107,11 @@ impl fmt::Display for PlanError {
 impl std::error::Error for PlanError {}
 
 impl miette::Diagnostic for PlanError {
-    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source)
-    }
-
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
         Some(Box::new(
-            self.diagnostics()
+            self.reports
                 .iter()
-                .map(|diagnostic| diagnostic as &dyn miette::Diagnostic),
+                .map(|report| report as &dyn miette::Diagnostic),
         ))
     }
 }
@@ -126,9 +136,15 @@ impl ParseOutcome {
         if self.state == ParseState::Parsed && !self.diagnostics.iter().any(|d| d.is_error()) {
             Ok(self.document)
         } else {
+            let reports = self
+                .diagnostics
+                .iter()
+                .map(|diagnostic| diagnostic.to_report("", text))
+                .collect();
             Err(PlanError {
                 source: text.to_owned(),
                 outcome: Box::new(self),
+                reports,
             })
         }
     }
@@ -267,5 +283,26 @@ mod tests {
                 "label {label:?} missing from\n{shown}"
             );
         }
+    }
+
+    #[test]
+    fn the_report_of_a_hostile_text_is_safe_to_print_and_small() {
+        // Escape sequences (clear the screen, set the window title, bell) in
+        // the line a diagnostic points at, and in the message it quotes.
+        let text = "fix(io): Retry\n\u{1b}[2J\u{1b}]0;owned\u{7} here\n";
+        let shown = render(PlanDocument::parse(text).unwrap_err());
+        assert!(shown.contains("plan::missing_blank_line"), "{shown}");
+        assert!(
+            !shown.contains(['\u{1b}', '\u{7}']),
+            "a terminal control reached the report: {shown:?}"
+        );
+        assert!(
+            shown.contains("\\u{1b}[2J"),
+            "escaped, not dropped: {shown}"
+        );
+        // A line of a hundred thousand characters is clipped around the span.
+        let long = format!("fix(io): Retry\n{}\n", "x".repeat(100_000));
+        let shown = render(PlanDocument::parse(&long).unwrap_err());
+        assert!(shown.len() < 4_000, "{} bytes shown", shown.len());
     }
 }
