@@ -5,8 +5,12 @@
 //!   task limits.
 //! - `quire_syntax/typical`: [`quire::plan::syntax::parse`], the borrowed
 //!   layer `parse` builds first, on the same plan.
-//! - `memchr_lines/typical`: counting the typical plan's lines with `memchr`,
-//!   the least any line-based parser has to do (the floor).
+//! - `memchr_lines/typical`: counting the typical plan's lines with `memchr`
+//!   (the floor the targets are stated against: one vectorized pass
+//!   that never stops at a line).
+//! - `memchr_each_line/typical`: walking the same lines one at a time, a
+//!   `memchr` call per line, and adding up their lengths: the least a parser
+//!   that looks at each line has to do.
 //! - `git_conventional/header`: `git_conventional::Commit::parse` on the same
 //!   header (the peer).
 //!
@@ -39,6 +43,17 @@ fn assert_parses(name: &str, text: &str, config: &ParserConfig) {
         "{name}: {:?}",
         outcome.diagnostics
     );
+}
+
+/// The sum of the lengths of `text`'s lines, found one at a time.
+fn line_lengths(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let (mut start, mut total) = (0, 0);
+    while let Some(at) = memchr::memchr(b'\n', &bytes[start..]) {
+        total += at;
+        start += at + 1;
+    }
+    total + bytes.len() - start
 }
 
 fn plan_parse(c: &mut Criterion) {
@@ -91,6 +106,10 @@ fn plan_parse(c: &mut Criterion) {
     });
     group.bench_function("memchr_lines/typical", |b| {
         b.iter(|| memchr::memchr_iter(b'\n', black_box(typical.as_bytes())).count())
+    });
+
+    group.bench_function("memchr_each_line/typical", |b| {
+        b.iter(|| line_lengths(black_box(&typical)))
     });
 
     group.throughput(Throughput::Bytes(worst.len() as u64));

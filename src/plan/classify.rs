@@ -8,20 +8,20 @@
 use super::config::{ConstraintSyntax, ParserConfig, TaskSyntax};
 use super::lines::Lines;
 use super::rules::{self, ConstraintLine, Mismatch, TaskLine, TaskProblem};
-use crate::text::Line;
+use crate::text::{Line, is_blank};
 
 /// What one line after the header is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum PlanLine<'i> {
+pub(crate) enum PlanLine {
     // plan.ebnf: blank-line
     Blank,
     // plan.ebnf: task
-    Task(TaskLine<'i>),
+    Task(TaskLine),
     // plan.ebnf: task-like (a line that starts like a task and is not one),
     // with where the task rule rejects it
     TaskLike(TaskProblem, Mismatch),
     // plan.ebnf: constraint
-    Constraint(ConstraintLine<'i>),
+    Constraint(ConstraintLine),
     // plan.ebnf: constraint-like (shaped like a constraint), with where the
     // constraint rule rejects it
     ConstraintLike(Mismatch),
@@ -29,7 +29,7 @@ pub(crate) enum PlanLine<'i> {
     Text,
 }
 
-impl PlanLine<'_> {
+impl PlanLine {
     /// Whether the line begins the constraint or task section (and so ends
     /// the description).
     pub(crate) fn begins_section(&self) -> bool {
@@ -55,25 +55,39 @@ impl From<&ParserConfig> for LineSyntax {
 
 /// One line and what it is.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Classified<'i> {
+pub(crate) struct Classified {
     pub line: Line,
-    pub kind: PlanLine<'i>,
+    pub kind: PlanLine,
 }
 
 /// Reads `line` of `text` by the rules of `config`'s syntax. A task beats a
 /// task-like line, which beats a constraint, which beats a constraint-like
 /// line: that is the order in which the sections ask.
-pub(crate) fn classify<'i>(text: &'i str, line: Line, syntax: LineSyntax) -> PlanLine<'i> {
-    if line.is_blank() {
-        return PlanLine::Blank;
+///
+/// Most lines are decided by their first byte after the indentation (see
+/// [`rules::may_begin_section`]); the rest go through every rule.
+pub(crate) fn classify(text: &str, line: Line, syntax: LineSyntax) -> PlanLine {
+    let content = line.text(text).as_bytes();
+    match content.iter().position(|&byte| !rules::is_ascii_ws(byte)) {
+        None => PlanLine::Blank,
+        Some(at) if !rules::may_begin_section(content[at], syntax.constraint) => PlanLine::Text,
+        // Past ASCII whitespace, a line is blank only if the rest is too.
+        Some(at) if is_blank(&line.text(text)[at..]) => PlanLine::Blank,
+        Some(_) => classify_by_rules(text, line, syntax),
     }
-    let task_mismatch = match rules::task_line(text, line, syntax.task) {
-        Ok(task) => return PlanLine::Task(task),
-        Err(mismatch) => mismatch,
-    };
+}
+
+/// [`classify`] without the first-byte shortcut, on a line that is not
+/// blank: every rule, in order.
+fn classify_by_rules(text: &str, line: Line, syntax: LineSyntax) -> PlanLine {
+    if let Some(task) = rules::task_on(text, line, syntax.task) {
+        return PlanLine::Task(task);
+    }
     let content = line.text(text);
-    if let Some(problem) = rules::task_problem(syntax.task, content) {
-        return PlanLine::TaskLike(problem, task_mismatch);
+    if let Some(problem) = rules::task_problem(syntax.task, content)
+        && let Some(mismatch) = rules::task_mismatch(text, line, syntax.task)
+    {
+        return PlanLine::TaskLike(problem, mismatch);
     }
     let constraint_mismatch = match rules::constraint_line(text, line, syntax.constraint) {
         Ok(constraint) => return PlanLine::Constraint(constraint),
@@ -92,7 +106,7 @@ pub(crate) struct ClassifiedLines<'t> {
     text: &'t str,
     syntax: LineSyntax,
     lines: Lines<'t>,
-    put_back: Option<Classified<'t>>,
+    put_back: Option<Classified>,
 }
 
 impl<'t> ClassifiedLines<'t> {
@@ -106,13 +120,13 @@ impl<'t> ClassifiedLines<'t> {
     }
 
     /// Makes `line` the next one [`Iterator::next`] returns.
-    pub(crate) fn put_back(&mut self, line: Classified<'t>) {
+    pub(crate) fn put_back(&mut self, line: Classified) {
         debug_assert!(self.put_back.is_none(), "one line is put back at a time");
         self.put_back = Some(line);
     }
 
     /// The lines not read yet (an upper bound, counting the put-back line).
-    pub(crate) fn remaining(&self) -> usize {
+    pub(crate) fn remaining(&mut self) -> usize {
         self.lines.remaining() + usize::from(self.put_back.is_some())
     }
 
@@ -125,10 +139,10 @@ impl<'t> ClassifiedLines<'t> {
     }
 }
 
-impl<'t> Iterator for ClassifiedLines<'t> {
-    type Item = Classified<'t>;
+impl Iterator for ClassifiedLines<'_> {
+    type Item = Classified;
 
-    fn next(&mut self) -> Option<Classified<'t>> {
+    fn next(&mut self) -> Option<Classified> {
         if let Some(classified) = self.put_back.take() {
             return Some(classified);
         }
@@ -181,6 +195,26 @@ mod tests {
         assert_eq!(kind(&yaml, "- task: Ship"), "task-like");
         assert_eq!(kind(&yaml, "scope: core"), "constraint");
         assert_eq!(kind(&yaml, "\tscope: core"), "constraint-like");
+    }
+
+    proptest::proptest! {
+        /// The first-byte shortcut never decides a line the rules would
+        /// read otherwise, in any syntax.
+        #[test]
+        fn the_shortcut_agrees_with_every_rule(
+            line in "[- \\[\\]x:>\t\u{a0}\u{3000}_Aa9é()X]{0,12}",
+            preset in 0..4usize,
+        ) {
+            let config = crate::plan::Preset::ALL[preset].config();
+            let syntax = LineSyntax::from(&config);
+            let whole = split_lines(&line, 0, line.len())[0];
+            let by_rules = if whole.is_blank(&line) {
+                PlanLine::Blank
+            } else {
+                classify_by_rules(&line, whole, syntax)
+            };
+            proptest::prop_assert_eq!(classify(&line, whole, syntax), by_rules);
+        }
     }
 
     #[test]

@@ -11,6 +11,9 @@ pub(crate) struct Lines<'t> {
     /// Where the next line starts; past `end` when every line was read.
     next: usize,
     end: usize,
+    /// How many lines are left, once [`Self::remaining`] has counted them
+    /// (counted once: the sections ask as each begins).
+    left: Option<usize>,
 }
 
 impl<'t> Lines<'t> {
@@ -19,15 +22,19 @@ impl<'t> Lines<'t> {
             text,
             next: start,
             end,
+            left: None,
         }
     }
 
     /// How many lines are left.
-    pub(crate) fn remaining(&self) -> usize {
-        match self.text.as_bytes().get(self.next..self.end) {
-            Some(rest) => memchr::memchr_iter(b'\n', rest).count() + 1,
-            None => 0,
-        }
+    pub(crate) fn remaining(&mut self) -> usize {
+        let (text, next, end) = (self.text, self.next, self.end);
+        *self
+            .left
+            .get_or_insert_with(|| match text.as_bytes().get(next..end) {
+                Some(rest) => memchr::memchr_iter(b'\n', rest).count() + 1,
+                None => 0,
+            })
     }
 
     /// Where the next line starts, if there is one.
@@ -45,6 +52,9 @@ impl Iterator for Lines<'_> {
         let bytes = self.text.as_bytes().get(line_start..self.end)?;
         let newline = memchr::memchr(b'\n', bytes).map_or(self.end, |at| line_start + at);
         self.next = newline + 1;
+        if let Some(left) = &mut self.left {
+            *left -= 1;
+        }
         Some(Line::up_to(self.text, line_start, newline))
     }
 }
@@ -66,13 +76,14 @@ mod tests {
     #[test]
     fn lines_yields_what_split_lines_collects() {
         for text in ["a\nb\r\n\r\nc", "a\rb\r\r\nc\r", "a\n", "", "x\n \t\n"] {
-            let lines = Lines::new(text, 0, text.len());
-            assert_eq!(lines.remaining(), split_lines(text, 0, text.len()).len());
-            assert_eq!(
-                lines.collect::<Vec<_>>(),
-                split_lines(text, 0, text.len()),
-                "{text:?}"
-            );
+            let expected = split_lines(text, 0, text.len());
+            let mut lines = Lines::new(text, 0, text.len());
+            assert_eq!(lines.remaining(), expected.len());
+            let first = lines.next();
+            // Counted once, then kept up to date as lines are read.
+            assert_eq!(lines.remaining(), expected.len() - 1, "{text:?}");
+            let read: Vec<Line> = first.into_iter().chain(lines).collect();
+            assert_eq!(read, expected, "{text:?}");
         }
     }
 

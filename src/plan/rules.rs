@@ -265,18 +265,20 @@ fn titled_header<'i>(
 
 // ------------------------------------------------------------------ tasks ---
 
+/// A task line's parts, as spans (small, because every task line is passed
+/// from the rule through the sections to the document).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct TaskLine<'i> {
-    pub indent: Piece<'i>,
+pub(crate) struct TaskLine {
+    pub indent: Span,
     pub checked: bool,
-    pub text: Piece<'i>,
+    pub text: Span,
 }
 
-impl TaskLine<'_> {
+impl TaskLine {
     /// Indentation width in characters (a tab counts as one, as it did in the
     /// original).
-    pub(super) fn indent_width(&self) -> usize {
-        let indent = self.indent.text;
+    pub(super) fn indent_width(&self, document: &str) -> usize {
+        let indent = &document[self.indent.range()];
         if indent.is_ascii() {
             indent.len()
         } else {
@@ -286,28 +288,45 @@ impl TaskLine<'_> {
 }
 
 // plan.ebnf: indent
-fn indent<'i>(input: &mut Input<'i>) -> Piece<'i> {
-    let start = input.current_token_start();
-    // Bytes while they are ASCII (an indent is spaces and tabs), characters
-    // from the first other byte on.
-    let rest: &'i str = **input;
-    let ascii = rest
-        .bytes()
-        .take_while(|&byte| matches!(byte, b'\t'..=b'\r' | b' '))
-        .count();
-    let after_ascii = &rest[ascii..];
-    let unicode = if after_ascii.as_bytes().first().is_none_or(u8::is_ascii) {
-        0
-    } else {
-        after_ascii
+//
+// The length of `content`'s indentation: bytes while they are ASCII
+// whitespace, characters from the first other byte on (an indent is spaces
+// and tabs; any Unicode whitespace counts, as `ws` says).
+fn indent_length(content: &str) -> usize {
+    let bytes = content.as_bytes();
+    let ascii = bytes.iter().take_while(|&&byte| is_ascii_ws(byte)).count();
+    if bytes.get(ascii).is_none_or(u8::is_ascii) {
+        return ascii;
+    }
+    let after_ascii = &content[ascii..];
+    ascii
+        + after_ascii
             .char_indices()
             .find(|&(_, c)| !is_ws(c))
             .map_or(after_ascii.len(), |(at, _)| at)
-    };
-    let text = input.next_slice(ascii + unicode);
-    Piece {
-        text,
-        span: Span::new(start, start + text.len()),
+}
+
+/// `char::is_whitespace` on an ASCII byte: tab, line feed, vertical tab,
+/// form feed, carriage return and space.
+pub(crate) fn is_ascii_ws(byte: u8) -> bool {
+    matches!(byte, b'\t'..=b'\r' | b' ')
+}
+
+/// Whether a line whose first byte after its ASCII indentation is `first`
+/// may be a task, task-like, constraint or constraint-like line (`false`:
+/// it is text). A superset of what the rules below accept, so that a line
+/// the rules would read is never skipped: every task and task-like line of
+/// any syntax starts with `-` or `[` after its indentation, a constraint
+/// with `-`, `>` or a key character, and a byte that is not ASCII may be
+/// more indentation.
+// plan.ebnf: task, task-like, constraint, constraint-like (their first
+// characters)
+pub(crate) fn may_begin_section(first: u8, constraint: ConstraintSyntax) -> bool {
+    match first {
+        b'-' | b'[' => true,
+        b'>' => constraint == ConstraintSyntax::Blockquote,
+        b'_' | b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' => constraint == ConstraintSyntax::YamlKey,
+        _ => !first.is_ascii(),
     }
 }
 
@@ -357,91 +376,117 @@ const HINT_YAML_TASK: &str = "a task is `- task: text ( )` (`(x)` when done)";
 /// The label of a task line whose marker has no text after it.
 pub(crate) const EXPECTED_TASK_TEXT: &str = "expected the task's text";
 
-/// The task on `line`, or where and why it is not one.
+/// The task on `line`, if it is one.
 // plan.ebnf: task-line (the alternative is the configured syntax)
-pub(crate) fn task_line<'i>(
-    document: &'i str,
-    line: Line,
-    syntax: TaskSyntax,
-) -> Checked<TaskLine<'i>> {
-    let input = &mut line_input(document, line);
+pub(crate) fn task_on(document: &str, line: Line, syntax: TaskSyntax) -> Option<TaskLine> {
     match syntax {
-        TaskSyntax::CheckboxColon => checkbox_task(true, input),
-        TaskSyntax::Checkbox => checkbox_task(false, input),
-        TaskSyntax::YamlTask => yaml_task(input),
+        TaskSyntax::CheckboxColon => checkbox_task(true, document, line),
+        TaskSyntax::Checkbox => checkbox_task(false, document, line),
+        TaskSyntax::YamlTask => yaml_task(document, line).ok(),
     }
 }
 
-// plan.ebnf: checkbox-colon-task, checkbox-task (after the indent)
+/// Where and why `line` is not a task; `None` when it is one. Worked out
+/// apart from [`task_on`] because most lines that are not tasks are read
+/// by the next rule, and only the diagnostics need to know.
+// plan.ebnf: task-line
+pub(crate) fn task_mismatch(document: &str, line: Line, syntax: TaskSyntax) -> Option<Mismatch> {
+    match syntax {
+        TaskSyntax::CheckboxColon | TaskSyntax::Checkbox => {
+            let colon = syntax == TaskSyntax::CheckboxColon;
+            checkbox_task(colon, document, line)
+                .is_none()
+                .then(|| checkbox_mismatch(colon, document, line))
+        }
+        TaskSyntax::YamlTask => yaml_task(document, line).err(),
+    }
+}
+
+// plan.ebnf: checkbox-colon-task, checkbox-task
 //
-// Byte by byte: every token is ASCII, and an ASCII byte never matches part
-// of another character. A mismatch is reported at the first byte that
-// differs, as `expect_char` would.
-fn checkbox_task<'i>(colon: bool, input: &mut Input<'i>) -> Checked<TaskLine<'i>> {
-    let hint = if colon { HINT_TASK } else { HINT_CHECKBOX_TASK };
-    let indent = indent(input);
-    let rest: &'i str = **input;
-    let bytes = rest.as_bytes();
-    let start = input.current_token_start();
-    let after_mark: &[(u8, &'static str)] = if colon {
-        &[
-            (b']', "expected `]` after the mark"),
-            (b':', "expected `:` after `]`"),
-            (b' ', "expected a space after `:`"),
-        ]
-    } else {
-        &[
-            (b']', "expected `]` after the mark"),
-            (b' ', "expected a space after `]`"),
-        ]
-    };
-    let fail = |input: &mut Input<'i>, at: usize, expected: &'static str| {
-        input.next_slice(at);
-        mismatch(input, expected, hint)
-    };
-    for (at, (byte, expected)) in [
-        (b'-', "expected `- [`"),
-        (b' ', "expected a space after `-`"),
-        (b'[', "expected `[` after `- `"),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        if bytes.get(at) != Some(&byte) {
-            return Err(fail(input, at, expected));
-        }
+// Byte by byte, on the line's bytes rather than a winnow stream: every token
+// is ASCII, an ASCII byte never matches part of another character, and this
+// rule reads most lines of a plan. `checkbox_mismatch` says where a line
+// that is not a task differs.
+fn checkbox_task(colon: bool, document: &str, line: Line) -> Option<TaskLine> {
+    const COLON: &[u8] = b"- [x]: ";
+    const NO_COLON: &[u8] = b"- [x] ";
+    let content = line.text(document);
+    let indent = indent_length(content);
+    let bytes = &content.as_bytes()[indent..];
+    let marker = if colon { COLON } else { NO_COLON };
+    // plan.ebnf: mark (the byte at 3)
+    // Byte comparisons: a slice comparison is a `memcmp` call.
+    let matches = bytes.len() > marker.len()
+        && bytes[0] == b'-'
+        && bytes[1] == b' '
+        && bytes[2] == b'['
+        && matches!(bytes[3], b'x' | b' ')
+        && bytes[4] == b']'
+        && bytes[5] == marker[5]
+        && (!colon || bytes[6] == b' ');
+    if !matches {
+        return None;
     }
-    // plan.ebnf: mark
-    let checked = match bytes.get(3) {
-        Some(b'x') => true,
-        Some(b' ') => false,
-        _ => return Err(fail(input, 3, "expected `x` or a space")),
-    };
-    for (at, &(byte, expected)) in after_mark.iter().enumerate() {
-        if bytes.get(4 + at) != Some(&byte) {
-            return Err(fail(input, 4 + at, expected));
-        }
-    }
-    let text_at = 4 + after_mark.len();
-    if bytes.len() == text_at {
-        return Err(fail(input, text_at, EXPECTED_TASK_TEXT));
-    }
-    let text = input.next_slice(rest.len());
-    let text = &text[text_at..];
-    let text_start = start + text_at;
-    Ok(TaskLine {
-        indent,
-        checked,
-        text: Piece {
-            text,
-            span: Span::new(text_start, text_start + text.len()),
-        },
+    Some(TaskLine {
+        indent: Span::new(line.start, line.start + indent),
+        checked: bytes[3] == b'x',
+        text: Span::new(line.start + indent + marker.len(), line.end),
     })
 }
 
-// plan.ebnf: yaml-task (after the indent)
-fn yaml_task<'i>(input: &mut Input<'i>) -> Checked<TaskLine<'i>> {
-    let indent = indent(input);
+/// Where and why `line` is not a checkbox task: at the first byte that
+/// differs, as `expect_char` would say.
+#[cold]
+fn checkbox_mismatch(colon: bool, document: &str, line: Line) -> Mismatch {
+    let hint = if colon { HINT_TASK } else { HINT_CHECKBOX_TASK };
+    let expectations: &[(Option<u8>, &'static str)] = &[
+        (Some(b'-'), "expected `- [`"),
+        (Some(b' '), "expected a space after `-`"),
+        (Some(b'['), "expected `[` after `- `"),
+        (None, "expected `x` or a space"),
+        (Some(b']'), "expected `]` after the mark"),
+    ];
+    let tail: &[(Option<u8>, &'static str)] = if colon {
+        &[
+            (Some(b':'), "expected `:` after `]`"),
+            (Some(b' '), "expected a space after `:`"),
+        ]
+    } else {
+        &[(Some(b' '), "expected a space after `]`")]
+    };
+    let content = line.text(document);
+    let indent = indent_length(content);
+    let bytes = &content.as_bytes()[indent..];
+    let at = |offset: usize, expected| {
+        let at = indent + offset;
+        let width = content[at..].chars().next().map_or(0, char::len_utf8);
+        let start = line.start + at;
+        Mismatch {
+            span: Span::new(start, start + width),
+            expected,
+            hint,
+        }
+    };
+    for (offset, &(wanted, expected)) in expectations.iter().chain(tail).enumerate() {
+        let found = bytes.get(offset).copied();
+        let fits = match wanted {
+            Some(byte) => found == Some(byte),
+            None => matches!(found, Some(b'x' | b' ')),
+        };
+        if !fits {
+            return at(offset, expected);
+        }
+    }
+    at(expectations.len() + tail.len(), EXPECTED_TASK_TEXT)
+}
+
+// plan.ebnf: yaml-task
+fn yaml_task(document: &str, line: Line) -> Checked<TaskLine> {
+    let length = indent_length(line.text(document));
+    let indent = Span::new(line.start, line.start + length);
+    let input = &mut line_input(document, line);
+    input.next_slice(length);
     expect_text(input, "- task: ", "expected `- task: `", HINT_YAML_TASK)?;
     let body = expect_text1(input, EXPECTED_TASK_TEXT, HINT_YAML_TASK)?;
     let end = mismatch(
@@ -464,11 +509,10 @@ fn yaml_task<'i>(input: &mut Input<'i>) -> Checked<TaskLine<'i>> {
             hint: HINT_YAML_TASK,
         });
     }
-    let span = Span::new(body.span.start, body.span.start + text.len());
     Ok(TaskLine {
         indent,
         checked,
-        text: Piece { text, span },
+        text: Span::new(body.span.start, body.span.start + text.len()),
     })
 }
 
@@ -522,10 +566,11 @@ pub(crate) fn task_problem(syntax: TaskSyntax, line: &str) -> Option<TaskProblem
 
 // ------------------------------------------------------------ constraints ---
 
+/// A constraint line's key and value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ConstraintLine<'i> {
-    pub key: Piece<'i>,
-    pub value: Piece<'i>,
+pub(crate) struct ConstraintLine {
+    pub key: Span,
+    pub value: Span,
 }
 
 const HINT_DASH_CONSTRAINT: &str = "write `- Key: value`: the key a capital letter then lowercase letters and spaces (`Never`, `Do not`), the value starting with a lowercase letter";
@@ -538,11 +583,11 @@ pub(crate) const EXPECTED_DASH_VALUE: &str = "expected a lowercase letter";
 
 /// The constraint on `line`, or where and why it is not one.
 // plan.ebnf: constraint (the alternative is the configured syntax)
-pub(crate) fn constraint_line<'i>(
-    document: &'i str,
+pub(crate) fn constraint_line(
+    document: &str,
     line: Line,
     syntax: ConstraintSyntax,
-) -> Checked<ConstraintLine<'i>> {
+) -> Checked<ConstraintLine> {
     let input = &mut line_input(document, line);
     match syntax {
         ConstraintSyntax::Dash => dash_constraint(input),
@@ -552,7 +597,7 @@ pub(crate) fn constraint_line<'i>(
 }
 
 // plan.ebnf: dash-constraint, dash-key, dash-value
-fn dash_constraint<'i>(input: &mut Input<'i>) -> Checked<ConstraintLine<'i>> {
+fn dash_constraint(input: &mut Input<'_>) -> Checked<ConstraintLine> {
     let hint = HINT_DASH_CONSTRAINT;
     expect_text(input, "- ", "expected `- `", hint)?;
     let key = piece((one_of('A'..='Z'), take_while(0.., ('a'..='z', ' '))).take())
@@ -568,11 +613,14 @@ fn dash_constraint<'i>(input: &mut Input<'i>) -> Checked<ConstraintLine<'i>> {
     let value = piece((one_of('a'..='z'), rest).take())
         .parse_next(input)
         .map_err(|_: EmptyError| mismatch(input, EXPECTED_DASH_VALUE, hint))?;
-    Ok(ConstraintLine { key, value })
+    Ok(ConstraintLine {
+        key: key.span,
+        value: value.span,
+    })
 }
 
 // plan.ebnf: blockquote-constraint
-fn blockquote_constraint<'i>(input: &mut Input<'i>) -> Checked<ConstraintLine<'i>> {
+fn blockquote_constraint(input: &mut Input<'_>) -> Checked<ConstraintLine> {
     let hint = HINT_BLOCKQUOTE_CONSTRAINT;
     expect_text(input, "> ", "expected `> `", hint)?;
     let key = piece(take_while(1.., |c: char| c != ':'))
@@ -581,11 +629,14 @@ fn blockquote_constraint<'i>(input: &mut Input<'i>) -> Checked<ConstraintLine<'i
     expect_char(input, ':', "expected `:` after the key", hint)?;
     expect_char(input, ' ', "expected a space after `:`", hint)?;
     let value = expect_text1(input, "expected a value", hint)?;
-    Ok(ConstraintLine { key, value })
+    Ok(ConstraintLine {
+        key: key.span,
+        value: value.span,
+    })
 }
 
 // plan.ebnf: yaml-constraint
-fn yaml_constraint<'i>(input: &mut Input<'i>) -> Checked<ConstraintLine<'i>> {
+fn yaml_constraint(input: &mut Input<'_>) -> Checked<ConstraintLine> {
     let hint = HINT_YAML_CONSTRAINT;
     let key = piece(take_while(1.., ('a'..='z', 'A'..='Z', '0'..='9', '_')))
         .parse_next(input)
@@ -595,7 +646,10 @@ fn yaml_constraint<'i>(input: &mut Input<'i>) -> Checked<ConstraintLine<'i>> {
     expect_char(input, ':', "expected a letter, a digit, `_` or `:`", hint)?;
     expect_char(input, ' ', "expected a space after `:`", hint)?;
     let value = expect_text1(input, "expected a value", hint)?;
-    Ok(ConstraintLine { key, value })
+    Ok(ConstraintLine {
+        key: key.span,
+        value: value.span,
+    })
 }
 
 // plan.ebnf: constraint-like
@@ -740,9 +794,8 @@ mod tests {
     }
 
     fn task(syntax: TaskSyntax, text: &str) -> Option<(usize, bool, &str)> {
-        task_line(text, split_lines(text, 0, text.len())[0], syntax)
-            .ok()
-            .map(|t| (t.indent_width(), t.checked, t.text.text))
+        task_on(text, split_lines(text, 0, text.len())[0], syntax)
+            .map(|t| (t.indent_width(text), t.checked, &text[t.text.range()]))
     }
 
     #[test]
@@ -763,7 +816,7 @@ mod tests {
             ),
         ];
         for (syntax, text, at, expected) in cases {
-            let found = mismatch_in(text, |text, line| task_line(text, line, syntax).err());
+            let found = mismatch_in(text, |text, line| task_mismatch(text, line, syntax));
             assert_eq!(found, (at, expected), "{text:?}");
         }
     }
@@ -824,7 +877,7 @@ mod tests {
     fn constraint(syntax: ConstraintSyntax, text: &str) -> Option<(&str, &str)> {
         constraint_line(text, split_lines(text, 0, text.len())[0], syntax)
             .ok()
-            .map(|c| (c.key.text, c.value.text))
+            .map(|c| (&text[c.key.range()], &text[c.value.range()]))
     }
 
     fn is_constraint_like_line(syntax: ConstraintSyntax, text: &str) -> bool {

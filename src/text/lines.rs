@@ -14,8 +14,6 @@ pub(crate) struct Line {
     pub start: usize,
     /// Where its content ends: before the line ending.
     pub end: usize,
-    /// Empty or only (Unicode) whitespace: a blank line.
-    blank: bool,
 }
 
 impl Line {
@@ -23,11 +21,9 @@ impl Line {
     /// before `ending` (the offset of its `\n`, or the end of the text): the
     /// carriage returns before `ending` are not content.
     pub(crate) fn up_to(text: &str, start: usize, ending: usize) -> Line {
-        let end = without_carriage_returns(text.as_bytes(), start, ending);
         Line {
             start,
-            end,
-            blank: is_blank(&text[start..end]),
+            end: without_carriage_returns(text.as_bytes(), start, ending),
         }
     }
 
@@ -41,9 +37,9 @@ impl Line {
         &source[self.start..self.end]
     }
 
-    /// Whether the content is empty or only whitespace.
-    pub(crate) fn is_blank(self) -> bool {
-        self.blank
+    /// Whether the content (in `source`) is empty or only whitespace.
+    pub(crate) fn is_blank(self, source: &str) -> bool {
+        is_blank(self.text(source))
     }
 }
 
@@ -138,7 +134,7 @@ mod tests {
         let text = "x\n\t \n\n\u{a0}\ny";
         let blank: Vec<bool> = split_lines(text, 0, text.len())
             .into_iter()
-            .map(Line::is_blank)
+            .map(|line| line.is_blank(text))
             .collect();
         assert_eq!(blank, [false, true, true, true, false]);
     }

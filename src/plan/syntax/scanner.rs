@@ -75,6 +75,11 @@ pub(super) fn spanned(piece: Piece<'_>) -> Spanned<&str> {
 }
 
 impl<'t> Scanner<'t> {
+    /// The text at `span`, with its span.
+    pub(super) fn slice(&self, span: Span) -> Spanned<&'t str> {
+        Spanned::new(&self.text[span.range()], span)
+    }
+
     fn record(&mut self, code: Code, severity: Severity, span: Span, finding: Finding<'_>) {
         if self.kept.is_some() && self.diagnostics.len() - self.at_halt >= MAX_FURTHER_DIAGNOSTICS {
             return;
@@ -144,7 +149,7 @@ impl<'t> Scanner<'t> {
         };
         // plan.ebnf: body
         let mut body = ClassifiedLines::new(self.text, (&self.config).into(), lines);
-        if !second.is_blank() {
+        if !second.is_blank(self.text) {
             self.halt(
                 Code::MissingBlankLine,
                 second.span(),

@@ -8,7 +8,7 @@ use super::super::rules::{EXPECTED_TASK_TEXT, Mismatch, TaskLine, TaskProblem};
 use super::SyntaxConstraint;
 use super::SyntaxTask;
 use super::problems::{constraint_rejection, counted, finding, task_example};
-use super::scanner::{Halted, Scanner, Step, spanned};
+use super::scanner::{Halted, Scanner, Step};
 use crate::span::{Span, Spanned};
 use crate::text::{Line, is_blank};
 
@@ -72,8 +72,8 @@ impl<'t> Scanner<'t> {
                         self.document.constraints.reserve(lines.remaining() + 1);
                     }
                     self.document.constraints.push(SyntaxConstraint {
-                        key: spanned(parsed.key),
-                        value: spanned(parsed.value),
+                        key: self.slice(parsed.key),
+                        value: self.slice(parsed.value),
                         span: line.span(),
                     });
                 }
@@ -164,9 +164,9 @@ impl<'t> Scanner<'t> {
     //
     // A task's parent is the nearest task above it with a smaller
     // indentation: one of the previous task and its ancestors.
-    fn task(&mut self, line: Line, task: TaskLine<'t>) -> Step {
-        if is_blank(task.text.text) {
-            return Err(self.task_problem(TaskProblem::Empty, task.text.span, "empty task"));
+    fn task(&mut self, line: Line, task: TaskLine) -> Step {
+        if is_blank(&self.text[task.text.range()]) {
+            return Err(self.task_problem(TaskProblem::Empty, task.text, "empty task"));
         }
         if self.document.tasks.len() >= self.config.max_task_count {
             // Reported once; the tasks over the limit are not kept.
@@ -176,7 +176,7 @@ impl<'t> Scanner<'t> {
             self.over_task_limit = true;
             return Err(self.too_many_tasks(line));
         }
-        let width = task.indent_width();
+        let width = task.indent_width(self.text);
         let tasks = &self.document.tasks;
         let mut parent = tasks.len().checked_sub(1);
         while let Some(index) = parent.filter(|&index| tasks[index].indent_width >= width) {
@@ -189,8 +189,8 @@ impl<'t> Scanner<'t> {
         }
         self.document.tasks.push(SyntaxTask {
             checked: task.checked,
-            text: spanned(task.text),
-            indent: spanned(task.indent),
+            text: self.slice(task.text),
+            indent: self.slice(task.indent),
             indent_width: width,
             depth,
             parent,
@@ -218,7 +218,7 @@ impl<'t> Scanner<'t> {
 
     /// Halts on a task too deep (by indentation or by tree depth); warns on
     /// indentation that is not whole levels of spaces.
-    fn check_nesting(&mut self, task: &TaskLine<'t>, width: usize, depth: usize) -> Step {
+    fn check_nesting(&mut self, task: &TaskLine, width: usize, depth: usize) -> Step {
         let indent_size = self.config.indent_size;
         let max_depth = self.config.max_nesting_depth;
         let max_width = max_depth.saturating_mul(indent_size);
@@ -237,7 +237,7 @@ impl<'t> Scanner<'t> {
             };
             return Err(self.halt(
                 Code::NestingTooDeep,
-                Span::new(task.indent.span.start, task.text.span.end),
+                Span::new(task.indent.start, task.text.end),
                 finding(
                     format!(
                         "this task is nested deeper than {}",
@@ -248,8 +248,12 @@ impl<'t> Scanner<'t> {
                 ),
             ));
         }
-        let has_tabs = task.indent.text.bytes().any(|b| b != b' ');
-        if has_tabs || !width.is_multiple_of(indent_size) {
+        let has_tabs = self.text[task.indent.range()].bytes().any(|b| b != b' ');
+        // A task indented a whole level per depth is the common case, and
+        // needs no division to tell.
+        let regular =
+            width == depth.saturating_mul(indent_size) || width.is_multiple_of(indent_size);
+        if has_tabs || !regular {
             let message = if has_tabs {
                 "this task is indented with a tab or other non-space whitespace".to_owned()
             } else {
@@ -258,7 +262,7 @@ impl<'t> Scanner<'t> {
             };
             self.warn(
                 Code::IrregularIndent,
-                task.indent.span,
+                task.indent,
                 finding(
                     message,
                     "indentation",
