@@ -92,6 +92,18 @@ pub enum PathError {
         /// The argument, for display.
         path: String,
     },
+    /// The note's name ends with `.md` followed by whitespace (`plan.md `),
+    /// which would otherwise name `plan.md .md`.
+    #[error(
+        "`{path}` has whitespace after its `.md`; remove the trailing whitespace, as in \
+         `{instead}`"
+    )]
+    TrailingWhitespace {
+        /// The argument, for display.
+        path: String,
+        /// The argument without its trailing whitespace, for display.
+        instead: String,
+    },
     /// The path, as normalized (`.md` added), is longer than
     /// [`MAX_PATH_BYTES`](super::MAX_PATH_BYTES).
     #[error(

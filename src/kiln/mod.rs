@@ -17,7 +17,7 @@ mod suggest;
 pub use error::{MAX_SHOWN_CHARS, PathError};
 pub use note_path::{FolderPath, MAX_PATH_BYTES, MAX_SEGMENT_BYTES, NotePath, is_hidden};
 pub use note_set::NoteSet;
-pub use resolve::{Resolution, resolve};
+pub use resolve::{MAX_CANDIDATES, Resolution, resolve};
 pub use suggest::suggest;
 
 #[cfg(test)]

@@ -100,7 +100,8 @@ impl NotePath {
     /// Refused, each with its [`PathError`]: the empty string, NUL bytes,
     /// `\` separators, Windows drives, absolute paths outside `root`, a `..`
     /// above the root, hidden names (any starting with `.`), a path that
-    /// names a folder (ending with `/`, `.` or `..`), and paths or names
+    /// names a folder (ending with `/`, `.` or `..`), whitespace after a
+    /// final `.md`, and paths or names
     /// over [`MAX_PATH_BYTES`] or [`MAX_SEGMENT_BYTES`].
     ///
     /// ```
@@ -375,6 +376,12 @@ fn normalize(arg: &str, root: Option<&Path>, names: Names) -> Result<String, Pat
             return Err(PathError::NotANote { path: shown(arg) });
         }
         if !has_note_extension(&path) {
+            if has_note_extension(path.trim_end()) {
+                return Err(PathError::TrailingWhitespace {
+                    path: shown(arg),
+                    instead: shown(arg.trim_end()),
+                });
+            }
             path.push_str(NOTE_EXTENSION);
         }
     }

@@ -5,6 +5,10 @@
 use super::note_path::{AboveTop, NotePath, has_note_extension, lexical_segments, nfc};
 use super::note_set::NoteSet;
 
+/// The most candidates an [`Resolution::Ambiguous`] lists: a kiln with
+/// thousands of `index` notes must not copy them all for every link.
+pub const MAX_CANDIDATES: usize = 16;
+
 /// Which note a link target names.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Resolution {
@@ -15,8 +19,11 @@ pub enum Resolution {
     Ambiguous {
         /// The note the link goes to.
         chosen: NotePath,
-        /// Every match, `chosen` first, then by length and path.
+        /// The first [`MAX_CANDIDATES`] matches, `chosen` first, then by
+        /// length and path.
         candidates: Vec<NotePath>,
+        /// How many notes matched in all.
+        match_count: usize,
     },
     /// No note matches: a broken link (or a link to something that is not a
     /// note, such as an image).
@@ -37,15 +44,26 @@ impl Resolution {
         matches!(self, Resolution::Ambiguous { .. })
     }
 
-    /// The resolution of a bucket of matches already in preference order.
-    fn of(matches: &[NotePath]) -> Resolution {
-        match matches {
-            [] => Resolution::Unresolved,
-            [only] => Resolution::Resolved(only.clone()),
-            [chosen, ..] => Resolution::Ambiguous {
-                chosen: chosen.clone(),
-                candidates: matches.to_vec(),
-            },
+    /// The resolution of matches already in preference order.
+    fn of<'a>(mut matches: impl Iterator<Item = &'a NotePath>) -> Resolution {
+        let Some(chosen) = matches.next() else {
+            return Resolution::Unresolved;
+        };
+        let Some(second) = matches.next() else {
+            return Resolution::Resolved(chosen.clone());
+        };
+        let mut candidates = vec![chosen.clone(), second.clone()];
+        let mut match_count = 2;
+        for other in matches {
+            if candidates.len() < MAX_CANDIDATES {
+                candidates.push(other.clone());
+            }
+            match_count += 1;
+        }
+        Resolution::Ambiguous {
+            chosen: chosen.clone(),
+            candidates,
+            match_count,
         }
     }
 }
@@ -103,7 +121,7 @@ pub fn resolve(target: &str, source: &NotePath, notes: &NoteSet) -> Resolution {
             Some(end) if has_note_extension(&target) => &target[..end],
             _ => &target,
         };
-        Resolution::of(notes.with_stem(stem))
+        Resolution::of(notes.with_stem(stem).iter())
     }
 }
 
@@ -131,26 +149,20 @@ fn resolve_path(segments: &[&str], notes: &NoteSet, by_suffix: bool) -> Resoluti
     if !has_note_extension(last) {
         path.push_str(".md");
     }
-    let exact = notes
-        .with_path(&path)
-        .iter()
-        .find(|note| note.as_str() == path);
-    if let Some(exact) = exact {
+    let same_path = notes.with_path(&path);
+    if let Some(exact) = same_path.iter().find(|note| note.as_str() == path) {
         return Resolution::Resolved(exact.clone());
     }
-    let same_path = notes.with_path(&path);
     if !same_path.is_empty() || !by_suffix {
-        return Resolution::of(same_path);
+        return Resolution::of(same_path.iter());
     }
     let stem = &path[path.rfind('/').map_or(0, |slash| slash + 1)..path.len() - 3];
     let suffix = format!("/{}", path.to_lowercase());
-    let ending: Vec<NotePath> = notes
+    let ending = notes
         .with_stem(stem)
         .iter()
-        .filter(|note| note.as_str().to_lowercase().ends_with(&suffix))
-        .cloned()
-        .collect();
-    Resolution::of(&ending)
+        .filter(|note| note.as_str().to_lowercase().ends_with(&suffix));
+    Resolution::of(ending)
 }
 
 #[cfg(test)]

@@ -35,6 +35,7 @@ fn ambiguous(candidates: &[&str]) -> Resolution {
     Resolution::Ambiguous {
         chosen: note(candidates[0]),
         candidates: candidates.iter().map(|path| note(path)).collect(),
+        match_count: candidates.len(),
     }
 }
 
@@ -135,4 +136,24 @@ fn hostile_targets_resolve_cheaply() {
     let hashes = "#".repeat(100_000);
     assert_eq!(resolve(&hashes, &source, &notes), resolved("f0/n0"));
     assert_eq!(resolve("N4242", &source, &notes), resolved("f42/n4242"));
+}
+
+#[test]
+fn thousands_of_matches_list_the_first_few_and_count_all() {
+    let notes: NoteSet = (0..5_000)
+        .map(|i| note(&format!("f{i:04}/index")))
+        .collect();
+    let source = note("f0000/index");
+    let Resolution::Ambiguous {
+        chosen,
+        candidates,
+        match_count,
+    } = resolve("Index", &source, &notes)
+    else {
+        panic!("expected an ambiguous link");
+    };
+    assert_eq!(chosen, note("f0000/index"));
+    assert_eq!(candidates.len(), MAX_CANDIDATES);
+    assert_eq!(candidates[MAX_CANDIDATES - 1], note("f0015/index"));
+    assert_eq!(match_count, 5_000);
 }
