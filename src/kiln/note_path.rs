@@ -353,6 +353,22 @@ fn normalize(arg: &str, root: Option<&Path>, names: Names) -> Result<String, Pat
         lexical_segments(&arg_nfc, AboveTop::Refuse)
             .ok_or_else(|| PathError::EscapesRoot { path: shown(arg) })?
     };
+    refuse_names(arg, &segments)?;
+    let mut path = segments.join("/");
+    if names == Names::Note {
+        let last = arg_nfc.rsplit('/').next().unwrap_or_default();
+        if segments.is_empty() || matches!(last, "" | "." | "..") {
+            return Err(PathError::NotANote { path: shown(arg) });
+        }
+        add_note_extension(arg, &mut path)?;
+    }
+    check_lengths(arg, &path)?;
+    Ok(path)
+}
+
+/// Refuses a drive as the first name and any hidden name of a path
+/// already resolved.
+fn refuse_names(arg: &str, segments: &[&str]) -> Result<(), PathError> {
     // `./C:/a` would otherwise become `C:/a`, which reads back as a drive.
     if let Some(drive) = segments
         .first()
@@ -369,24 +385,24 @@ fn normalize(arg: &str, root: Option<&Path>, names: Names) -> Result<String, Pat
             segment: shown(hidden),
         });
     }
-    let mut path = segments.join("/");
-    if names == Names::Note {
-        let last = arg_nfc.rsplit('/').next().unwrap_or_default();
-        if segments.is_empty() || matches!(last, "" | "." | "..") {
-            return Err(PathError::NotANote { path: shown(arg) });
-        }
-        if !has_note_extension(&path) {
-            if has_note_extension(path.trim_end()) {
-                return Err(PathError::TrailingWhitespace {
-                    path: shown(arg),
-                    instead: shown(arg.trim_end()),
-                });
-            }
-            path.push_str(NOTE_EXTENSION);
-        }
+    Ok(())
+}
+
+/// Adds `.md` to a note's path that does not end with it, unless what
+/// keeps it from ending with `.md` is trailing whitespace (a slip, not a
+/// name).
+fn add_note_extension(arg: &str, path: &mut String) -> Result<(), PathError> {
+    if has_note_extension(path) {
+        return Ok(());
     }
-    check_lengths(arg, &path)?;
-    Ok(path)
+    if has_note_extension(path.trim_end()) {
+        return Err(PathError::TrailingWhitespace {
+            path: shown(arg),
+            instead: shown(arg.trim_end()),
+        });
+    }
+    path.push_str(NOTE_EXTENSION);
+    Ok(())
 }
 
 /// Refuses what cannot be a path of a Unix kiln at all, before anything is
