@@ -30,6 +30,7 @@ pub mod diagnostics;
 pub mod frontmatter;
 #[cfg(feature = "fs")]
 pub mod fs;
+pub mod kiln;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod plan;

@@ -1,0 +1,24 @@
+//! The kiln: an Obsidian-style vault of markdown notes beneath a root
+//! folder. This part is its pure path and link logic, with no file access:
+//!
+//! - [`NotePath`] and [`FolderPath`]: a tool's path argument, validated and
+//!   normalized (or refused with a [`PathError`] saying what to write);
+//! - [`is_hidden`]: the names listing and search skip;
+//! - [`NoteSet`] and [`resolve`]: which note a link names, as Obsidian
+//!   decides it;
+//! - [`suggest`]: the closest notes to a path that names none.
+
+mod error;
+mod note_path;
+mod note_set;
+mod resolve;
+mod suggest;
+
+pub use error::{MAX_SHOWN_CHARS, PathError};
+pub use note_path::{FolderPath, MAX_PATH_BYTES, MAX_SEGMENT_BYTES, NotePath, is_hidden};
+pub use note_set::NoteSet;
+pub use resolve::{MAX_CANDIDATES, Resolution, resolve};
+pub use suggest::suggest;
+
+#[cfg(test)]
+mod proptests;
