@@ -270,7 +270,7 @@ pub struct Walk {
     frames: Vec<Frame>,
     /// Links to folders met so far, walked once every real folder is: a
     /// folder reachable both ways is listed under its real path.
-    linked: VecDeque<Place>,
+    linked: VecDeque<LinkedFolder>,
     /// (device, inode) of every folder entered.
     seen: HashSet<(u64, u64)>,
     yielded: usize,
@@ -286,6 +286,18 @@ struct Place {
     /// UTF-8, so links inside cannot be resolved by path.
     real: Option<String>,
     /// Folders below the starting folder.
+    depth: usize,
+}
+
+/// A link to a folder, met during the walk and entered after it.
+#[derive(Debug)]
+struct LinkedFolder {
+    /// The link's path as shown.
+    shown: String,
+    /// The link's own real path (its folder's real path and its name),
+    /// resolved again when it is entered.
+    link: String,
+    /// Folders below the starting folder, the link counting as one.
     depth: usize,
 }
 
@@ -332,8 +344,8 @@ impl Walk {
     fn advance(&mut self) -> Option<WalkEntry> {
         loop {
             let Some(frame) = self.frames.last_mut() else {
-                let place = self.linked.pop_front()?;
-                if let Some(entry) = self.enter_linked(place) {
+                let linked = self.linked.pop_front()?;
+                if let Some(entry) = self.enter_linked(linked) {
                     return Some(entry);
                 }
                 continue;
@@ -449,11 +461,13 @@ impl Walk {
         match located.kind() {
             None => Some(skipped(shown, SkipReason::LinkDangling)),
             Some(FileKind::Regular) if self.options.keeps(name) => match located.stat() {
-                Ok(stat) => Some(WalkEntry::File(WalkedFile {
+                Ok(stat) if stat.kind() == FileKind::Regular => Some(WalkEntry::File(WalkedFile {
                     path: shown,
                     stat,
                     target: Some(located.real_path().to_owned()),
                 })),
+                // Replaced by something else since the link was resolved.
+                Ok(_) => Some(WalkEntry::Error(FsError::Changed { path: shown })),
                 Err(error) => Some(WalkEntry::Error(error)),
             },
             Some(FileKind::Regular) => None,
@@ -461,9 +475,9 @@ impl Walk {
                 Some(skipped(shown, SkipReason::TooDeep))
             }
             Some(FileKind::Folder) => {
-                self.linked.push_back(Place {
+                self.linked.push_back(LinkedFolder {
                     shown,
-                    real: Some(link_real),
+                    link: link_real,
                     depth,
                 });
                 None
@@ -475,23 +489,23 @@ impl Walk {
         }
     }
 
-    /// Enters a folder met through a link, once every real folder is walked;
-    /// `place.real` is the link's own real path, resolved again now.
-    fn enter_linked(&mut self, place: Place) -> Option<WalkEntry> {
-        let link_real = place.real.as_deref()?;
-        let located = match self.workspace.locate_shown(link_real, &place.shown) {
+    /// Enters a folder met through a link, once every real folder is walked,
+    /// resolving the link again: it may have changed meanwhile.
+    fn enter_linked(&mut self, linked: LinkedFolder) -> Option<WalkEntry> {
+        let LinkedFolder { shown, link, depth } = linked;
+        let located = match self.workspace.locate_shown(&link, &shown) {
             Ok(located) => located,
-            Err(error) => return link_failure(error, place.shown),
+            Err(error) => return link_failure(error, shown),
         };
         if located.kind() != Some(FileKind::Folder) {
-            return Some(WalkEntry::Error(FsError::Changed { path: place.shown }));
+            return Some(WalkEntry::Error(FsError::Changed { path: shown }));
         }
         let handle = match open_folder(&located) {
             Ok(handle) => handle,
             Err(error) => return Some(WalkEntry::Error(error)),
         };
         let real = exact(located.real_path());
-        self.enter(handle, Place { real, ..place })
+        self.enter(handle, Place { shown, real, depth })
     }
 
     /// Reads an opened folder's names and makes it the innermost folder,
