@@ -7,7 +7,10 @@
 //! symbolic link is resolved by [`Workspace::locate`] from its real place,
 //! so it is followed exactly when the layer would follow it anywhere else:
 //! inside the root, never out. Folders are walked once: their identity
-//! (device, inode) is remembered, which ends link loops.
+//! (device, inode) is remembered, which ends link loops. (The link's real
+//! place is resolved by path from the root, so if its folder is renamed
+//! while being walked, the link looked up may be another one; it is still
+//! confined, since the resolver is.)
 //!
 //! Written by hand because `walkdir` and `ignore` open folders by path
 //! string and follow links without regard to a root; the walk must go
@@ -167,7 +170,7 @@ pub struct WalkedFile {
     /// Its `stat` when it was visited (of the target, for a link).
     pub stat: FileStat,
     /// Where it really is, root-relative, when the path goes through a
-    /// symbolic link.
+    /// symbolic link (`None` also when that real path is not UTF-8).
     pub target: Option<String>,
 }
 

@@ -449,6 +449,43 @@ fn a_folder_swapped_mid_walk_is_read_through_the_handle_held() {
 }
 
 #[test]
+fn a_folder_flipping_to_a_link_out_never_leaks_the_outside() {
+    let vault = Vault::with(&["sub/a.md"]);
+    vault.link(&vault.outside, "out");
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flipper = {
+        let (root, stop) = (vault.root.clone(), Arc::clone(&stop));
+        thread::spawn(move || {
+            let rename = |from: &str, to: &str| fs::rename(root.join(from), root.join(to));
+            // Stops on its own if the test failed and the vault is gone.
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let flipped = rename("sub", "parked")
+                    .and_then(|()| rename("out", "sub"))
+                    .and_then(|()| rename("sub", "out"))
+                    .and_then(|()| rename("parked", "sub"));
+                if flipped.is_err() {
+                    break;
+                }
+            }
+        })
+    };
+    let secret = fs::metadata(vault.outside.join("secret.md")).unwrap();
+    for _ in 0..300 {
+        for entry in vault.workspace.walk("", WalkOptions::new()).unwrap() {
+            if let WalkEntry::File(file) = &entry {
+                assert_ne!(file.stat.ino, std::os::unix::fs::MetadataExt::ino(&secret));
+            }
+            let line = summarize([entry]).remove(0);
+            assert!(!line.contains("secret"), "{line}");
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    flipper.join().unwrap();
+    // Every flip succeeded (none broke off): `sub` is the folder again.
+    assert!(vault.root.join("sub/a.md").exists());
+}
+
+#[test]
 fn a_walk_can_move_to_another_thread() {
     fn sendable<T: Send + 'static>(_: &T) {}
     let vault = Vault::with(&["a.md"]);
