@@ -107,6 +107,15 @@ pub enum FsError {
         /// What it names instead.
         kind: FileKind,
     },
+    /// The path names something other than a folder where a folder was
+    /// asked for (a folder to walk).
+    #[error("`{path}` is {}, not a folder; give the path of a folder", .kind.described())]
+    NotAFolder {
+        /// The path as the caller gave it, relative to the root.
+        path: String,
+        /// What it names instead.
+        kind: FileKind,
+    },
     /// Resolving the path followed more than 40 symbolic links, the kernel's
     /// own limit, which almost always means a loop.
     #[error("`{path}` goes through more than 40 symbolic links; it probably loops")]
@@ -290,6 +299,7 @@ impl FsError {
             | FsError::NotFound { path }
             | FsError::TrailingSlash { path }
             | FsError::NotAFile { path, .. }
+            | FsError::NotAFolder { path, .. }
             | FsError::TooManyLinks { path }
             | FsError::TooLarge { path, .. }
             | FsError::NotUtf8 { path, .. }

@@ -13,6 +13,9 @@
 //!   before the rename that nobody changed the file meanwhile.
 //! - [`OpenFile::lock`] and [`Located::lock_folder`] serialize writers across
 //!   threads and processes, with a deadline that names who holds the lock.
+//! - [`Workspace::walk`] lists every file beneath a folder through the same
+//!   handles and resolver: links followed once and only inside, FIFOs and
+//!   devices reported, never opened.
 //!
 //! Unix only: it is built on `openat`, `O_NOFOLLOW`, `O_NONBLOCK` and
 //! `flock` (through rustix), and on Linux's `O_TMPFILE`.
@@ -21,11 +24,13 @@ mod error;
 mod file;
 mod lock;
 mod stage;
+mod walk;
 mod workspace;
 
 pub use error::{FileKind, FsError, IoKind, describe};
 pub use file::{FileStat, Located, OpenFile};
 pub use lock::{Deadline, FolderLock};
+pub use walk::{DEFAULT_MAX_DEPTH, SkipReason, Walk, WalkEntry, WalkOptions, WalkedFile};
 pub use workspace::Workspace;
 
 #[cfg(test)]

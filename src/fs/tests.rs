@@ -55,7 +55,9 @@ impl Sandbox {
 
 /// Runs `work` on a thread and fails the test if it has not finished within
 /// five seconds (a regression to a blocking open would otherwise hang).
-fn within_five_seconds<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> T {
+pub(super) fn within_five_seconds<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> T {
     let (sender, receiver) = mpsc::channel();
     thread::spawn(move || {
         let _ = sender.send(work());
