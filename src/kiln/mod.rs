@@ -6,15 +6,20 @@
 //! - [`is_hidden`]: the names listing and search skip;
 //! - [`NoteSet`] and [`resolve`]: which note a link names, as Obsidian
 //!   decides it;
-//! - [`suggest`]: the closest notes to a path that names none.
+//! - [`suggest`]: the closest notes to a path that names none;
+//! - [`select_lines`]: the lines of a note a read returns.
 
 mod error;
+mod excerpt;
 mod note_path;
 mod note_set;
 mod resolve;
 mod suggest;
 
 pub use error::{MAX_SHOWN_CHARS, PathError};
+pub use excerpt::{
+    Clamped, Excerpt, ExcerptLimits, Limit, LineSelection, SelectionError, Truncated, select_lines,
+};
 pub use note_path::{FolderPath, MAX_PATH_BYTES, MAX_SEGMENT_BYTES, NotePath, is_hidden};
 pub use note_set::NoteSet;
 pub use resolve::{MAX_CANDIDATES, Resolution, resolve};
