@@ -304,7 +304,7 @@ fn call_runs_one_tool_and_exits_by_outcome() {
             "update_tracker_status",
             "{}",
             "--tools",
-            "kiln",
+            "vault",
             "--root",
             root,
         ],
@@ -959,6 +959,7 @@ fn call_without_a_tool_lists_the_tools_with_one_line_each() {
             "finish_job",
             "gather_requirements",
             "mark_task",
+            "read_note",
             "set_detailed_goal",
             "set_overarching_goal",
             "set_plan",
@@ -995,8 +996,8 @@ fn call_with_an_unknown_tool_lists_the_tools() {
     assert_eq!(stdout(&output), "");
     assert_eq!(
         stderr(&output),
-        "error: there is no tool `gather_requirement`. The tools served (tracker, planner) are: finish_job, \
-         gather_requirements, mark_task, set_detailed_goal, set_overarching_goal, set_plan, update_tracker_status. \
+        "error: there is no tool `gather_requirement`. The tools served (tracker, planner, kiln) are: finish_job, \
+         gather_requirements, mark_task, read_note, set_detailed_goal, set_overarching_goal, set_plan, update_tracker_status. \
          Run `quire call` without a tool to see what each does\n"
     );
 

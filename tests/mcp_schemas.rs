@@ -137,6 +137,23 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
             (vec![json!({})], vec![json!({"force": true})]),
         ),
         (
+            "read_note",
+            (
+                vec![
+                    json!({"path": "projects/Plan"}),
+                    json!({"path": "a.md", "start_line": 3, "end_line": 9}),
+                    json!({"path": "a", "head": 20}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"path": 3}),
+                    json!({"path": "a", "head": -1}),
+                    json!({"path": "a", "start_line": "3"}),
+                    json!({"path": "a", "lines": 3}),
+                ],
+            ),
+        ),
+        (
             "update_tracker_status",
             (
                 vec![
@@ -387,4 +404,27 @@ fn tracker_results_of_every_outcome_match_the_output_schema() {
     let guarded = update("Resume Written", false, false);
     assert_eq!(guarded["action"], "blocked");
     assert_eq!(guarded["guardrail_check_passed"], false);
+}
+
+#[test]
+fn read_note_results_match_the_output_schema() {
+    let folder = tempfile::tempdir().unwrap();
+    fs::write(folder.path().join("Plan.md"), "line\n".repeat(2_500)).unwrap();
+    let server = server(folder.path(), None);
+    let whole = checked(&server, "read_note", json!({"path": "Plan"}));
+    assert_eq!(whole["next_start_line"], 2_001);
+    let clamped = checked(
+        &server,
+        "read_note",
+        json!({"path": "Plan.md", "start_line": 2_499, "end_line": 9_000}),
+    );
+    assert_eq!(clamped["lines_returned"], 2);
+    assert!(clamped["clamped"].is_string());
+    let missing = call(&server, "read_note", json!({"path": "plan"}));
+    assert!(missing.is_error);
+    assert_eq!(missing.value["error"]["code"], "FILE_NOT_FOUND");
+    assert_eq!(
+        missing.value["error"]["message"],
+        "there is no note `plan.md`; did you mean `Plan.md`?"
+    );
 }

@@ -270,7 +270,7 @@ mod tests {
         );
         assert_eq!(
             toolsets(Some("nope")).unwrap_err().to_string(),
-            "unknown toolset `nope`; this build has: tracker, planner"
+            "unknown toolset `nope`; this build has: tracker, planner, kiln"
         );
         assert!(toolsets(Some(",")).is_err());
     }

@@ -7,12 +7,16 @@
 //! - [`NoteSet`] and [`resolve`]: which note a link names, as Obsidian
 //!   decides it;
 //! - [`suggest`]: the closest notes to a path that names none;
-//! - [`select_lines`]: the lines of a note a read returns.
+//! - [`select_lines`]: the lines of a note a read returns;
+//! - [`KilnReader`] (with the `fs` feature): reading notes through the
+//!   confined file layer.
 
 mod error;
 mod excerpt;
 mod note_path;
 mod note_set;
+#[cfg(feature = "fs")]
+mod read;
 mod resolve;
 mod suggest;
 
@@ -22,6 +26,8 @@ pub use excerpt::{
 };
 pub use note_path::{FolderPath, MAX_PATH_BYTES, MAX_SEGMENT_BYTES, NotePath, is_hidden};
 pub use note_set::NoteSet;
+#[cfg(feature = "fs")]
+pub use read::{KilnError, KilnReader, MAX_NOTE_BYTES, NoteRead, ReadNoteRequest};
 pub use resolve::{MAX_CANDIDATES, Resolution, resolve};
 pub use suggest::suggest;
 

@@ -11,6 +11,7 @@
 
 mod http;
 mod jsonrpc;
+mod kiln;
 mod planner;
 mod result;
 mod server;

@@ -11,6 +11,7 @@ use rmcp::{ServerHandler, tool_handler};
 use std::path::PathBuf;
 
 use crate::fs::Workspace;
+use crate::kiln::KilnReader;
 use crate::planner::PlannerTools;
 use crate::tracker::TrackerTools;
 
@@ -21,17 +22,20 @@ pub enum Toolset {
     Tracker,
     /// The six planning workflow tools.
     Planner,
+    /// The tools over the kiln, the markdown vault beneath the root.
+    Kiln,
 }
 
 impl Toolset {
     /// Every toolset this build has.
-    pub const ALL: [Toolset; 2] = [Toolset::Tracker, Toolset::Planner];
+    pub const ALL: [Toolset; 3] = [Toolset::Tracker, Toolset::Planner, Toolset::Kiln];
 
     /// The name `--toolset` takes and tool listings show.
     pub fn name(self) -> &'static str {
         match self {
             Toolset::Tracker => "tracker",
             Toolset::Planner => "planner",
+            Toolset::Kiln => "kiln",
         }
     }
 }
@@ -67,6 +71,7 @@ pub struct QuireServer {
     toolsets: Vec<Toolset>,
     pub(super) tracker: Arc<TrackerTools>,
     pub(super) planner: Arc<PlannerTools>,
+    pub(super) kiln: Arc<KilnReader>,
 }
 
 impl QuireServer {
@@ -77,6 +82,7 @@ impl QuireServer {
             match toolset {
                 Toolset::Tracker => tool_router += Self::tracker_router(),
                 Toolset::Planner => tool_router += Self::planner_router(),
+                Toolset::Kiln => tool_router += Self::kiln_router(),
             }
         }
         let mut served: Vec<Toolset> = Vec::new();
@@ -89,6 +95,7 @@ impl QuireServer {
             tool_router,
             toolsets: served,
             planner: Arc::new(PlannerTools::new(workspace.clone(), None)),
+            kiln: Arc::new(KilnReader::new(workspace.clone())),
             tracker: Arc::new(TrackerTools::new(workspace)),
         }
     }
@@ -129,6 +136,10 @@ impl QuireServer {
                     "The planner tools keep a plan (goal, description, constraints, tasks) in the repository or the \
                      plan file: call gather_requirements first, then follow its guidance."
                 }
+                Toolset::Kiln => {
+                    "The kiln tools read the markdown notes beneath the root: read_note returns a note's lines \
+                     (whole, head, tail or a range) with its sha256."
+                }
             });
         }
         text
@@ -142,6 +153,7 @@ impl Toolset {
         let router = |toolset| match toolset {
             Toolset::Tracker => QuireServer::tracker_router(),
             Toolset::Planner => QuireServer::planner_router(),
+            Toolset::Kiln => QuireServer::kiln_router(),
         };
         Toolset::ALL
             .into_iter()
@@ -169,6 +181,7 @@ mod tests {
             Some(Toolset::Tracker)
         );
         assert_eq!(Toolset::of_tool("mark_task"), Some(Toolset::Planner));
+        assert_eq!(Toolset::of_tool("read_note"), Some(Toolset::Kiln));
         assert_eq!(Toolset::of_tool("mark"), None);
     }
 }

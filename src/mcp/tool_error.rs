@@ -9,6 +9,7 @@
 
 use serde::Serialize;
 
+use crate::kiln::KilnError;
 use crate::planner::PlannerError;
 use crate::tracker::{TrackerError, TrackerErrorKind};
 
@@ -103,6 +104,27 @@ impl From<TrackerError> for ToolError {
             TrackerErrorKind::Invalid => ErrorCode::ValidationError,
             TrackerErrorKind::NotFound => ErrorCode::FileNotFound,
             TrackerErrorKind::Failed => ErrorCode::InternalError,
+        };
+        ToolError {
+            code,
+            retryable: error.retryable(),
+            message: error.to_string(),
+        }
+    }
+}
+
+/// A path or line arguments the kiln refuses, and a file it cannot read as
+/// a note (outside, not a file, too large, not UTF-8), are the request's
+/// fault; a missing note is `FILE_NOT_FOUND` (its message lists the closest
+/// notes); a failing disk is `INTERNAL_ERROR`.
+impl From<KilnError> for ToolError {
+    fn from(error: KilnError) -> Self {
+        let code = if error.is_not_found() {
+            ErrorCode::FileNotFound
+        } else if error.is_invalid() {
+            ErrorCode::ValidationError
+        } else {
+            ErrorCode::InternalError
         };
         ToolError {
             code,

@@ -1,0 +1,37 @@
+//! The `kiln` toolset's router.
+
+use rmcp::handler::server::common::{schema_for_output, schema_for_type};
+use rmcp::handler::server::tool::ToolName;
+use rmcp::model::JsonObject;
+use rmcp::{tool, tool_router};
+
+use super::result::{ToolFuture, run_tool};
+use super::server::QuireServer;
+use crate::kiln::{KilnReader, NoteRead, ReadNoteRequest};
+
+#[tool_router(router = kiln_router, vis = "pub(super)")]
+impl QuireServer {
+    /// Read a note's lines.
+    #[tool(
+        name = "read_note",
+        description = "Read a markdown note of the kiln: the whole note, the first `head` or last `tail` lines, or the \
+                       inclusive 1-based range `start_line`..`end_line`. Example: {\"path\": \"projects/Plan\", \"head\": 20}. \
+                       The path is relative to the kiln root, `/`-separated, `.md` optional. Returns the lines as written \
+                       (`content`), `total_lines`, `lines_returned`, the actual `start_line`/`end_line` and the file's \
+                       `sha256`. A range past the end is clamped (`clamped` says how); a read over 2,000 lines or 256 KiB \
+                       stops there (`truncated` and `next_start_line` say how to read on). A missing note is \
+                       FILE_NOT_FOUND with the closest paths.",
+        input_schema = schema_for_type::<ReadNoteRequest>(),
+        output_schema = schema_for_output::<NoteRead>(),
+        annotations(
+            title = "Read note (access)",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    fn read_note(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        run_tool(&self.kiln, tool, args, KilnReader::read_note)
+    }
+}
