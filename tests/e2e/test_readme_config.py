@@ -26,6 +26,7 @@ TOOLSETS = {
         "gather_requirements", "set_overarching_goal", "set_detailed_goal",
         "set_plan", "mark_task", "finish_job",
     },
+    "kiln": {"read_note"},
 }
 
 
@@ -93,6 +94,10 @@ async def test_each_readme_client_entry_serves_its_toolsets(quire: Path, tmp_pat
                         })
                         assert result.is_error is False, (name, result)
                         assert result.structured_content["success"] is True, (name, result)
+                    if "kiln" in toolsets:
+                        result = await session.call_tool("read_note", {"path": "README", "head": 1})
+                        assert result.is_error is False, (name, result)
+                        assert result.structured_content["lines_returned"] == 1, (name, result)
                     if "planner" in toolsets:
                         result = await session.call_tool("gather_requirements", {})
                         assert result.is_error is False, (name, result)

@@ -1,0 +1,90 @@
+"""`read_note` through the official Python MCP client over stdio, on a copy
+of examples/vault with a few hostile additions: what an agent gets back for
+each way of asking, and for each path it must not read."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import AsyncIterator
+
+import pytest
+
+from conftest import Quire, stdio_session
+
+pytestmark = pytest.mark.anyio
+
+TOOL = "read_note"
+
+
+@pytest.fixture
+async def kiln(quire: Path, vault: Path, tmp_path: Path) -> AsyncIterator[Quire]:
+    (vault / "notes" / "long.md").write_text("".join(f"line {n}\n" for n in range(1, 2501)), encoding="utf-8")
+    (vault / "notes" / "Cafe\u0301.md").write_text("crème brûlée\n", encoding="utf-8")
+    (vault / ".obsidian").mkdir()
+    (vault / ".obsidian" / "workspace.md").write_text("hidden\n", encoding="utf-8")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.md").write_text("SECRET\n", encoding="utf-8")
+    (vault / "notes" / "out.md").symlink_to(outside / "secret.md")
+    os.mkfifo(vault / "notes" / "pipe.md")
+    async with stdio_session(quire, vault, tmp_path / "server.stderr", args=("--tools", "kiln")) as session:
+        yield session
+
+
+async def test_reads_whole_head_tail_and_ranges_with_the_digest(kiln: Quire):
+    whole = await kiln.ok_for({"path": "notes/job-search"}, tool=TOOL)
+    on_disk = (kiln.root / "notes" / "job-search.md").read_bytes()
+    assert whole["content"] == on_disk.decode("utf-8")
+    assert whole["sha256"] == hashlib.sha256(on_disk).hexdigest()
+    assert whole["path"] == "notes/job-search.md"
+    assert whole["start_line"] == 1 and whole["end_line"] == whole["total_lines"] == whole["lines_returned"]
+
+    head = await kiln.ok_for({"path": "notes/long.md", "head": 2}, tool=TOOL)
+    assert (head["content"], head["start_line"], head["end_line"]) == ("line 1\nline 2\n", 1, 2)
+    tail = await kiln.ok_for({"path": "notes/long", "tail": 1}, tool=TOOL)
+    assert (tail["content"], tail["start_line"]) == ("line 2500\n", 2500)
+    clamped = await kiln.ok_for({"path": "notes/long", "start_line": 2499, "end_line": 9000}, tool=TOOL)
+    assert clamped["lines_returned"] == 2
+    assert clamped["clamped"] == "the note has 2500 lines; the range ends at line 2500, not 9000"
+
+
+async def test_a_long_note_is_cut_with_where_to_read_on(kiln: Quire):
+    first = await kiln.ok_for({"path": "notes/long"}, tool=TOOL)
+    assert first["lines_returned"] == 2000
+    assert first["next_start_line"] == 2001
+    assert "start_line: 2001" in first["truncated"]
+    rest = await kiln.ok_for({"path": "notes/long", "start_line": first["next_start_line"]}, tool=TOOL)
+    assert (rest["start_line"], rest["end_line"]) == (2001, 2500)
+    assert "truncated" not in rest
+
+
+async def test_an_nfd_file_name_is_read_by_its_nfc_path(kiln: Quire):
+    read = await kiln.ok_for({"path": "notes/Caf\u00e9"}, tool=TOOL)
+    assert read["content"] == "crème brûlée\n"
+    assert read["path"] == "notes/Caf\u00e9.md"
+
+
+async def test_a_missing_note_names_the_closest(kiln: Quire):
+    message = await kiln.error_for("FILE_NOT_FOUND", {"path": "notes/Job-Search"}, tool=TOOL)
+    assert message == "there is no note `notes/Job-Search.md`; did you mean `notes/job-search.md`?"
+
+
+@pytest.mark.parametrize(
+    "arguments, expected",
+    [
+        ({"path": "notes/out"}, "outside the workspace"),
+        ({"path": "../outside/secret"}, "climbs above the kiln root"),
+        ({"path": ".obsidian/workspace"}, "hidden"),
+        ({"path": "notes/pipe"}, "not a regular file"),
+        ({"path": "notes/long", "head": 1, "tail": 1}, "cannot be combined"),
+        ({"path": "notes/long", "start_line": 9, "end_line": 3}, "is after `end_line`"),
+        ({"path": "notes/long", "head": -1}, "invalid arguments for read_note"),
+        ({"path": "C:\\notes\\long.md"}, "drive"),
+    ],
+)
+async def test_what_must_not_be_read_is_refused(kiln: Quire, arguments: dict, expected: str):
+    message = await kiln.error_for("VALIDATION_ERROR", arguments, tool=TOOL)
+    assert expected in message, message
+    assert "SECRET" not in message
