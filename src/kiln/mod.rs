@@ -8,6 +8,7 @@
 //!   decides it;
 //! - [`suggest`]: the closest notes to a path that names none;
 //! - [`select_lines`]: the lines of a note a read returns;
+//! - [`page`]: a page of a listing and the cursor of the next;
 //! - [`KilnReader`] (with the `fs` feature): reading notes through the
 //!   confined file layer.
 
@@ -15,6 +16,7 @@ mod error;
 mod excerpt;
 mod note_path;
 mod note_set;
+mod page;
 #[cfg(feature = "fs")]
 mod read;
 mod resolve;
@@ -26,6 +28,7 @@ pub use excerpt::{
 };
 pub use note_path::{FolderPath, MAX_PATH_BYTES, MAX_SEGMENT_BYTES, NotePath, is_hidden};
 pub use note_set::NoteSet;
+pub use page::{CursorError, Page, page};
 #[cfg(feature = "fs")]
 pub use read::{KilnError, KilnReader, MAX_NOTE_BYTES, NoteRead, ReadNoteRequest};
 pub use resolve::{MAX_CANDIDATES, Resolution, resolve};
