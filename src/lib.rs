@@ -30,6 +30,8 @@ pub mod diagnostics;
 pub mod frontmatter;
 #[cfg(feature = "fs")]
 pub mod fs;
+/// The facts of one Markdown note: headings, links, tags, tasks, counts.
+pub mod markdown;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod plan;
