@@ -2,8 +2,9 @@
 //! headings, wikilinks and embeds, links to local `.md` files, tags, tasks,
 //! block ids, word and line counts.
 //!
-//! [`parse_note`] reads a note's text (no file access) into [`NoteFacts`];
-//! every fact carries its byte [`Span`] in the original text and its 1-based
+//! [`parse_note`](crate::markdown::parse_note) reads a note's text (no file
+//! access) into [`NoteFacts`](crate::markdown::NoteFacts);
+//! every fact carries its byte [`Span`](crate::span::Span) in the original text and its 1-based
 //! line.
 //!
 //! The CommonMark structure (blocks, code, HTML, headings, tasks, links and
