@@ -55,6 +55,7 @@ pub fn parse_note(text: &str) -> NoteFacts {
         facts: &mut facts,
         heading: None,
         link_depth: 0,
+        html_depth: 0,
         words: String::new(),
     }
     .run(&events);
@@ -78,6 +79,11 @@ enum Walked<'a> {
     MarkdownLink(pulldown_cmark::CowStr<'a>),
     LinkEnd,
     Task(bool),
+    /// An inline HTML element opens: text up to its close holds no tags.
+    HtmlOpen,
+    HtmlClose,
+    /// A paragraph, heading or table cell ends, closing any HTML left open.
+    InlineEnd,
 }
 
 fn body_events(text: &str, body_start: usize) -> Vec<(Walked<'_>, Range<usize>)> {
@@ -131,11 +137,31 @@ fn body_events(text: &str, body_start: usize) -> Vec<(Walked<'_>, Range<usize>)>
             }),
             Event::End(TagEnd::Link | TagEnd::Image) => Some(Walked::LinkEnd),
             Event::TaskListMarker(checked) => Some(Walked::Task(checked)),
+            Event::InlineHtml(html) => html_element(&html),
+            Event::End(TagEnd::Paragraph | TagEnd::TableCell) => Some(Walked::InlineEnd),
             _ => None,
         };
         walked.extend(kept.map(|kept| (kept, range)));
     }
     walked
+}
+
+/// Whether inline HTML opens or closes an element; comments, void and
+/// self-closing elements do neither.
+fn html_element(html: &str) -> Option<Walked<'static>> {
+    const VOID: [&str; 8] = ["br", "hr", "img", "input", "wbr", "meta", "link", "source"];
+    if html.starts_with("</") {
+        return Some(Walked::HtmlClose);
+    }
+    let name: String = html
+        .get(1..)
+        .unwrap_or_default()
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let opens = !name.is_empty() && !html.ends_with("/>") && !VOID.contains(&name.as_str());
+    opens.then_some(Walked::HtmlOpen)
 }
 
 struct Walk<'t, 'f> {
@@ -147,6 +173,8 @@ struct Walk<'t, 'f> {
     heading: Option<(u8, usize, String)>,
     /// How many links the walk is inside: their text holds no tags.
     link_depth: usize,
+    /// How many inline HTML elements the walk is inside: no tags either.
+    html_depth: usize,
     /// The text the word count reads, runs separated by spaces.
     words: String,
 }
@@ -169,7 +197,10 @@ impl Walk<'_, '_> {
             Walked::HeadingStart(level) => {
                 self.heading = Some((*level, range.start, String::new()))
             }
-            Walked::HeadingEnd => self.heading_end(range, commented),
+            Walked::HeadingEnd => {
+                self.html_depth = 0;
+                self.heading_end(range, commented);
+            }
             Walked::Wikilink => {
                 self.link_depth += 1;
                 let line = self.lines.line(range.start);
@@ -187,6 +218,9 @@ impl Walk<'_, '_> {
             Walked::LinkEnd => self.link_depth = self.link_depth.saturating_sub(1),
             Walked::Task(checked) if !commented => self.task(*checked, range),
             Walked::Task(_) => {}
+            Walked::HtmlOpen => self.html_depth += 1,
+            Walked::HtmlClose => self.html_depth = self.html_depth.saturating_sub(1),
+            Walked::InlineEnd => self.html_depth = 0,
         }
     }
 
@@ -207,7 +241,7 @@ impl Walk<'_, '_> {
 
     fn text_run(&mut self, range: Range<usize>) {
         for part in self.counted(range) {
-            if self.link_depth == 0 {
+            if self.link_depth == 0 && self.html_depth == 0 {
                 let tags = tags_in(self.text, part.clone(), &self.lines);
                 self.facts.inline_tags.extend(tags);
             }

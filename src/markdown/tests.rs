@@ -22,6 +22,8 @@ fn tags_skip_code_html_comments_urls_and_numbers() {
     let note = "#a `#code` <span>#html</span> <!-- #c1 --> %% #c2 %% #123 #y2024\n\
                 ```\n#fenced\n```\nsee https://x.org/#frag and a#b \\#esc #x/y-z_1\n";
     assert_eq!(tag_names(note), ["a", "y2024", "x/y-z_1"]);
+    let html = "<span> #in </span> #out<br> #after <img src=x/> #img\n\nnext <b> #open\n\n#fresh\n";
+    assert_eq!(tag_names(html), ["out", "after", "img", "fresh"]);
 }
 
 #[test]
