@@ -3,9 +3,9 @@
 //! block ids, word and line counts.
 //!
 //! [`parse_note`](crate::markdown::parse_note) reads a note's text (no file
-//! access) into [`NoteFacts`](crate::markdown::NoteFacts);
-//! every fact carries its byte [`Span`](crate::span::Span) in the original text and its 1-based
-//! line.
+//! access) into [`NoteFacts`](crate::markdown::NoteFacts); every fact
+//! carries its byte [`Span`](crate::span::Span) in the original text and its
+//! 1-based line.
 //!
 //! The CommonMark structure (blocks, code, HTML, headings, tasks, links and
 //! the `[[...]]` wikilinks) comes from pulldown-cmark; this module writes by
@@ -13,13 +13,14 @@
 //! that code, HTML and `<!-- -->` comments are never mined: the inside of a
 //! wikilink (target, `#heading`, `#^block`, `|alias`, `\|` in tables), inline
 //! `#tags`, `^block-ids` and Obsidian `%% comments %%`. Their grammar is
-//! `grammar/markdown.ebnf`. Those scanners are small byte loops rather than
+//! `grammar/markdown.ebnf`. Text inside links and inline HTML elements holds
+//! no tags. Those scanners are small byte loops rather than
 //! winnow parsers because each looks at one run of text at a time and needs
 //! the byte before it, which a combinator over the run would not see.
 //!
 //! Word count, as Obsidian counts it: over the note's text outside the
-//! frontmatter, code blocks' fences, markup and HTML, each CJK character is
-//! one word; a run of digits joined by single `,` or `.` is one word
+//! frontmatter, `%% comments %%`, code fences, markup and HTML, each CJK
+//! character is one word; a run of digits joined by single `,` or `.` is one word
 //! (`1,000.5`); any other run of letters, digits, marks, `-` and `'` is one
 //! word (`well-known`, `don't`). Everything else (punctuation, emoji,
 //! spaces) separates words.
