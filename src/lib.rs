@@ -31,6 +31,8 @@ pub mod frontmatter;
 #[cfg(feature = "fs")]
 pub mod fs;
 pub mod kiln;
+/// The facts of one Markdown note: headings, links, tags, tasks, counts.
+pub mod markdown;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod plan;

@@ -40,7 +40,13 @@ const FRONTMATTER: Grammar = Grammar {
     )],
 };
 
-const GRAMMARS: [Grammar; 2] = [PLAN, FRONTMATTER];
+const MARKDOWN: Grammar = Grammar {
+    file: "grammar/markdown.ebnf",
+    source: "src/markdown",
+    named_elsewhere: &[],
+};
+
+const GRAMMARS: [Grammar; 3] = [PLAN, FRONTMATTER, MARKDOWN];
 
 impl Grammar {
     fn tag(&self) -> String {

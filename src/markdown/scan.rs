@@ -1,0 +1,324 @@
+//! One walk over pulldown-cmark's events, gathering the facts.
+
+use std::ops::Range;
+
+use pulldown_cmark::utils::TextMergeWithOffset;
+use pulldown_cmark::{Event, LinkType, Options, Parser, Tag as CmarkTag, TagEnd};
+
+use super::comments::{comment_ranges, is_commented, uncommented};
+use super::counts::{LineIndex, line_count, word_count};
+use super::facts::{Heading, MarkdownLink, NoteFacts, NoteIssue, Task};
+use super::inline::{block_id_at_end, tags_in};
+use super::properties::{dedup_caseless, list_property};
+use super::wikilink::read_wikilink;
+use crate::frontmatter;
+use crate::span::Span;
+
+/// Reads the facts of a note from its text. Never fails: a broken
+/// frontmatter becomes an entry in [`NoteFacts::issues`] and everything else
+/// is still read.
+///
+/// ```
+/// use quire::markdown::{parse_note, NoteIssue};
+///
+/// let facts = parse_note("---\ntitle: [oops\n---\n## Setup\nDone? #later\n");
+/// assert!(matches!(facts.issues[..], [NoteIssue::Frontmatter(_)]));
+/// assert_eq!((facts.headings[0].level, facts.headings[0].line), (2, 4));
+/// assert_eq!(facts.tags, ["later"]);
+/// ```
+pub fn parse_note(text: &str) -> NoteFacts {
+    let mut facts = NoteFacts {
+        line_count: line_count(text),
+        ..NoteFacts::default()
+    };
+    let body_start = match frontmatter::parse(text) {
+        Ok(document) => {
+            facts.frontmatter = document.frontmatter;
+            document.body.start
+        }
+        Err(error) => {
+            facts.issues.push(NoteIssue::Frontmatter(error));
+            if text.starts_with('\u{feff}') { 3 } else { 0 }
+        }
+    };
+    let events = body_events(text, body_start);
+    let runs: Vec<Range<usize>> = events
+        .iter()
+        .filter(|(event, _)| matches!(event, Walked::Text))
+        .map(|(_, range)| range.clone())
+        .collect();
+    let comments = comment_ranges(text, &runs, text.len());
+    Walk {
+        text,
+        lines: LineIndex::new(text),
+        comments,
+        facts: &mut facts,
+        heading: None,
+        link_depth: 0,
+        html_depth: 0,
+        words: String::new(),
+    }
+    .run(&events);
+    let fm = facts.frontmatter.as_ref();
+    let property_tags = list_property(fm, &["tags", "tag"], true);
+    let inline = facts.inline_tags.iter().map(|tag| tag.name.clone());
+    facts.tags = dedup_caseless(property_tags.into_iter().chain(inline));
+    facts.aliases = dedup_caseless(list_property(fm, &["aliases", "alias"], false));
+    facts
+}
+
+/// The events the walk needs, with their ranges in the whole text.
+enum Walked<'a> {
+    /// Text outside code blocks, metadata and HTML, adjacent runs merged.
+    Text,
+    /// Text that is only counted: code blocks and inline code.
+    Code,
+    HeadingStart(u8),
+    HeadingEnd,
+    Wikilink,
+    MarkdownLink(pulldown_cmark::CowStr<'a>),
+    LinkEnd,
+    Task(bool),
+    /// An inline HTML element opens: text up to its close holds no tags.
+    HtmlOpen,
+    HtmlClose,
+    /// A paragraph, heading or table cell ends, closing any HTML left open.
+    InlineEnd,
+}
+
+fn body_events(text: &str, body_start: usize) -> Vec<(Walked<'_>, Range<usize>)> {
+    let options = Options::ENABLE_WIKILINKS
+        | Options::ENABLE_TABLES
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
+    let parser = Parser::new_ext(&text[body_start..], options).into_offset_iter();
+    let mut in_code_block = false;
+    let mut in_metadata = false;
+    let mut walked = Vec::new();
+    for (event, range) in TextMergeWithOffset::new(parser) {
+        let range = range.start + body_start..range.end + body_start;
+        let kept = match event {
+            Event::Start(CmarkTag::MetadataBlock(_)) => {
+                in_metadata = true;
+                None
+            }
+            Event::End(TagEnd::MetadataBlock(_)) => {
+                in_metadata = false;
+                None
+            }
+            _ if in_metadata => None,
+            Event::Start(CmarkTag::CodeBlock(_)) => {
+                in_code_block = true;
+                None
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                in_code_block = false;
+                None
+            }
+            Event::Text(_) if in_code_block => Some(Walked::Code),
+            Event::Text(_) => Some(Walked::Text),
+            Event::Code(_) => Some(Walked::Code),
+            Event::Start(CmarkTag::Heading { level, .. }) => {
+                Some(Walked::HeadingStart(level as u8))
+            }
+            Event::End(TagEnd::Heading(_)) => Some(Walked::HeadingEnd),
+            Event::Start(CmarkTag::Link {
+                link_type,
+                dest_url,
+                ..
+            })
+            | Event::Start(CmarkTag::Image {
+                link_type,
+                dest_url,
+                ..
+            }) => Some(match link_type {
+                LinkType::WikiLink { .. } => Walked::Wikilink,
+                _ => Walked::MarkdownLink(dest_url),
+            }),
+            Event::End(TagEnd::Link | TagEnd::Image) => Some(Walked::LinkEnd),
+            Event::TaskListMarker(checked) => Some(Walked::Task(checked)),
+            Event::InlineHtml(html) => html_element(&html),
+            Event::End(TagEnd::Paragraph | TagEnd::TableCell) => Some(Walked::InlineEnd),
+            _ => None,
+        };
+        walked.extend(kept.map(|kept| (kept, range)));
+    }
+    walked
+}
+
+/// Whether inline HTML opens or closes an element; comments, void and
+/// self-closing elements do neither.
+fn html_element(html: &str) -> Option<Walked<'static>> {
+    const VOID: [&str; 8] = ["br", "hr", "img", "input", "wbr", "meta", "link", "source"];
+    if html.starts_with("</") {
+        return Some(Walked::HtmlClose);
+    }
+    let name: String = html
+        .get(1..)
+        .unwrap_or_default()
+        .chars()
+        .take_while(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let opens = !name.is_empty() && !html.ends_with("/>") && !VOID.contains(&name.as_str());
+    opens.then_some(Walked::HtmlOpen)
+}
+
+struct Walk<'t, 'f> {
+    text: &'t str,
+    lines: LineIndex,
+    comments: Vec<Range<usize>>,
+    facts: &'f mut NoteFacts,
+    /// The heading being read: its level, start and text so far.
+    heading: Option<(u8, usize, String)>,
+    /// How many links the walk is inside: their text holds no tags.
+    link_depth: usize,
+    /// How many inline HTML elements the walk is inside: no tags either.
+    html_depth: usize,
+    /// The text the word count reads, runs separated by spaces.
+    words: String,
+}
+
+impl Walk<'_, '_> {
+    fn run(mut self, events: &[(Walked<'_>, Range<usize>)]) {
+        for (event, range) in events {
+            self.step(event, range.clone());
+        }
+        self.facts.word_count = word_count(&self.words);
+    }
+
+    fn step(&mut self, event: &Walked<'_>, range: Range<usize>) {
+        let commented = is_commented(&self.comments, range.start);
+        match event {
+            Walked::Text => self.text_run(range),
+            Walked::Code => {
+                self.counted(range);
+            }
+            Walked::HeadingStart(level) => {
+                self.heading = Some((*level, range.start, String::new()))
+            }
+            Walked::HeadingEnd => {
+                self.html_depth = 0;
+                self.heading_end(range, commented);
+            }
+            Walked::Wikilink => {
+                self.link_depth += 1;
+                let line = self.lines.line(range.start);
+                let span = Span::new(range.start, range.end);
+                if let Some(link) = read_wikilink(self.text, span, line).filter(|_| !commented) {
+                    self.facts.wikilinks.push(link);
+                }
+            }
+            Walked::MarkdownLink(destination) => {
+                self.link_depth += 1;
+                if !commented {
+                    self.markdown_link(destination, range);
+                }
+            }
+            Walked::LinkEnd => self.link_depth = self.link_depth.saturating_sub(1),
+            Walked::Task(checked) if !commented => self.task(*checked, range),
+            Walked::Task(_) => {}
+            Walked::HtmlOpen => self.html_depth += 1,
+            Walked::HtmlClose => self.html_depth = self.html_depth.saturating_sub(1),
+            Walked::InlineEnd => self.html_depth = 0,
+        }
+    }
+
+    /// Adds the uncommented parts of `range` to the word count and the
+    /// heading being read.
+    fn counted(&mut self, range: Range<usize>) -> Vec<Range<usize>> {
+        let parts = uncommented(&self.comments, range);
+        for part in &parts {
+            let piece = &self.text[part.clone()];
+            self.words.push_str(piece);
+            self.words.push(' ');
+            if let Some((_, _, heading)) = &mut self.heading {
+                heading.push_str(piece);
+            }
+        }
+        parts
+    }
+
+    fn text_run(&mut self, range: Range<usize>) {
+        for part in self.counted(range) {
+            if self.link_depth == 0 && self.html_depth == 0 {
+                let tags = tags_in(self.text, part.clone(), &self.lines);
+                self.facts.inline_tags.extend(tags);
+            }
+            if let Some(block_id) = block_id_at_end(self.text, part, &self.lines) {
+                self.facts.block_ids.push(block_id);
+            }
+        }
+    }
+
+    fn heading_end(&mut self, range: Range<usize>, commented: bool) {
+        let Some((level, start, text)) = self.heading.take() else {
+            return;
+        };
+        if !commented {
+            self.facts.headings.push(Heading {
+                level,
+                text: text.trim().to_owned(),
+                span: Span::new(start, range.end),
+                line: self.lines.line(start),
+            });
+        }
+    }
+
+    fn markdown_link(&mut self, destination: &str, range: Range<usize>) {
+        let lowered = destination.to_ascii_lowercase();
+        if lowered.contains("://") || lowered.starts_with("mailto:") {
+            return;
+        }
+        let (path, heading) = match destination.split_once('#') {
+            Some((path, heading)) => (path, Some(percent_decode(heading))),
+            None => (destination, None),
+        };
+        if !path.to_ascii_lowercase().ends_with(".md") {
+            return;
+        }
+        self.facts.markdown_links.push(MarkdownLink {
+            target: percent_decode(path),
+            heading,
+            span: Span::new(range.start, range.end),
+            line: self.lines.line(range.start),
+        });
+    }
+
+    fn task(&mut self, checked: bool, marker: Range<usize>) {
+        let rest = self.text[marker.end..].split('\n').next().unwrap_or("");
+        let rest = rest.strip_suffix('\r').unwrap_or(rest);
+        let leading = rest.len() - rest.trim_start().len();
+        let start = marker.end + leading;
+        let task_text = rest.trim();
+        self.facts.tasks.push(Task {
+            checked,
+            text: task_text.to_owned(),
+            span: Span::new(start, start + task_text.len()),
+            line: self.lines.line(marker.start),
+        });
+    }
+}
+
+/// `%XX` escapes decoded; a malformed or non-UTF-8 escape is kept as written.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        let escape = bytes
+            .get(index + 1..index + 3)
+            .and_then(|hex| u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok());
+        match (bytes[index], escape) {
+            (b'%', Some(byte)) => {
+                decoded.push(byte);
+                index += 3;
+            }
+            (byte, _) => {
+                decoded.push(byte);
+                index += 1;
+            }
+        }
+    }
+    String::from_utf8(decoded).unwrap_or_else(|_| text.to_owned())
+}

@@ -1,0 +1,233 @@
+//! Tricky notes for each fact, and the invariants over any text.
+
+use proptest::prelude::*;
+
+use super::*;
+
+/// `f` of each of `items`, to compare the fields a test reads at once.
+fn project<'a, T, R>(items: &'a [T], f: impl Fn(&'a T) -> R) -> Vec<R> {
+    items.iter().map(f).collect()
+}
+
+fn tag_names(text: &str) -> Vec<String> {
+    parse_note(text)
+        .inline_tags
+        .into_iter()
+        .map(|tag| tag.name)
+        .collect()
+}
+
+#[test]
+fn tags_skip_code_html_comments_urls_and_numbers() {
+    let note = "#a `#code` <span>#html</span> <!-- #c1 --> %% #c2 %% #123 #y2024\n\
+                ```\n#fenced\n```\nsee https://x.org/#frag and a#b \\#esc #x/y-z_1\n";
+    assert_eq!(tag_names(note), ["a", "y2024", "x/y-z_1"]);
+    let html = "<span> #in </span> #out<br> #after <img src=x/> #img\n\nnext <b> #open\n\n#fresh\n";
+    assert_eq!(tag_names(html), ["out", "after", "img", "fresh"]);
+}
+
+#[test]
+fn heading_markers_are_not_tags_but_tags_in_headings_are() {
+    let facts = parse_note("# Title #topic\n## Two\n");
+    assert_eq!(tag_names("# Title #topic\n"), ["topic"]);
+    assert_eq!(facts.headings.len(), 2);
+    assert_eq!(facts.headings[0].text, "Title #topic");
+}
+
+#[test]
+fn tags_merge_frontmatter_and_inline_caselessly() {
+    let facts = parse_note(
+        "---\ntags: \"#Draft, idea\"\naliases: [One, one, Two]\n---\n#draft #New #new\n",
+    );
+    assert_eq!(facts.tags, ["Draft", "idea", "New"]);
+    assert_eq!(facts.aliases, ["One", "Two"]);
+    let list = parse_note("---\ntag:\n  - '#x'\n  - y\nalias: Solo\n---\n");
+    assert_eq!(list.tags, ["x", "y"]);
+    assert_eq!(list.aliases, ["Solo"]);
+}
+
+#[test]
+fn wikilinks_in_every_form() {
+    let note = "[[A]] [[B#Part]] [[C#^blk]] [[D|shown]] ![[img.png]] [[#Local]]\n";
+    let links = parse_note(note).wikilinks;
+    let read = project(&links, |l| {
+        let parts = (l.target.as_str(), l.heading.as_deref(), l.block.as_deref());
+        (parts, l.alias.as_deref(), l.kind)
+    });
+    use WikilinkKind::{Embed, Link};
+    assert_eq!(
+        read,
+        [
+            (("A", None, None), None, Link),
+            (("B", Some("Part"), None), None, Link),
+            (("C", None, Some("blk")), None, Link),
+            (("D", None, None), Some("shown"), Link),
+            (("img.png", None, None), None, Embed),
+            (("", Some("Local"), None), None, Link),
+        ]
+    );
+    assert_eq!(&note[links[4].span.range()], "![[img.png]]");
+}
+
+#[test]
+fn a_wikilink_in_a_table_escapes_its_bar() {
+    let note = "| a | b |\n|---|---|\n| [[Note\\|alias]] | x |\n";
+    let links = parse_note(note).wikilinks;
+    assert_eq!(links.len(), 1, "{links:?}");
+    assert_eq!(links[0].target, "Note");
+    assert_eq!(links[0].alias.as_deref(), Some("alias"));
+    assert_eq!(links[0].line, 3);
+}
+
+#[test]
+fn wikilinks_in_code_or_comments_are_not_links() {
+    let note = "`[[A]]` %% [[B]] %%\n```\n[[C]]\n```\n[[D]]\n";
+    let links = parse_note(note).wikilinks;
+    let targets = project(&links, |l| l.target.as_str());
+    assert_eq!(targets, ["D"]);
+}
+
+#[test]
+fn markdown_links_only_to_local_notes() {
+    let note = "[a](other.md) [b](https://x.org/y.md) [c](mailto:a@b.md) [d](dir/My%20Note.md#Sec) [e](pic.png)\n";
+    let links = parse_note(note).markdown_links;
+    assert_eq!(links.len(), 2, "{links:?}");
+    assert_eq!(
+        (links[0].target.as_str(), links[0].heading.as_deref()),
+        ("other.md", None)
+    );
+    assert_eq!(links[1].target, "dir/My Note.md");
+    assert_eq!(links[1].heading.as_deref(), Some("Sec"));
+    assert_eq!(&note[links[0].span.range()], "[a](other.md)");
+}
+
+#[test]
+fn headings_atx_and_setext() {
+    let note = "Title\n=====\n\nSub\n---\n### Three ###\n";
+    let facts = parse_note(note);
+    let read = project(&facts.headings, |h| (h.level, h.text.as_str(), h.line));
+    assert_eq!(read, [(1, "Title", 1), (2, "Sub", 4), (3, "Three", 6)]);
+    assert_eq!(&note[facts.headings[0].span.range()], "Title\n=====\n");
+}
+
+#[test]
+fn nested_tasks() {
+    let note = "- [ ] top\n  - [x] done\n    - [X]  deep  \n- not a task\n";
+    let tasks = parse_note(note).tasks;
+    let read = project(&tasks, |t| (t.checked, t.text.as_str(), t.line));
+    assert_eq!(
+        read,
+        [(false, "top", 1), (true, "done", 2), (true, "deep", 3)]
+    );
+    for task in &tasks {
+        assert_eq!(&note[task.span.range()], task.text);
+    }
+}
+
+#[test]
+fn block_ids_end_their_line() {
+    let note = "A paragraph ^p1\nnot^this\n- item ^item-2  \nmid ^x text\n";
+    let blocks = parse_note(note).block_ids;
+    let ids = project(&blocks, |b| (b.id.as_str(), b.line));
+    assert_eq!(ids, [("p1", 1), ("item-2", 3)]);
+}
+
+#[test]
+fn word_count_as_obsidian_counts() {
+    assert_eq!(
+        parse_note("---\ntitle: not counted\n---\nHello, world!").word_count,
+        2
+    );
+    assert_eq!(parse_note("1,000.50 and well-known don't").word_count, 4);
+    assert_eq!(parse_note("日本語 text 😀 🎉").word_count, 4);
+    assert_eq!(
+        parse_note("# Head\n`code` [[Link|shown]] %% hidden words %%").word_count,
+        3
+    );
+}
+
+#[test]
+fn crlf_and_bom() {
+    let note = "\u{feff}---\r\ntags: [a]\r\n---\r\n# H\r\n- [ ] t ^id\r\n#b\r\n";
+    let facts = parse_note(note);
+    assert!(facts.issues.is_empty());
+    assert_eq!(facts.headings[0].text, "H");
+    assert_eq!(facts.tasks[0].text, "t ^id");
+    assert_eq!(facts.block_ids[0].id, "id");
+    assert_eq!(facts.tags, ["a", "b"]);
+    assert_eq!(facts.line_count, 6);
+}
+
+#[test]
+fn empty_and_frontmatter_only_notes() {
+    assert_eq!(parse_note(""), NoteFacts::default());
+    let facts = parse_note("---\ntags: x\n---\n");
+    assert!(facts.frontmatter.is_some());
+    assert_eq!(
+        (facts.tags.as_slice(), facts.word_count, facts.line_count),
+        (&["x".to_owned()][..], 0, 3)
+    );
+}
+
+#[test]
+fn broken_frontmatter_keeps_the_rest() {
+    let facts = parse_note("---\ntitle: [oops\ntags: x\n---\n# Kept [[Link]] #t\n");
+    assert!(matches!(facts.issues[..], [NoteIssue::Frontmatter(_)]));
+    assert!(facts.frontmatter.is_none());
+    assert_eq!(facts.headings[0].line, 5);
+    assert_eq!(facts.wikilinks[0].target, "Link");
+    assert_eq!(facts.tags, ["t"]);
+    let unclosed = parse_note("---\ntitle: x\n#later\n");
+    assert_eq!(unclosed.issues.len(), 1);
+    assert_eq!(unclosed.tags, ["later"]);
+}
+
+#[test]
+fn large_hostile_inputs_complete() {
+    for unit in ["[[", "#", "%%", "![[a|", "- [ ] ", "> ", "^a ", "`"] {
+        let note = unit.repeat(100_000);
+        let facts = parse_note(&note);
+        assert_eq!(facts.line_count, 1, "{unit}");
+        assert!(
+            facts.wikilinks.is_empty() && facts.inline_tags.is_empty(),
+            "{unit}"
+        );
+    }
+}
+
+fn assert_spans(text: &str) {
+    let facts = parse_note(text);
+    let mut spans = Vec::new();
+    spans.extend(facts.headings.iter().map(|h| h.span));
+    spans.extend(facts.wikilinks.iter().map(|l| l.span));
+    spans.extend(facts.markdown_links.iter().map(|l| l.span));
+    for span in spans {
+        assert!(text.get(span.range()).is_some(), "{span:?} in {text:?}");
+    }
+    for tag in &facts.inline_tags {
+        assert_eq!(&text[tag.span.range()], format!("#{}", tag.name));
+    }
+    for task in &facts.tasks {
+        assert_eq!(&text[task.span.range()], task.text);
+    }
+    for block in &facts.block_ids {
+        assert_eq!(&text[block.span.range()], format!("^{}", block.id));
+    }
+    for link in &facts.wikilinks {
+        assert!(text[link.span.range()].ends_with("]]"));
+    }
+}
+
+proptest! {
+    #[test]
+    fn any_text_gives_facts_with_true_spans(text in any::<String>()) {
+        assert_spans(&text);
+    }
+
+    #[test]
+    fn markdown_like_text_gives_facts_with_true_spans(
+        text in "([-#\\[\\]!|^%`*_ \\n\\r\\\\a1é日😀]|---\\n|\\[\\[|- \\[x\\] ){0,60}"
+    ) {
+        assert_spans(&text);
+    }
+}

@@ -1,0 +1,50 @@
+//! The inside of a wikilink, read from its source text (pulldown-cmark
+//! finds the link; it does not split target, heading, block and alias, and
+//! in a table it leaves the `\|` escape to us).
+
+use super::facts::{Wikilink, WikilinkKind};
+use crate::span::Span;
+
+/// Reads the wikilink or embed written at `span` of `text`, or `None` when
+/// the source there is not `[[...]]` (pulldown-cmark's span is then not the
+/// link itself).
+// markdown.ebnf: wikilink, embed
+pub(super) fn read_wikilink(text: &str, span: Span, line: usize) -> Option<Wikilink> {
+    let source = &text[span.range()];
+    let (kind, rest) = match source.strip_prefix('!') {
+        Some(rest) => (WikilinkKind::Embed, rest),
+        None => (WikilinkKind::Link, source),
+    };
+    let body = rest.strip_prefix("[[")?.strip_suffix("]]")?;
+    // markdown.ebnf: alias (a table cell escapes the bar as `\|`)
+    let (destination, alias) = match body.find('|') {
+        Some(bar) => {
+            let destination = &body[..bar];
+            let destination = destination.strip_suffix('\\').unwrap_or(destination);
+            (destination, Some(body[bar + 1..].trim().to_owned()))
+        }
+        None => (body, None),
+    };
+    // markdown.ebnf: link-target
+    let (target, anchor) = match destination.split_once('#') {
+        Some((target, anchor)) => (target, Some(anchor)),
+        None => (destination, None),
+    };
+    // markdown.ebnf: link-block, link-heading
+    let (heading, block) = match anchor {
+        Some(anchor) => match anchor.strip_prefix('^') {
+            Some(block) => (None, Some(block.trim().to_owned())),
+            None => (Some(anchor.trim().to_owned()), None),
+        },
+        None => (None, None),
+    };
+    Some(Wikilink {
+        kind,
+        target: target.trim().to_owned(),
+        heading,
+        block,
+        alias,
+        span,
+        line,
+    })
+}
