@@ -42,10 +42,7 @@ fn on_disk(root: &Path, manifest: &vault::Manifest, note: &str) -> std::path::Pa
 
 #[test]
 fn the_manifest_lists_exactly_the_visible_notes_on_disk() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("vault");
-    std::fs::create_dir(&root).unwrap();
-    let manifest = vault::generate(&root, &vault::VaultSpec::with_notes(600)).unwrap();
+    let (_dir, root, manifest) = vault::temporary(600);
 
     let mut found = BTreeSet::new();
     files(&root, &root, &mut found);
@@ -72,10 +69,7 @@ fn the_manifest_lists_exactly_the_visible_notes_on_disk() {
 
 #[test]
 fn the_hostile_parts_are_there() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("vault");
-    std::fs::create_dir(&root).unwrap();
-    let manifest = vault::generate(&root, &vault::VaultSpec::with_notes(1_000)).unwrap();
+    let (_dir, root, manifest) = vault::temporary(1_000);
 
     for nfd in &manifest.nfd_names {
         let decomposed: String = nfd.nfd().collect();
@@ -125,27 +119,23 @@ fn the_hostile_parts_are_there() {
 }
 
 #[test]
-fn the_same_spec_writes_the_same_vault() {
-    let write = || {
+fn the_same_spec_writes_the_same_vault_and_another_seed_another() {
+    let write = |spec: &vault::VaultSpec| {
         let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join("vault");
-        std::fs::create_dir(&root).unwrap();
-        let manifest = vault::generate(&root, &vault::VaultSpec::with_notes(200)).unwrap();
+        let manifest = vault::generate(dir.path(), spec).unwrap();
         let contents: Vec<Vec<u8>> = manifest
             .notes
             .iter()
-            .map(|note| std::fs::read(on_disk(&root, &manifest, note)).unwrap())
+            .map(|note| std::fs::read(on_disk(dir.path(), &manifest, note)).unwrap())
             .collect();
         (manifest.notes, contents)
     };
-    assert_eq!(write(), write());
-    let other = vault::VaultSpec {
+    let spec = vault::VaultSpec::with_notes(200);
+    assert_eq!(write(&spec), write(&spec));
+    let other = write(&vault::VaultSpec {
         seed: 7,
-        ..vault::VaultSpec::with_notes(200)
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("vault");
-    std::fs::create_dir(&root).unwrap();
-    let manifest = vault::generate(&root, &other).unwrap();
-    assert_eq!(manifest.notes.len(), 200);
+        ..spec.clone()
+    });
+    assert_eq!(other.0.len(), 200);
+    assert_ne!(other, write(&spec));
 }

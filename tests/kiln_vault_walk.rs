@@ -10,10 +10,7 @@ use quire::kiln::{NotePath, is_hidden};
 
 #[test]
 fn the_walk_finds_the_manifests_notes_and_nothing_else() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("vault");
-    std::fs::create_dir(&root).unwrap();
-    let manifest = vault::generate(&root, &vault::VaultSpec::with_notes(2_000)).unwrap();
+    let (_dir, root, manifest) = vault::temporary(2_000);
 
     let workspace = Workspace::new(&root).unwrap();
     let walk = workspace

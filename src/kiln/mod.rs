@@ -10,10 +10,14 @@
 //! - [`select_lines`]: the lines of a note a read returns;
 //! - [`page`]: a page of a listing and the cursor of the next;
 //! - [`KilnReader`] (with the `fs` feature): reading notes through the
-//!   confined file layer.
+//!   confined file layer;
+//! - [`KilnIndex`] (with the `fs` feature): every note's facts, links and
+//!   backlinks, read once.
 
 mod error;
 mod excerpt;
+#[cfg(feature = "fs")]
+mod index;
 mod note_path;
 mod note_set;
 mod page;
@@ -26,6 +30,8 @@ pub use error::{MAX_SHOWN_CHARS, PathError};
 pub use excerpt::{
     Clamped, Excerpt, ExcerptLimits, Limit, LineSelection, SelectionError, Truncated, select_lines,
 };
+#[cfg(feature = "fs")]
+pub use index::{IndexedNote, KilnIndex, LinkTarget};
 pub use note_path::{FolderPath, MAX_PATH_BYTES, MAX_SEGMENT_BYTES, NotePath, is_hidden};
 pub use note_set::NoteSet;
 pub use page::{CursorError, Page, page};

@@ -1,0 +1,213 @@
+//! The kiln's index: every note beneath the root with its file's size and
+//! time, its facts ([`parse_note`]), its links resolved as Obsidian resolves
+//! them, and the notes that link to it. `read_metadata`, `list_notes`,
+//! `property_search` and `get_kiln_info` answer from it, so none of them
+//! reads a note's text.
+//!
+//! A note that cannot be read whole (not UTF-8, over [`MAX_NOTE_BYTES`],
+//! unreadable) or whose frontmatter is broken is indexed with its
+//! problems, never skipped silently; its facts are those that could be read
+//! (none, for a file that could not be read at all).
+//!
+//! Every file is found by the confined walk ([`Workspace::walk`]) and read
+//! through the confined layer, so a link out of the root is never read.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::note_path::NotePath;
+use super::note_set::NoteSet;
+use super::read::MAX_NOTE_BYTES;
+use super::resolve::resolve;
+use crate::fs::{FileStat, FsError, WalkEntry, WalkOptions, Workspace};
+use crate::markdown::{NoteFacts, parse_note};
+
+/// One note and what the index knows of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IndexedNote {
+    /// The note's path (NFC).
+    pub path: NotePath,
+    /// Its path as on disk, which differs in normalization only (an NFD
+    /// name).
+    pub on_disk: String,
+    /// The file's `stat` when it was read.
+    pub stat: FileStat,
+    /// What the note holds; empty when its file could not be read.
+    pub facts: NoteFacts,
+    /// Where each wikilink and Markdown link of the note leads, in the order
+    /// of `facts.wikilinks` then `facts.markdown_links`.
+    pub links: Vec<LinkTarget>,
+    /// Why the note could not be read whole, or what is wrong with it.
+    pub problems: Vec<String>,
+}
+
+/// Where one link of a note leads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkTarget {
+    /// The target as written (without heading, block or alias).
+    pub target: String,
+    /// The note it leads to; `None` when none matches.
+    pub path: Option<NotePath>,
+    /// Whether several notes match (`path` is the one Obsidian picks).
+    pub ambiguous: bool,
+    /// Whether it is an embed (`![[...]]`).
+    pub embed: bool,
+}
+
+/// Every note of the kiln, by path.
+#[derive(Clone, Debug, Default)]
+pub struct KilnIndex {
+    notes: BTreeMap<NotePath, IndexedNote>,
+    set: NoteSet,
+    backlinks: HashMap<NotePath, BTreeSet<NotePath>>,
+    skipped: Vec<String>,
+}
+
+impl KilnIndex {
+    /// Reads every note beneath `workspace`'s root. Fails only when the
+    /// root itself cannot be walked; a note or folder that cannot be read
+    /// is recorded ([`IndexedNote::problems`], [`Self::skipped`]).
+    pub fn build(workspace: &Workspace) -> Result<KilnIndex, FsError> {
+        let mut index = KilnIndex::default();
+        for entry in workspace.walk("", WalkOptions::new().extension("md"))? {
+            match entry {
+                WalkEntry::File(file) => index.add(workspace, &file.path, file.stat),
+                WalkEntry::Skipped { path, reason } => {
+                    index
+                        .skipped
+                        .push(format!("{path}: {}", reason.described()));
+                }
+                WalkEntry::Error(error) => index.skipped.push(error.to_string()),
+                WalkEntry::LimitReached { limit } => {
+                    index.skipped.push(format!("stopped at {limit} entries"));
+                }
+            }
+        }
+        index.resolve_links();
+        Ok(index)
+    }
+
+    /// Reads and parses the note at `on_disk`.
+    fn add(&mut self, workspace: &Workspace, on_disk: &str, stat: FileStat) {
+        let path = match NotePath::parse_relative(on_disk) {
+            Ok(path) => path,
+            Err(error) => {
+                self.skipped.push(format!("{on_disk}: {error}"));
+                return;
+            }
+        };
+        if let Some(first) = self.notes.get(&path) {
+            self.skipped.push(format!(
+                "{on_disk}: the same note as `{}` once normalized (NFC); only that one is indexed",
+                first.on_disk
+            ));
+            return;
+        }
+        let mut problems = Vec::new();
+        let facts = match read_text(workspace, on_disk) {
+            Ok(text) => parse_note(&text),
+            Err(error) => {
+                problems.push(error.to_string());
+                NoteFacts::default()
+            }
+        };
+        problems.extend(facts.issues.iter().map(ToString::to_string));
+        self.set.insert(path.clone());
+        self.notes.insert(
+            path.clone(),
+            IndexedNote {
+                path,
+                on_disk: on_disk.to_owned(),
+                stat,
+                facts,
+                links: Vec::new(),
+                problems,
+            },
+        );
+    }
+
+    /// Resolves every note's links against the whole set, and records the
+    /// backlinks.
+    fn resolve_links(&mut self) {
+        let mut backlinks: HashMap<NotePath, BTreeSet<NotePath>> = HashMap::new();
+        for note in self.notes.values_mut() {
+            let wikilinks = note.facts.wikilinks.iter().map(|link| {
+                (
+                    link.target.as_str(),
+                    link.kind == crate::markdown::WikilinkKind::Embed,
+                )
+            });
+            let markdown = note
+                .facts
+                .markdown_links
+                .iter()
+                .map(|link| (link.target.as_str(), false));
+            note.links = wikilinks
+                .chain(markdown)
+                .map(|(target, embed)| {
+                    let resolution = resolve(target, &note.path, &self.set);
+                    LinkTarget {
+                        target: target.to_owned(),
+                        ambiguous: resolution.is_ambiguous(),
+                        path: resolution.path().cloned(),
+                        embed,
+                    }
+                })
+                .collect();
+            for link in &note.links {
+                if let Some(target) = &link.path
+                    && target != &note.path
+                {
+                    backlinks
+                        .entry(target.clone())
+                        .or_default()
+                        .insert(note.path.clone());
+                }
+            }
+        }
+        self.backlinks = backlinks;
+    }
+
+    /// The note at `path`.
+    pub fn get(&self, path: &NotePath) -> Option<&IndexedNote> {
+        self.notes.get(path)
+    }
+
+    /// Every note, sorted by path.
+    pub fn notes(&self) -> impl ExactSizeIterator<Item = &IndexedNote> + '_ {
+        self.notes.values()
+    }
+
+    /// How many notes there are.
+    pub fn len(&self) -> usize {
+        self.notes.len()
+    }
+
+    /// Whether there is no note.
+    pub fn is_empty(&self) -> bool {
+        self.notes.is_empty()
+    }
+
+    /// The notes' paths, for resolving links and suggesting paths.
+    pub fn note_set(&self) -> &NoteSet {
+        &self.set
+    }
+
+    /// The notes that link to `path` (not counting itself), sorted.
+    pub fn backlinks(&self, path: &NotePath) -> impl Iterator<Item = &NotePath> + '_ {
+        self.backlinks.get(path).into_iter().flatten()
+    }
+
+    /// What the walk could not index, and why (links out of the root,
+    /// special files, unreadable folders, names that are not note paths).
+    pub fn skipped(&self) -> &[String] {
+        &self.skipped
+    }
+}
+
+/// The text of the note at `on_disk`.
+fn read_text(workspace: &Workspace, on_disk: &str) -> Result<String, FsError> {
+    workspace
+        .locate(on_disk)?
+        .open()?
+        .read_to_string(MAX_NOTE_BYTES)
+}
