@@ -137,6 +137,17 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
             (vec![json!({})], vec![json!({"force": true})]),
         ),
         (
+            "read_metadata",
+            (
+                vec![json!({"path": "projects/Plan"}), json!({"path": "a.md"})],
+                vec![
+                    json!({}),
+                    json!({"path": ["a"]}),
+                    json!({"path": "a", "head": 1}),
+                ],
+            ),
+        ),
+        (
             "read_note",
             (
                 vec![
@@ -420,6 +431,16 @@ fn read_note_results_match_the_output_schema() {
     );
     assert_eq!(clamped["lines_returned"], 2);
     assert!(clamped["clamped"].is_string());
+    fs::write(
+        folder.path().join("Other.md"),
+        "---\ntags: [a]\nn: 3\n---\n# Other\n[[Plan]] [[Nowhere]] ![[Plan]] #b\n",
+    )
+    .unwrap();
+    let metadata = checked(&server, "read_metadata", json!({"path": "Other"}));
+    assert_eq!(metadata["links"][1]["path"], Value::Null);
+    assert_eq!(metadata["frontmatter"]["n"], 3);
+    let plan = checked(&server, "read_metadata", json!({"path": "Plan"}));
+    assert_eq!(plan["backlinks"], json!(["Other.md"]));
     let missing = call(&server, "read_note", json!({"path": "plan"}));
     assert!(missing.is_error);
     assert_eq!(missing.value["error"]["code"], "FILE_NOT_FOUND");

@@ -19,7 +19,7 @@ use super::note_set::NoteSet;
 use super::read::MAX_NOTE_BYTES;
 use super::resolve::resolve;
 use crate::fs::{FileStat, FsError, WalkEntry, WalkOptions, Workspace};
-use crate::markdown::{NoteFacts, parse_note};
+use crate::markdown::{NoteFacts, WikilinkKind, parse_note};
 
 /// One note and what the index knows of it.
 #[derive(Clone, Debug, PartialEq)]
@@ -102,69 +102,70 @@ impl KilnIndex {
             ));
             return;
         }
-        let mut problems = Vec::new();
-        let facts = match read_text(workspace, on_disk) {
-            Ok(text) => parse_note(&text),
-            Err(error) => {
-                problems.push(error.to_string());
-                NoteFacts::default()
-            }
-        };
-        problems.extend(facts.issues.iter().map(ToString::to_string));
         self.set.insert(path.clone());
-        self.notes.insert(
-            path.clone(),
-            IndexedNote {
-                path,
-                on_disk: on_disk.to_owned(),
-                stat,
-                facts,
-                links: Vec::new(),
-                problems,
-            },
-        );
+        let note = read_note(workspace, path.clone(), on_disk, stat);
+        self.notes.insert(path, note);
     }
 
     /// Resolves every note's links against the whole set, and records the
     /// backlinks.
     fn resolve_links(&mut self) {
-        let mut backlinks: HashMap<NotePath, BTreeSet<NotePath>> = HashMap::new();
-        for note in self.notes.values_mut() {
-            let wikilinks = note.facts.wikilinks.iter().map(|link| {
-                (
-                    link.target.as_str(),
-                    link.kind == crate::markdown::WikilinkKind::Embed,
-                )
-            });
-            let markdown = note
-                .facts
-                .markdown_links
-                .iter()
-                .map(|link| (link.target.as_str(), false));
-            note.links = wikilinks
-                .chain(markdown)
-                .map(|(target, embed)| {
-                    let resolution = resolve(target, &note.path, &self.set);
-                    LinkTarget {
-                        target: target.to_owned(),
-                        ambiguous: resolution.is_ambiguous(),
-                        path: resolution.path().cloned(),
-                        embed,
-                    }
-                })
-                .collect();
-            for link in &note.links {
-                if let Some(target) = &link.path
-                    && target != &note.path
-                {
-                    backlinks
-                        .entry(target.clone())
-                        .or_default()
-                        .insert(note.path.clone());
-                }
+        self.backlinks.clear();
+        let paths: Vec<NotePath> = self.notes.keys().cloned().collect();
+        for path in paths {
+            self.link(&path);
+        }
+    }
+
+    /// Resolves the links of the note at `path` and records it as a
+    /// backlink of each note it leads to.
+    fn link(&mut self, path: &NotePath) {
+        let Some(note) = self.notes.get_mut(path) else {
+            return;
+        };
+        note.links = links_of(&note.facts, &note.path, &self.set);
+        for link in &note.links {
+            if let Some(target) = &link.path
+                && target != &note.path
+            {
+                self.backlinks
+                    .entry(target.clone())
+                    .or_default()
+                    .insert(note.path.clone());
             }
         }
-        self.backlinks = backlinks;
+    }
+
+    /// Reads the note `path` (its file at `on_disk`) again if the file
+    /// changed since it was indexed, or indexes it if it is new, so that an
+    /// edit made meanwhile is seen; returns the note as it is now. Other
+    /// notes' links to it are not revisited.
+    pub fn refresh(
+        &mut self,
+        workspace: &Workspace,
+        path: &NotePath,
+        on_disk: &str,
+    ) -> Result<&IndexedNote, FsError> {
+        let stat = *workspace.locate(on_disk)?.open()?.stat();
+        let path = path.clone();
+        let current = self
+            .notes
+            .get(&path)
+            .is_some_and(|note| note.stat.unchanged_since(&stat));
+        if !current {
+            if let Some(old) = self.notes.get(&path) {
+                for target in old.links.iter().filter_map(|link| link.path.as_ref()) {
+                    if let Some(sources) = self.backlinks.get_mut(target) {
+                        sources.remove(&path);
+                    }
+                }
+            }
+            self.set.insert(path.clone());
+            let note = read_note(workspace, path.clone(), on_disk, stat);
+            self.notes.insert(path.clone(), note);
+            self.link(&path);
+        }
+        Ok(&self.notes[&path])
     }
 
     /// The note at `path`.
@@ -202,6 +203,51 @@ impl KilnIndex {
     pub fn skipped(&self) -> &[String] {
         &self.skipped
     }
+}
+
+/// The note at `on_disk`, read and parsed (its links not yet resolved).
+fn read_note(workspace: &Workspace, path: NotePath, on_disk: &str, stat: FileStat) -> IndexedNote {
+    let mut problems = Vec::new();
+    let facts = match read_text(workspace, on_disk) {
+        Ok(text) => parse_note(&text),
+        Err(error) => {
+            problems.push(error.to_string());
+            NoteFacts::default()
+        }
+    };
+    problems.extend(facts.issues.iter().map(ToString::to_string));
+    IndexedNote {
+        path,
+        on_disk: on_disk.to_owned(),
+        stat,
+        facts,
+        links: Vec::new(),
+        problems,
+    }
+}
+
+/// Where each wikilink, then each Markdown link, of `facts` leads.
+fn links_of(facts: &NoteFacts, source: &NotePath, notes: &NoteSet) -> Vec<LinkTarget> {
+    let wikilinks = facts
+        .wikilinks
+        .iter()
+        .map(|link| (link.target.as_str(), link.kind == WikilinkKind::Embed));
+    let markdown = facts
+        .markdown_links
+        .iter()
+        .map(|link| (link.target.as_str(), false));
+    wikilinks
+        .chain(markdown)
+        .map(|(target, embed)| {
+            let resolution = resolve(target, source, notes);
+            LinkTarget {
+                target: target.to_owned(),
+                ambiguous: resolution.is_ambiguous(),
+                path: resolution.path().cloned(),
+                embed,
+            }
+        })
+        .collect()
 }
 
 /// The text of the note at `on_disk`.

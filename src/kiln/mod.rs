@@ -18,6 +18,10 @@ mod error;
 mod excerpt;
 #[cfg(feature = "fs")]
 mod index;
+#[cfg(feature = "fs")]
+mod live;
+#[cfg(feature = "fs")]
+mod metadata;
 mod note_path;
 mod note_set;
 mod page;
@@ -25,6 +29,8 @@ mod page;
 mod read;
 mod resolve;
 mod suggest;
+#[cfg(feature = "fs")]
+mod tools;
 
 pub use error::{MAX_SHOWN_CHARS, PathError};
 pub use excerpt::{
@@ -32,6 +38,12 @@ pub use excerpt::{
 };
 #[cfg(feature = "fs")]
 pub use index::{IndexedNote, KilnIndex, LinkTarget};
+#[cfg(feature = "fs")]
+pub use live::LiveIndex;
+#[cfg(feature = "fs")]
+pub use metadata::{
+    HeadingSummary, LinkSummary, NoteMetadata, NoteStats, ReadMetadataRequest, metadata,
+};
 pub use note_path::{FolderPath, MAX_PATH_BYTES, MAX_SEGMENT_BYTES, NotePath, is_hidden};
 pub use note_set::NoteSet;
 pub use page::{CursorError, Page, page};
@@ -39,6 +51,8 @@ pub use page::{CursorError, Page, page};
 pub use read::{KilnError, KilnReader, MAX_NOTE_BYTES, NoteRead, ReadNoteRequest};
 pub use resolve::{MAX_CANDIDATES, Resolution, resolve};
 pub use suggest::suggest;
+#[cfg(feature = "fs")]
+pub use tools::{DEFAULT_TOOL_BUDGET, KilnTools};
 
 #[cfg(test)]
 mod proptests;

@@ -92,6 +92,15 @@ pub enum KilnError {
     /// large, not UTF-8, unreadable).
     #[error(transparent)]
     File(#[from] FsError),
+    /// The index of the kiln is still being built.
+    #[error("the kiln's index is still being built ({:.1} s so far); retry in a moment", .elapsed.as_secs_f64())]
+    IndexBuilding {
+        /// How long the build has run.
+        elapsed: std::time::Duration,
+    },
+    /// The index could not be built.
+    #[error("the kiln's index could not be built: {0}")]
+    IndexFailed(String),
 }
 
 fn did_you_mean(suggestions: &[String]) -> String {
@@ -114,7 +123,9 @@ impl KilnError {
     pub fn is_invalid(&self) -> bool {
         match self {
             KilnError::Path(_) | KilnError::Selection(_) => true,
-            KilnError::NotFound { .. } => false,
+            KilnError::NotFound { .. }
+            | KilnError::IndexBuilding { .. }
+            | KilnError::IndexFailed(_) => false,
             KilnError::File(error) => {
                 !error.retryable() && !matches!(error, FsError::NotFound { .. })
             }
@@ -131,7 +142,11 @@ impl KilnError {
 
     /// Whether the same call may succeed if made again.
     pub fn retryable(&self) -> bool {
-        matches!(self, KilnError::File(error) if error.retryable())
+        match self {
+            KilnError::File(error) => error.retryable(),
+            KilnError::IndexBuilding { .. } => true,
+            _ => false,
+        }
     }
 }
 

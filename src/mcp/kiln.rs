@@ -7,7 +7,7 @@ use rmcp::{tool, tool_router};
 
 use super::result::{ToolFuture, run_tool};
 use super::server::QuireServer;
-use crate::kiln::{KilnReader, NoteRead, ReadNoteRequest};
+use crate::kiln::{KilnTools, NoteMetadata, NoteRead, ReadMetadataRequest, ReadNoteRequest};
 
 #[tool_router(router = kiln_router, vis = "pub(super)")]
 impl QuireServer {
@@ -32,6 +32,29 @@ impl QuireServer {
         )
     )]
     fn read_note(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnReader::read_note)
+        run_tool(&self.kiln, tool, args, KilnTools::read_note)
+    }
+
+    /// A note's metadata, without its text.
+    #[tool(
+        name = "read_metadata",
+        description = "A note's metadata without its text: `frontmatter` (the properties), `stats` (word, line, heading, \
+                       wikilink, embed, tag, task and backlink counts), `headings` [{level, text, line}], `tags` (frontmatter \
+                       and inline, without `#`), `aliases`, `links` [{target, path (resolved as Obsidian does, or null), \
+                       ambiguous}], `backlinks` (notes linking here), `size` and `modified` (RFC 3339). Example: \
+                       {\"path\": \"projects/Plan\"}. Answered from the kiln's index; the note's file is checked first, so an \
+                       edit made meanwhile is seen. A note with broken frontmatter or that is not UTF-8 lists its `problems`.",
+        input_schema = schema_for_type::<ReadMetadataRequest>(),
+        output_schema = schema_for_output::<NoteMetadata>(),
+        annotations(
+            title = "Read note metadata (access)",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    fn read_metadata(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        run_tool(&self.kiln, tool, args, KilnTools::read_metadata)
     }
 }

@@ -11,7 +11,7 @@ use rmcp::{ServerHandler, tool_handler};
 use std::path::PathBuf;
 
 use crate::fs::Workspace;
-use crate::kiln::KilnReader;
+use crate::kiln::KilnTools;
 use crate::planner::PlannerTools;
 use crate::tracker::TrackerTools;
 
@@ -71,7 +71,7 @@ pub struct QuireServer {
     toolsets: Vec<Toolset>,
     pub(super) tracker: Arc<TrackerTools>,
     pub(super) planner: Arc<PlannerTools>,
-    pub(super) kiln: Arc<KilnReader>,
+    pub(super) kiln: Arc<KilnTools>,
 }
 
 impl QuireServer {
@@ -91,11 +91,15 @@ impl QuireServer {
                 served.push(*toolset);
             }
         }
+        let kiln = KilnTools::new(workspace.clone());
+        if served.contains(&Toolset::Kiln) {
+            kiln.start_indexing();
+        }
         QuireServer {
             tool_router,
             toolsets: served,
             planner: Arc::new(PlannerTools::new(workspace.clone(), None)),
-            kiln: Arc::new(KilnReader::new(workspace.clone())),
+            kiln: Arc::new(kiln),
             tracker: Arc::new(TrackerTools::new(workspace)),
         }
     }
@@ -138,7 +142,8 @@ impl QuireServer {
                 }
                 Toolset::Kiln => {
                     "The kiln tools read the markdown notes beneath the root: read_note returns a note's lines \
-                     (whole, head, tail or a range) with its sha256."
+                     (whole, head, tail or a range) with its sha256; read_metadata its properties, counts, \
+                     headings, tags, links and backlinks without its text."
                 }
             });
         }

@@ -88,3 +88,35 @@ async def test_what_must_not_be_read_is_refused(kiln: Quire, arguments: dict, ex
     message = await kiln.error_for("VALIDATION_ERROR", arguments, tool=TOOL)
     assert expected in message, message
     assert "SECRET" not in message
+
+
+async def test_read_metadata_answers_from_the_index_and_sees_edits(kiln: Quire):
+    (kiln.root / "notes" / "hub.md").write_text(
+        "---\ntags: [hub, '#Work']\nstatus: active\n---\n# Hub\n\nSee [[job-search]] and [[Nowhere]] #idea\n- [ ] sort\n",
+        encoding="utf-8",
+    )
+    hub = await kiln.ok_for({"path": "notes/hub"}, tool="read_metadata")
+    assert hub["frontmatter"]["status"] == "active"
+    assert hub["tags"] == ["hub", "Work", "idea"]
+    assert [(link["target"], link["path"]) for link in hub["links"]] == [
+        ("job-search", "notes/job-search.md"),
+        ("Nowhere", None),
+    ]
+    assert hub["stats"]["task_count"] == 1 and hub["stats"]["heading_count"] == 1
+    assert "content" not in hub
+    target = await kiln.ok_for({"path": "notes/job-search"}, tool="read_metadata")
+    assert "notes/hub.md" in target["backlinks"]
+    assert target["stats"]["backlink_count"] == len(target["backlinks"])
+
+    (kiln.root / "notes" / "hub.md").write_text("---\nbroken: [\n---\nNo links now.\n", encoding="utf-8")
+    edited = await kiln.ok_for({"path": "notes/hub.md"}, tool="read_metadata")
+    assert edited["links"] == [] and edited["frontmatter"] == {}
+    assert len(edited["problems"]) == 1
+
+
+async def test_read_metadata_refuses_what_read_note_refuses(kiln: Quire):
+    message = await kiln.error_for("FILE_NOT_FOUND", {"path": "notes/Job-Search"}, tool="read_metadata")
+    assert "did you mean `notes/job-search.md`" in message
+    for path in ("notes/out", ".obsidian/workspace", "../outside/secret"):
+        message = await kiln.error_for("VALIDATION_ERROR", {"path": path}, tool="read_metadata")
+        assert "SECRET" not in message

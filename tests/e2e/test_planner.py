@@ -633,12 +633,15 @@ async def test_lists_exactly_the_six_planner_tools(planner: Planner):
     assert set(goal["required"]) >= {"type", "scope", "title"}
 
 
-async def test_without_tools_both_toolsets_are_served(quire: Path, tmp_path: Path):
+KILN_TOOLS = ["read_note", "read_metadata"]
+
+
+async def test_without_tools_every_toolset_is_served(quire: Path, tmp_path: Path):
     store = make_store("file", tmp_path)
     async with stdio_session(quire, store.root, tmp_path / "server.stderr",
                              args=store.args, env=store.env) as session:
         names = sorted(tool.name for tool in (await session.session.list_tools()).tools)
-        assert names == sorted([*TOOLS, TOOL])
+        assert names == sorted([*TOOLS, TOOL, *KILN_TOOLS])
         value = await session.ok_for({"goal": GOAL}, tool="set_overarching_goal")
         assert value["stage"] == 1
     assert store.stored() == STAGE_1
@@ -671,6 +674,8 @@ SCHEMA_SAMPLES: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
         [{"tracker_path": "trackers/acme.md", "target_status": "Applied", "dry_run": True}],
         [{"tracker_path": "a.md"}, {"tracker_path": "a.md", "target_status": "applied"}],
     ),
+    "read_note": ([{"path": "a"}, {"path": "a.md", "start_line": 2, "end_line": 4}], [{}, {"path": "a", "tail": -1}]),
+    "read_metadata": ([{"path": "notes/a"}], [{}, {"path": 1}, {"path": "a", "head": 2}]),
 }
 
 
@@ -709,7 +714,7 @@ def check_schema(name: str, schema: dict[str, Any]) -> Any:
 
 async def test_every_schema_is_draft_2020_12_and_every_reference_resolves(quire: Path, tmp_path: Path):
     """`set_plan`'s `#/$defs/Task` once pointed to nowhere: its `$defs` sat
-    under `properties.plan`. Every input and output schema of both toolsets
+    under `properties.plan`. Every input and output schema of every toolset
     passes the meta-schema, resolves every reference, accepts the sample
     arguments and refuses the bad ones."""
     from jsonschema.exceptions import ValidationError

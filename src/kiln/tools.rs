@@ -1,0 +1,195 @@
+//! The kiln's tools as typed operations over one workspace: `read_note`
+//! reads the file, `read_metadata` answers from the index (checking the
+//! note's file first, so an edit made meanwhile is seen).
+
+use std::time::Duration;
+
+use super::index::KilnIndex;
+use super::live::LiveIndex;
+use super::metadata::{NoteMetadata, ReadMetadataRequest, metadata};
+use super::note_path::NotePath;
+use super::read::{KilnError, KilnReader, NoteRead, ReadNoteRequest};
+use super::suggest::suggest;
+use crate::fs::{FsError, Workspace};
+
+/// How long a call waits for the index by default.
+pub const DEFAULT_TOOL_BUDGET: Duration = Duration::from_secs(10);
+
+/// The kiln's tools over one workspace.
+#[derive(Clone, Debug)]
+pub struct KilnTools {
+    reader: KilnReader,
+    index: LiveIndex,
+    budget: Duration,
+}
+
+impl KilnTools {
+    /// The tools over `workspace`'s root; the index is built on first use,
+    /// or once [`Self::start_indexing`] is called.
+    pub fn new(workspace: Workspace) -> Self {
+        KilnTools {
+            index: LiveIndex::new(workspace.clone()),
+            reader: KilnReader::new(workspace),
+            budget: DEFAULT_TOOL_BUDGET,
+        }
+    }
+
+    /// The same tools waiting at most `budget` for the index.
+    pub fn with_budget(mut self, budget: Duration) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// Starts building the index in the background.
+    pub fn start_indexing(&self) {
+        self.index.start();
+    }
+
+    /// `read_note`: the lines of a note.
+    pub fn read_note(&self, request: &ReadNoteRequest) -> Result<NoteRead, KilnError> {
+        self.reader.read_note(request)
+    }
+
+    /// `read_metadata`: a note's properties, counts, headings, tags, links
+    /// and backlinks.
+    pub fn read_metadata(&self, request: &ReadMetadataRequest) -> Result<NoteMetadata, KilnError> {
+        let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
+        self.index.with(self.budget, |workspace, index| {
+            refreshed(workspace, index, &path)?;
+            let note = index.get(&path).ok_or_else(|| not_found(index, &path))?;
+            Ok(metadata(index, note))
+        })
+    }
+}
+
+/// Brings the index's entry for `path` up to date with its file.
+fn refreshed(
+    workspace: &Workspace,
+    index: &mut KilnIndex,
+    path: &NotePath,
+) -> Result<(), KilnError> {
+    let on_disk = index
+        .get(path)
+        .map_or_else(|| path.to_string(), |note| note.on_disk.clone());
+    match index.refresh(workspace, path, &on_disk) {
+        Ok(_) => Ok(()),
+        Err(FsError::NotFound { .. }) => Err(not_found(index, path)),
+        Err(error) => Err(error.into()),
+    }
+}
+
+fn not_found(index: &KilnIndex, path: &NotePath) -> KilnError {
+    KilnError::NotFound {
+        path: path.to_string(),
+        suggestions: suggest(path, index.note_set().iter(), 5)
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(path: &str) -> ReadMetadataRequest {
+        ReadMetadataRequest {
+            path: path.to_owned(),
+        }
+    }
+
+    #[test]
+    fn metadata_comes_from_the_index_and_sees_edits_made_meanwhile() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(
+            root.join("Plan.md"),
+            "---\nstatus: active\ntags: [work]\n---\n# Plan\nSee [[Notes]] and ![[Diagram]] #todo\n- [ ] ship\n",
+        )
+        .unwrap();
+        std::fs::create_dir(root.join("a")).unwrap();
+        std::fs::write(root.join("a/Notes.md"), "Back to [[Plan]].\n").unwrap();
+        std::fs::write(root.join("Broken.md"), "---\ntitle: [x\n---\nText here\n").unwrap();
+        let tools = KilnTools::new(Workspace::new(root).unwrap());
+
+        let plan = tools.read_metadata(&request("Plan")).unwrap();
+        assert_eq!(plan.frontmatter["status"], "active");
+        assert_eq!(plan.tags, ["work", "todo"]);
+        assert_eq!(
+            (
+                plan.stats.wikilink_count,
+                plan.stats.embed_count,
+                plan.stats.task_count
+            ),
+            (1, 1, 1)
+        );
+        assert_eq!(plan.links[0].path.as_deref(), Some("a/Notes.md"));
+        assert_eq!(plan.links[1].path, None);
+        assert_eq!(plan.backlinks, ["a/Notes.md"]);
+        assert_eq!(plan.headings[0].text, "Plan");
+        assert!(plan.modified.ends_with('Z') && plan.problems.is_empty());
+
+        // An edit made after the index was built is seen.
+        std::fs::write(
+            root.join("a/Notes.md"),
+            "Nothing now. #fresh and more words\n",
+        )
+        .unwrap();
+        let notes = tools.read_metadata(&request("a/Notes.md")).unwrap();
+        assert_eq!(notes.tags, ["fresh"]);
+        assert!(notes.links.is_empty());
+        assert!(
+            tools
+                .read_metadata(&request("Plan"))
+                .unwrap()
+                .backlinks
+                .is_empty()
+        );
+
+        let broken = tools.read_metadata(&request("Broken")).unwrap();
+        assert!(broken.frontmatter.is_empty());
+        assert_eq!(broken.problems.len(), 1);
+        assert_eq!(broken.stats.word_count, 2);
+    }
+
+    #[test]
+    fn a_missing_note_names_the_closest_and_a_new_one_is_found() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("Garden.md"), "").unwrap();
+        let tools = KilnTools::new(Workspace::new(dir.path()).unwrap());
+        let error = tools.read_metadata(&request("garden")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "there is no note `garden.md`; did you mean `Garden.md`?"
+        );
+        std::fs::write(dir.path().join("New.md"), "# New\n").unwrap();
+        assert_eq!(
+            tools.read_metadata(&request("New")).unwrap().headings.len(),
+            1
+        );
+        assert!(
+            tools
+                .read_metadata(&request(".obsidian/x"))
+                .unwrap_err()
+                .is_invalid()
+        );
+    }
+
+    #[test]
+    fn a_call_that_outlasts_its_budget_is_told_to_retry() {
+        let dir = tempfile::tempdir().unwrap();
+        for n in 0..2_000 {
+            std::fs::write(dir.path().join(format!("n{n}.md")), "# x\n[[y]] #t\n").unwrap();
+        }
+        let tools = KilnTools::new(Workspace::new(dir.path()).unwrap()).with_budget(Duration::ZERO);
+        match tools.read_metadata(&request("n1")) {
+            Err(error @ KilnError::IndexBuilding { .. }) => {
+                assert!(error.retryable());
+                assert!(error.to_string().contains("retry"));
+            }
+            // The build may win the race on a fast machine.
+            Ok(metadata) => assert_eq!(metadata.path, "n1.md"),
+            Err(other) => panic!("{other}"),
+        }
+    }
+}
