@@ -137,6 +137,20 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
             (vec![json!({})], vec![json!({"force": true})]),
         ),
         (
+            "list_notes",
+            (
+                vec![
+                    json!({}),
+                    json!({"folder": "projects", "recursive": false, "include_frontmatter": true, "limit": 5, "cursor": "p1.61"}),
+                ],
+                vec![
+                    json!({"limit": -1}),
+                    json!({"recursive": "yes"}),
+                    json!({"folders": "a"}),
+                ],
+            ),
+        ),
+        (
             "read_metadata",
             (
                 vec![json!({"path": "projects/Plan"}), json!({"path": "a.md"})],
@@ -440,6 +454,13 @@ fn read_note_results_match_the_output_schema() {
     assert_eq!(metadata["links"][1]["path"], Value::Null);
     assert_eq!(metadata["frontmatter"]["n"], 3);
     let plan = checked(&server, "read_metadata", json!({"path": "Plan"}));
+    let listed = checked(
+        &server,
+        "list_notes",
+        json!({"limit": 1, "include_frontmatter": true}),
+    );
+    assert_eq!(listed["total"], 2);
+    assert!(listed["next_cursor"].is_string());
     assert_eq!(plan["backlinks"], json!(["Other.md"]));
     let missing = call(&server, "read_note", json!({"path": "plan"}));
     assert!(missing.is_error);

@@ -19,6 +19,8 @@ mod excerpt;
 #[cfg(feature = "fs")]
 mod index;
 #[cfg(feature = "fs")]
+mod listing;
+#[cfg(feature = "fs")]
 mod live;
 #[cfg(feature = "fs")]
 mod metadata;
@@ -38,6 +40,8 @@ pub use excerpt::{
 };
 #[cfg(feature = "fs")]
 pub use index::{IndexedNote, KilnIndex, LinkTarget};
+#[cfg(feature = "fs")]
+pub use listing::{ListError, ListNotesRequest, ListedNote, MAX_LIST_LIMIT, NoteList, list_notes};
 #[cfg(feature = "fs")]
 pub use live::LiveIndex;
 #[cfg(feature = "fs")]

@@ -98,6 +98,9 @@ pub enum KilnError {
         /// How long the build has run.
         elapsed: std::time::Duration,
     },
+    /// The listing's arguments do not make one.
+    #[error(transparent)]
+    List(#[from] super::listing::ListError),
     /// The index could not be built.
     #[error("the kiln's index could not be built: {0}")]
     IndexFailed(String),
@@ -122,7 +125,7 @@ impl KilnError {
     /// note or a file that failed).
     pub fn is_invalid(&self) -> bool {
         match self {
-            KilnError::Path(_) | KilnError::Selection(_) => true,
+            KilnError::Path(_) | KilnError::Selection(_) | KilnError::List(_) => true,
             KilnError::NotFound { .. }
             | KilnError::IndexBuilding { .. }
             | KilnError::IndexFailed(_) => false,

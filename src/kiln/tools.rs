@@ -5,9 +5,10 @@
 use std::time::Duration;
 
 use super::index::KilnIndex;
+use super::listing::{ListNotesRequest, NoteList, list_notes};
 use super::live::LiveIndex;
 use super::metadata::{NoteMetadata, ReadMetadataRequest, metadata};
-use super::note_path::NotePath;
+use super::note_path::{FolderPath, NotePath};
 use super::read::{KilnError, KilnReader, NoteRead, ReadNoteRequest};
 use super::suggest::suggest;
 use crate::fs::{FsError, Workspace};
@@ -58,6 +59,17 @@ impl KilnTools {
             refreshed(workspace, index, &path)?;
             let note = index.get(&path).ok_or_else(|| not_found(index, &path))?;
             Ok(metadata(index, note))
+        })
+    }
+
+    /// `list_notes`: a page of a folder's notes, sorted by path.
+    pub fn list_notes(&self, request: &ListNotesRequest) -> Result<NoteList, KilnError> {
+        let folder = FolderPath::parse(
+            request.folder.as_deref().unwrap_or(""),
+            self.reader.workspace().root(),
+        )?;
+        self.index.with(self.budget, |_, index| {
+            Ok(list_notes(index, &folder, request)?)
         })
     }
 }
@@ -173,6 +185,81 @@ mod tests {
                 .unwrap_err()
                 .is_invalid()
         );
+    }
+
+    fn list(
+        folder: Option<&str>,
+        recursive: bool,
+        limit: usize,
+        cursor: Option<String>,
+    ) -> ListNotesRequest {
+        ListNotesRequest {
+            folder: folder.map(str::to_owned),
+            recursive,
+            include_frontmatter: true,
+            limit,
+            cursor,
+        }
+    }
+
+    #[test]
+    fn notes_are_listed_by_folder_a_page_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("p/deep")).unwrap();
+        std::fs::create_dir(root.join(".trash")).unwrap();
+        for (path, text) in [
+            ("top.md", "one two"),
+            ("p/a.md", "---\nk: v\n---\nthree words here"),
+            ("p/b.md", ""),
+            ("p/deep/c.md", "x"),
+            (".trash/gone.md", "never"),
+            ("p/not-a-note.txt", "no"),
+        ] {
+            std::fs::write(root.join(path), text).unwrap();
+        }
+        let tools = KilnTools::new(Workspace::new(root).unwrap());
+        let paths = |list: &NoteList| {
+            list.notes
+                .iter()
+                .map(|n| n.path.clone())
+                .collect::<Vec<_>>()
+        };
+
+        let all = tools.list_notes(&list(None, true, 200, None)).unwrap();
+        assert_eq!(paths(&all), ["p/a.md", "p/b.md", "p/deep/c.md", "top.md"]);
+        assert_eq!((all.total, all.next_cursor.is_none()), (4, true));
+        assert_eq!(all.notes[0].word_count, 3);
+        assert_eq!(all.notes[0].frontmatter.as_ref().unwrap()["k"], "v");
+
+        let direct = tools
+            .list_notes(&list(Some("p/"), false, 200, None))
+            .unwrap();
+        assert_eq!(paths(&direct), ["p/a.md", "p/b.md"]);
+
+        let first = tools.list_notes(&list(Some("p"), true, 2, None)).unwrap();
+        assert_eq!((paths(&first).len(), first.total), (2, 3));
+        let rest = tools
+            .list_notes(&list(Some("p"), true, 2, first.next_cursor))
+            .unwrap();
+        assert_eq!(paths(&rest), ["p/deep/c.md"]);
+        assert!(rest.next_cursor.is_none());
+
+        for (request, expected) in [
+            (list(None, true, 0, None), "`limit` is 0"),
+            (
+                list(None, true, 200, Some("nope".into())),
+                "`cursor` is not one",
+            ),
+            (list(Some("../x"), true, 200, None), "climbs above"),
+            (list(Some(".trash"), true, 200, None), "hidden"),
+        ] {
+            let error = tools.list_notes(&request).unwrap_err();
+            assert!(
+                error.is_invalid() && error.to_string().contains(expected),
+                "{error}"
+            );
+        }
     }
 
     #[test]

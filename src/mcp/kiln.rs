@@ -7,7 +7,10 @@ use rmcp::{tool, tool_router};
 
 use super::result::{ToolFuture, run_tool};
 use super::server::QuireServer;
-use crate::kiln::{KilnTools, NoteMetadata, NoteRead, ReadMetadataRequest, ReadNoteRequest};
+use crate::kiln::{
+    KilnTools, ListNotesRequest, NoteList, NoteMetadata, NoteRead, ReadMetadataRequest,
+    ReadNoteRequest,
+};
 
 #[tool_router(router = kiln_router, vis = "pub(super)")]
 impl QuireServer {
@@ -56,5 +59,27 @@ impl QuireServer {
     )]
     fn read_metadata(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
         run_tool(&self.kiln, tool, args, KilnTools::read_metadata)
+    }
+
+    /// A page of a folder's notes.
+    #[tool(
+        name = "list_notes",
+        description = "List the notes of a folder of the kiln, sorted by path, a page at a time: `notes` [{path, word_count, \
+                       size, modified (RFC 3339), frontmatter (with include_frontmatter)}], `total`, and `next_cursor` (absent on \
+                       the last page; pass it back as `cursor`). Example: {\"folder\": \"projects\", \"limit\": 50}. `folder` is \
+                       relative to the kiln root (the root when absent); `recursive` (default true) includes subfolders; \
+                       `limit` is 1 to 1000 (default 200). Hidden folders (.obsidian, .git, .trash) are never listed.",
+        input_schema = schema_for_type::<ListNotesRequest>(),
+        output_schema = schema_for_output::<NoteList>(),
+        annotations(
+            title = "List notes (access)",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    fn list_notes(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        run_tool(&self.kiln, tool, args, KilnTools::list_notes)
     }
 }

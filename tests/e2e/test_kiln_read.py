@@ -120,3 +120,23 @@ async def test_read_metadata_refuses_what_read_note_refuses(kiln: Quire):
     for path in ("notes/out", ".obsidian/workspace", "../outside/secret"):
         message = await kiln.error_for("VALIDATION_ERROR", {"path": path}, tool="read_metadata")
         assert "SECRET" not in message
+
+
+async def test_list_notes_pages_through_a_folder(kiln: Quire):
+    everything = await kiln.ok_for({"limit": 1000}, tool="list_notes")
+    paths = [note["path"] for note in everything["notes"]]
+    assert paths == sorted(paths) and everything["total"] == len(paths)
+    assert "notes/Caf\u00e9.md" in paths and not any(path.startswith(".obsidian") for path in paths)
+    assert not any("secret" in path.lower() for path in paths)
+    seen: list[str] = []
+    cursor = None
+    while True:
+        arguments = {"folder": "notes", "limit": 2, **({"cursor": cursor} if cursor else {})}
+        page = await kiln.ok_for(arguments, tool="list_notes")
+        seen += [note["path"] for note in page["notes"]]
+        cursor = page.get("next_cursor")
+        if cursor is None:
+            break
+    assert seen == [path for path in paths if path.startswith("notes/")]
+    message = await kiln.error_for("VALIDATION_ERROR", {"cursor": "forged"}, tool="list_notes")
+    assert "cursor" in message
