@@ -619,9 +619,11 @@ fn property_length(text: &str) -> usize {
 }
 
 /// The byte length of the flow collection at the start of `text` (through
-/// its closing bracket), if it closes within `text`. Quotes that start a
-/// token and comments are skipped; this is for spans only, the YAML itself
-/// is checked by serde-saphyr.
+/// its closing bracket), if it closes within `text`. A quote opens a quoted
+/// scalar only where a node starts (after `[`, `{`, `,`, a value `:`, an
+/// explicit `?` or a node's properties); anywhere else, in `[a "b]` or
+/// `[x:"y]`, it is text of a plain scalar. Comments are skipped. This is for
+/// spans only, the YAML itself is checked by serde-saphyr.
 fn flow_end(text: &str) -> Option<usize> {
     #[derive(PartialEq)]
     enum State {
@@ -629,52 +631,79 @@ fn flow_end(text: &str) -> Option<usize> {
         Single,
         Double,
         Comment,
+        Property,
     }
     let mut state = State::Flow;
     let mut depth = 0usize;
+    // Whether the next solid character starts a node.
+    let mut node_starts = true;
     let mut previous = '\n';
-    // The last two characters that are not blanks or line breaks.
+    // The last character that is not a blank or a line break.
     let mut last_solid = '\n';
-    let mut before_last_solid = '\n';
-    let mut chars = text.char_indices();
+    let mut chars = text.char_indices().peekable();
     while let Some((index, c)) = chars.next() {
+        let next = chars.peek().map_or('\n', |&(_, next)| next);
         match state {
             State::Flow => match c {
-                '[' | '{' => depth += 1,
+                '[' | '{' => {
+                    depth += 1;
+                    node_starts = true;
+                }
                 ']' | '}' => {
                     depth = depth.saturating_sub(1);
                     if depth == 0 {
                         return Some(index + 1);
                     }
+                    node_starts = false;
                 }
-                // A quote starts a token after an indicator or a blank, and
-                // right after a colon only when a JSON-like node (quoted or a
-                // collection) is the key: `{"a":"b"}`; in `[x:"y]` it is text.
-                '\'' | '"'
-                    if matches!(previous, '[' | '{' | ',' | ' ' | '\t' | '\n')
-                        || (previous == ':'
-                            && matches!(before_last_solid, '"' | '\'' | ']' | '}')) =>
-                {
-                    state = if c == '\'' {
-                        State::Single
-                    } else {
-                        State::Double
-                    };
-                }
+                ',' => node_starts = true,
                 '#' if matches!(previous, ' ' | '\t' | '\n') => state = State::Comment,
-                _ => {}
+                ' ' | '\t' | '\r' | '\n' => {}
+                // A value indicator: followed by a blank or an indicator, or
+                // right after a JSON-like key (`{"a":"b"}`).
+                ':' if next.is_whitespace()
+                    || "[]{},".contains(next)
+                    || matches!(last_solid, '"' | '\'' | ']' | '}') =>
+                {
+                    node_starts = true;
+                }
+                '?' if node_starts && next.is_whitespace() => {}
+                '&' | '!' if node_starts => state = State::Property,
+                '\'' if node_starts => state = State::Single,
+                '"' if node_starts => state = State::Double,
+                _ => node_starts = false,
             },
-            State::Single if c == '\'' => state = State::Flow,
+            State::Property if c.is_whitespace() || "[]{},".contains(c) => {
+                state = State::Flow;
+                if matches!(c, '[' | '{') {
+                    depth += 1;
+                } else if matches!(c, ']' | '}') {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return Some(index + 1);
+                    }
+                    node_starts = false;
+                }
+            }
+            // A doubled '' inside single quotes is an escaped quote.
+            State::Single if c == '\'' && next == '\'' => {
+                chars.next();
+            }
+            State::Single if c == '\'' => {
+                state = State::Flow;
+                node_starts = false;
+            }
             State::Double if c == '\\' => {
                 chars.next();
             }
-            State::Double if c == '"' => state = State::Flow,
+            State::Double if c == '"' => {
+                state = State::Flow;
+                node_starts = false;
+            }
             State::Comment if c == '\n' => state = State::Flow,
-            State::Single | State::Double | State::Comment => {}
+            State::Single | State::Double | State::Comment | State::Property => {}
         }
-        // A doubled '' inside single quotes closes and reopens: harmless here.
-        if !c.is_ascii_whitespace() {
-            before_last_solid = last_solid;
+        if !c.is_whitespace() {
             last_solid = c;
         }
         previous = c;
@@ -1145,6 +1174,19 @@ mod tests {
         assert_eq!(flow_end("{\"a\":\"b]\"} x"), Some(10));
         assert_eq!(flow_end("{'a':'b]'}"), Some(10));
         assert_eq!(flow_end("{\"a\"\t:\"b]\"} x"), Some(11));
+        // Found by fuzzing (frontmatter_parse): a quote after a blank inside
+        // a plain scalar is text too, and so is one after a line break.
+        for whole in [
+            "[a &y \"b, \"c]\"]",
+            "[a\n \"b, \"c]\"]",
+            "[&y \"b]\", !t 'c]']",
+            "['it''s ]', ok]",
+            "[? \"a]\"]",
+            "[a: \"b]\"]",
+            "[&x[1], 2]",
+        ] {
+            assert_eq!(flow_end(whole), Some(whole.len()), "{whole}");
+        }
         assert_eq!(property_length("!!str x"), 5);
     }
 
