@@ -137,6 +137,13 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
             (vec![json!({})], vec![json!({"force": true})]),
         ),
         (
+            "get_kiln_info",
+            (
+                vec![json!({}), json!({"detailed": true})],
+                vec![json!({"detailed": "yes"}), json!({"verbose": true})],
+            ),
+        ),
+        (
             "list_notes",
             (
                 vec![
@@ -462,6 +469,14 @@ fn read_note_results_match_the_output_schema() {
     assert_eq!(listed["total"], 2);
     assert!(listed["next_cursor"].is_string());
     assert_eq!(plan["backlinks"], json!(["Other.md"]));
+    let info = checked(&server, "get_kiln_info", json!({"detailed": true}));
+    assert_eq!(
+        (
+            info["note_count"].clone(),
+            info["index"]["broken_links"].clone()
+        ),
+        (json!(2), json!(1))
+    );
     let missing = call(&server, "read_note", json!({"path": "plan"}));
     assert!(missing.is_error);
     assert_eq!(missing.value["error"]["code"], "FILE_NOT_FOUND");

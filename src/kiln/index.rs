@@ -13,8 +13,9 @@
 //! through the confined layer, so a link out of the root is never read.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::note_path::NotePath;
+use super::note_path::{NotePath, is_hidden};
 use super::note_set::NoteSet;
 use super::read::MAX_NOTE_BYTES;
 use super::resolve::resolve;
@@ -67,10 +68,19 @@ impl KilnIndex {
     /// root itself cannot be walked; a note or folder that cannot be read
     /// is recorded ([`IndexedNote::problems`], [`Self::skipped`]).
     pub fn build(workspace: &Workspace) -> Result<KilnIndex, FsError> {
+        KilnIndex::build_counting(workspace, &AtomicUsize::new(0))
+    }
+
+    /// [`Self::build`], counting the notes read in `read` as it goes, for
+    /// a status report while it runs.
+    pub fn build_counting(workspace: &Workspace, read: &AtomicUsize) -> Result<KilnIndex, FsError> {
         let mut index = KilnIndex::default();
         for entry in workspace.walk("", WalkOptions::new().extension("md"))? {
             match entry {
-                WalkEntry::File(file) => index.add(workspace, &file.path, file.stat),
+                WalkEntry::File(file) => {
+                    index.add(workspace, &file.path, file.stat);
+                    read.fetch_add(1, Ordering::Relaxed);
+                }
                 WalkEntry::Skipped { path, reason } => {
                     index
                         .skipped
@@ -102,14 +112,14 @@ impl KilnIndex {
             ));
             return;
         }
-        self.set.insert(path.clone());
-        let note = read_note(workspace, path.clone(), on_disk, stat);
-        self.notes.insert(path, note);
+        let text = read_text(workspace, on_disk);
+        self.put(read_note(path, on_disk, stat, text));
     }
 
     /// Resolves every note's links against the whole set, and records the
-    /// backlinks.
-    fn resolve_links(&mut self) {
+    /// backlinks: after notes were added or removed, since a link's target
+    /// can change with the set.
+    pub fn resolve_links(&mut self) {
         self.backlinks.clear();
         let paths: Vec<NotePath> = self.notes.keys().cloned().collect();
         for path in paths {
@@ -138,34 +148,148 @@ impl KilnIndex {
 
     /// Reads the note `path` (its file at `on_disk`) again if the file
     /// changed since it was indexed, or indexes it if it is new, so that an
-    /// edit made meanwhile is seen; returns the note as it is now. Other
-    /// notes' links to it are not revisited.
+    /// edit made meanwhile is seen; returns the note as it is now. When the
+    /// note is new, every note's links are resolved again (a new note can
+    /// take a link from another).
     pub fn refresh(
         &mut self,
         workspace: &Workspace,
         path: &NotePath,
         on_disk: &str,
     ) -> Result<&IndexedNote, FsError> {
-        let stat = *workspace.locate(on_disk)?.open()?.stat();
-        let path = path.clone();
+        let file = workspace.locate(on_disk)?.open()?;
+        let stat = *file.stat();
         let current = self
             .notes
-            .get(&path)
+            .get(path)
             .is_some_and(|note| note.stat.unchanged_since(&stat));
         if !current {
-            if let Some(old) = self.notes.get(&path) {
-                for target in old.links.iter().filter_map(|link| link.path.as_ref()) {
-                    if let Some(sources) = self.backlinks.get_mut(target) {
-                        sources.remove(&path);
-                    }
+            let text = file.read_to_string(MAX_NOTE_BYTES);
+            let is_new = self.put(read_note(path.clone(), on_disk, stat, text));
+            if is_new {
+                self.resolve_links();
+            } else {
+                self.link(path);
+            }
+        }
+        Ok(&self.notes[path])
+    }
+
+    /// Brings the entry of the file at `on_disk` (a path relative to the
+    /// root, as on disk) up to date: read again if it changed, added if it
+    /// is a new note, removed if it is gone or no longer a note (moved
+    /// away, replaced by a folder, a link out of the root, a special file).
+    /// Returns whether the set of notes changed, in which case the caller
+    /// calls [`Self::resolve_links`] once it has synced every file.
+    pub fn sync_file(&mut self, workspace: &Workspace, on_disk: &str) -> bool {
+        let Ok(path) = NotePath::parse_relative(on_disk) else {
+            return false;
+        };
+        if is_hidden(on_disk) || !path.as_str().ends_with(".md") || !on_disk.ends_with(".md") {
+            return false;
+        }
+        // Another name of the same note (NFC and NFD) is left to the
+        // name that was indexed.
+        if self
+            .notes
+            .get(&path)
+            .is_some_and(|note| note.on_disk != on_disk)
+        {
+            return false;
+        }
+        let opened = workspace.locate(on_disk).and_then(|located| located.open());
+        match opened {
+            Ok(file) => {
+                let stat = *file.stat();
+                if self
+                    .notes
+                    .get(&path)
+                    .is_some_and(|note| note.stat.unchanged_since(&stat))
+                {
+                    return false;
+                }
+                let text = file.read_to_string(MAX_NOTE_BYTES);
+                let is_new = self.put(read_note(path.clone(), on_disk, stat, text));
+                if !is_new {
+                    self.link(&path);
+                }
+                is_new
+            }
+            // Unreadable now but still there: kept, with why.
+            Err(error @ FsError::Io { .. }) if self.notes.contains_key(&path) => {
+                let note = self.notes.get_mut(&path).expect("checked above");
+                note.problems = vec![error.to_string()];
+                false
+            }
+            Err(_) => self.remove(&path),
+        }
+    }
+
+    /// Brings every note beneath the folder `on_disk` (relative to the
+    /// root, as on disk; empty for the root) up to date with the disk: the
+    /// notes found are synced, the notes indexed there that the walk no
+    /// longer finds are removed. A folder that is gone removes its notes.
+    /// Returns whether the set of notes changed (see [`Self::sync_file`]).
+    pub fn rescan(&mut self, workspace: &Workspace, on_disk: &str) -> bool {
+        let prefix = if on_disk.is_empty() {
+            String::new()
+        } else {
+            format!("{on_disk}/")
+        };
+        let mut seen = BTreeSet::new();
+        let mut changed = false;
+        if let Ok(walk) = workspace.walk(on_disk, WalkOptions::new().extension("md")) {
+            for entry in walk {
+                if let WalkEntry::File(file) = entry {
+                    changed |= self.sync_file(workspace, &file.path);
+                    seen.insert(file.path);
                 }
             }
-            self.set.insert(path.clone());
-            let note = read_note(workspace, path.clone(), on_disk, stat);
-            self.notes.insert(path.clone(), note);
-            self.link(&path);
         }
-        Ok(&self.notes[&path])
+        let gone: Vec<NotePath> = self
+            .notes
+            .values()
+            .filter(|note| note.on_disk.starts_with(&prefix) && !seen.contains(&note.on_disk))
+            .map(|note| note.path.clone())
+            .collect();
+        for path in &gone {
+            changed |= self.remove(path);
+        }
+        changed
+    }
+
+    /// Adds `note`, or puts it in the place of the note with its path;
+    /// returns whether it is new. Its links are not resolved.
+    fn put(&mut self, note: IndexedNote) -> bool {
+        let path = note.path.clone();
+        let old = self.notes.insert(path.clone(), note);
+        if let Some(old) = &old {
+            self.unlink(old);
+        }
+        self.set.insert(path);
+        old.is_none()
+    }
+
+    /// Removes the note at `path`; returns whether it was there.
+    fn remove(&mut self, path: &NotePath) -> bool {
+        let Some(old) = self.notes.remove(path) else {
+            return false;
+        };
+        self.unlink(&old);
+        self.set.remove(path);
+        true
+    }
+
+    /// Forgets that `note` links to the notes it leads to.
+    fn unlink(&mut self, note: &IndexedNote) {
+        for target in note.links.iter().filter_map(|link| link.path.as_ref()) {
+            if let Some(sources) = self.backlinks.get_mut(target) {
+                sources.remove(&note.path);
+                if sources.is_empty() {
+                    self.backlinks.remove(target);
+                }
+            }
+        }
     }
 
     /// The note at `path`.
@@ -205,10 +329,16 @@ impl KilnIndex {
     }
 }
 
-/// The note at `on_disk`, read and parsed (its links not yet resolved).
-fn read_note(workspace: &Workspace, path: NotePath, on_disk: &str, stat: FileStat) -> IndexedNote {
+/// The note at `on_disk` parsed from its `text`, or with why it could not
+/// be read (its links not yet resolved).
+fn read_note(
+    path: NotePath,
+    on_disk: &str,
+    stat: FileStat,
+    text: Result<String, FsError>,
+) -> IndexedNote {
     let mut problems = Vec::new();
-    let facts = match read_text(workspace, on_disk) {
+    let facts = match text {
         Ok(text) => parse_note(&text),
         Err(error) => {
             problems.push(error.to_string());

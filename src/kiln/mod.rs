@@ -12,12 +12,16 @@
 //! - [`KilnReader`] (with the `fs` feature): reading notes through the
 //!   confined file layer;
 //! - [`KilnIndex`] (with the `fs` feature): every note's facts, links and
-//!   backlinks, read once.
+//!   backlinks, read once;
+//! - [`LiveIndex`] (with the `fs` feature): that index built in the
+//!   background and kept fresh by a file watcher.
 
 mod error;
 mod excerpt;
 #[cfg(feature = "fs")]
 mod index;
+#[cfg(feature = "fs")]
+mod info;
 #[cfg(feature = "fs")]
 mod listing;
 #[cfg(feature = "fs")]
@@ -33,6 +37,8 @@ mod resolve;
 mod suggest;
 #[cfg(feature = "fs")]
 mod tools;
+#[cfg(feature = "fs")]
+mod watch;
 
 pub use error::{MAX_SHOWN_CHARS, PathError};
 pub use excerpt::{
@@ -41,9 +47,11 @@ pub use excerpt::{
 #[cfg(feature = "fs")]
 pub use index::{IndexedNote, KilnIndex, LinkTarget};
 #[cfg(feature = "fs")]
+pub use info::{IndexDetails, KilnInfo, KilnInfoRequest, ROOT_URI, kiln_info};
+#[cfg(feature = "fs")]
 pub use listing::{ListError, ListNotesRequest, ListedNote, MAX_LIST_LIMIT, NoteList, list_notes};
 #[cfg(feature = "fs")]
-pub use live::LiveIndex;
+pub use live::{Freshness, IndexView, LiveIndex, POLL_INTERVAL, WatcherStatus};
 #[cfg(feature = "fs")]
 pub use metadata::{
     HeadingSummary, LinkSummary, NoteMetadata, NoteStats, ReadMetadataRequest, metadata,

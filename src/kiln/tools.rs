@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use super::index::KilnIndex;
+use super::info::{KilnInfo, KilnInfoRequest, kiln_info};
 use super::listing::{ListNotesRequest, NoteList, list_notes};
 use super::live::LiveIndex;
 use super::metadata::{NoteMetadata, ReadMetadataRequest, metadata};
@@ -33,6 +34,14 @@ impl KilnTools {
             reader: KilnReader::new(workspace),
             budget: DEFAULT_TOOL_BUDGET,
         }
+    }
+
+    /// The same tools with the index kept fresh by rescanning the root
+    /// before a call (at most every [`super::POLL_INTERVAL`]) rather than by
+    /// a file watcher, when `watch` is false.
+    pub fn with_watcher(mut self, watch: bool) -> Self {
+        self.index = LiveIndex::with_watcher(self.reader.workspace().clone(), watch);
+        self
     }
 
     /// The same tools waiting at most `budget` for the index.
@@ -71,6 +80,15 @@ impl KilnTools {
         self.index.with(self.budget, |_, index| {
             Ok(list_notes(index, &folder, request)?)
         })
+    }
+}
+
+impl KilnTools {
+    /// `get_kiln_info`: the root URI and totals, and with `detailed` how
+    /// the index stands. Never waits for the index.
+    pub fn get_kiln_info(&self, request: &KilnInfoRequest) -> Result<KilnInfo, KilnError> {
+        let watcher = self.index.watcher_status();
+        Ok(self.index.peek(|view| kiln_info(request, view, watcher)))
     }
 }
 

@@ -1,16 +1,25 @@
-//! The `kiln` toolset's router.
+//! The `kiln` toolset's router. Each tool's category (access, manipulate,
+//! admin), as the kiln spec asks for discovery, is in its title and in its
+//! `_meta` as `{"category": ...}`.
 
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::handler::server::tool::ToolName;
-use rmcp::model::JsonObject;
+use rmcp::model::{JsonObject, MetaObject};
 use rmcp::{tool, tool_router};
 
 use super::result::{ToolFuture, run_tool};
 use super::server::QuireServer;
 use crate::kiln::{
-    KilnTools, ListNotesRequest, NoteList, NoteMetadata, NoteRead, ReadMetadataRequest,
-    ReadNoteRequest,
+    KilnInfo, KilnInfoRequest, KilnTools, ListNotesRequest, NoteList, NoteMetadata, NoteRead,
+    ReadMetadataRequest, ReadNoteRequest,
 };
+
+/// A tool's `_meta`: its category.
+fn category(name: &str) -> MetaObject {
+    let mut meta = JsonObject::new();
+    meta.insert("category".to_owned(), name.into());
+    MetaObject(meta)
+}
 
 #[tool_router(router = kiln_router, vis = "pub(super)")]
 impl QuireServer {
@@ -26,6 +35,7 @@ impl QuireServer {
                        FILE_NOT_FOUND with the closest paths.",
         input_schema = schema_for_type::<ReadNoteRequest>(),
         output_schema = schema_for_output::<NoteRead>(),
+        meta = category("access"),
         annotations(
             title = "Read note (access)",
             read_only_hint = true,
@@ -49,6 +59,7 @@ impl QuireServer {
                        edit made meanwhile is seen. A note with broken frontmatter or that is not UTF-8 lists its `problems`.",
         input_schema = schema_for_type::<ReadMetadataRequest>(),
         output_schema = schema_for_output::<NoteMetadata>(),
+        meta = category("access"),
         annotations(
             title = "Read note metadata (access)",
             read_only_hint = true,
@@ -71,6 +82,7 @@ impl QuireServer {
                        `limit` is 1 to 1000 (default 200). Hidden folders (.obsidian, .git, .trash) are never listed.",
         input_schema = schema_for_type::<ListNotesRequest>(),
         output_schema = schema_for_output::<NoteList>(),
+        meta = category("access"),
         annotations(
             title = "List notes (access)",
             read_only_hint = true,
@@ -81,5 +93,28 @@ impl QuireServer {
     )]
     fn list_notes(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
         run_tool(&self.kiln, tool, args, KilnTools::list_notes)
+    }
+
+    /// The kiln's root URI, totals and index state.
+    #[tool(
+        name = "get_kiln_info",
+        description = "The kiln's root URI (each note is the MCP resource `kiln:///<path>`), `note_count`, `total_size` \
+                       (bytes) and `total_words`, and with `detailed` how the index stands: notes indexed and with problems, \
+                       entries skipped, broken and ambiguous links, build time, last scan and update (RFC 3339) and whether a \
+                       file watcher keeps it fresh. Example: {\"detailed\": true}. Answers at once, from the index, so it can be \
+                       polled; while the index is first built `state` is `building` and the totals are 0.",
+        input_schema = schema_for_type::<KilnInfoRequest>(),
+        output_schema = schema_for_output::<KilnInfo>(),
+        meta = category("admin"),
+        annotations(
+            title = "Kiln info (admin)",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    fn get_kiln_info(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        run_tool(&self.kiln, tool, args, KilnTools::get_kiln_info)
     }
 }

@@ -4,6 +4,7 @@ each way of asking, and for each path it must not read."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import os
 from pathlib import Path
@@ -140,3 +141,56 @@ async def test_list_notes_pages_through_a_folder(kiln: Quire):
     assert seen == [path for path in paths if path.startswith("notes/")]
     message = await kiln.error_for("VALIDATION_ERROR", {"cursor": "forged"}, tool="list_notes")
     assert "cursor" in message
+
+
+async def wait_for(kiln: Quire, tool: str, arguments: dict, holds) -> dict:
+    """The tool's answer once `holds` is true of it (the server sees files
+    change through a watcher, a moment after they do), within 10 s."""
+    deadline = asyncio.get_running_loop().time() + 10
+    while True:
+        value = await kiln.ok_for(arguments, tool=tool)
+        if holds(value):
+            return value
+        assert asyncio.get_running_loop().time() < deadline, value
+        await asyncio.sleep(0.05)
+
+
+async def test_notes_changed_by_another_program_are_seen(kiln: Quire):
+    everything = await kiln.ok_for({"limit": 1000}, tool="list_notes")
+    before = [note["path"] for note in everything["notes"]]
+    (kiln.root / "fresh").mkdir()
+    (kiln.root / "fresh" / "idea.md").write_text("Links to [[job-search]].\n", encoding="utf-8")
+    listed = await wait_for(
+        kiln, "list_notes", {"limit": 1000}, lambda value: "fresh/idea.md" in [n["path"] for n in value["notes"]]
+    )
+    assert listed["total"] == len(before) + 1
+    target = await kiln.ok_for({"path": "notes/job-search"}, tool="read_metadata")
+    assert "fresh/idea.md" in target["backlinks"]
+
+    (kiln.root / "fresh" / "idea.md").rename(kiln.root / "fresh" / "moved.md")
+    await wait_for(
+        kiln, "list_notes", {"folder": "fresh"}, lambda value: [n["path"] for n in value["notes"]] == ["fresh/moved.md"]
+    )
+    (kiln.root / "fresh" / "moved.md").unlink()
+    await wait_for(kiln, "list_notes", {"folder": "fresh"}, lambda value: value["total"] == 0)
+    target = await kiln.ok_for({"path": "notes/job-search"}, tool="read_metadata")
+    assert not any(path.startswith("fresh/") for path in target["backlinks"])
+
+
+async def test_get_kiln_info_reports_totals_and_the_index(kiln: Quire):
+    await kiln.ok_for({"limit": 1}, tool="list_notes")  # waits for the index
+    brief = await kiln.ok_for({}, tool="get_kiln_info")
+    assert brief["root_uri"] == "kiln:///" and brief["state"] == "ready"
+    assert "index" not in brief
+    listed = await kiln.ok_for({"limit": 1}, tool="list_notes")
+    assert brief["note_count"] == listed["total"]
+    assert brief["total_words"] > 0 and brief["total_size"] > 0
+    detailed = await kiln.ok_for({"detailed": True}, tool="get_kiln_info")
+    index = detailed["index"]
+    assert index["watcher"] == "watching"
+    assert index["notes_indexed"] == brief["note_count"]
+    # The link out, the FIFO and the hidden folder were passed over.
+    assert index["skipped"] >= 2
+    assert index["last_scan"].endswith("Z")
+    message = await kiln.error_for("VALIDATION_ERROR", {"detailed": "yes"}, tool="get_kiln_info")
+    assert "detailed" in message
