@@ -34,6 +34,8 @@ mod page;
 #[cfg(feature = "fs")]
 mod read;
 mod resolve;
+#[cfg(feature = "fs")]
+mod resources;
 mod suggest;
 #[cfg(feature = "fs")]
 mod tools;
@@ -62,6 +64,10 @@ pub use page::{CursorError, Page, page};
 #[cfg(feature = "fs")]
 pub use read::{KilnError, KilnReader, MAX_NOTE_BYTES, NoteRead, ReadNoteRequest};
 pub use resolve::{MAX_CANDIDATES, Resolution, resolve};
+#[cfg(feature = "fs")]
+pub use resources::{
+    NoteResource, NoteText, RESOURCE_PAGE, ResourcePage, UriError, note_path_of_uri, note_uri,
+};
 pub use suggest::suggest;
 #[cfg(feature = "fs")]
 pub use tools::{DEFAULT_TOOL_BUDGET, KilnTools};

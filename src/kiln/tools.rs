@@ -4,13 +4,20 @@
 
 use std::time::Duration;
 
-use super::index::KilnIndex;
+use super::excerpt::ExcerptLimits;
+use super::index::{IndexedNote, KilnIndex};
 use super::info::{KilnInfo, KilnInfoRequest, kiln_info};
+use super::listing::ListError;
 use super::listing::{ListNotesRequest, NoteList, list_notes};
 use super::live::LiveIndex;
 use super::metadata::{NoteMetadata, ReadMetadataRequest, metadata};
 use super::note_path::{FolderPath, NotePath};
+use super::page::page;
+use super::read::MAX_NOTE_BYTES;
 use super::read::{KilnError, KilnReader, NoteRead, ReadNoteRequest};
+use super::resources::{
+    NoteResource, NoteText, RESOURCE_PAGE, ResourcePage, note_path_of_uri, note_uri,
+};
 use super::suggest::suggest;
 use crate::fs::{FsError, Workspace};
 
@@ -89,6 +96,66 @@ impl KilnTools {
     pub fn get_kiln_info(&self, request: &KilnInfoRequest) -> Result<KilnInfo, KilnError> {
         let watcher = self.index.watcher_status();
         Ok(self.index.peek(|view| kiln_info(request, view, watcher)))
+    }
+}
+
+impl KilnTools {
+    /// `resources/list`: a page of the notes as resources, sorted by path,
+    /// from the index.
+    pub fn list_resources(&self, cursor: Option<&str>) -> Result<ResourcePage, KilnError> {
+        self.index.with(self.budget, |_, index| {
+            let notes: Vec<&IndexedNote> = index.notes().collect();
+            let page = page(&notes, |note| note.path.as_str(), cursor, RESOURCE_PAGE)
+                .map_err(ListError::from)?;
+            Ok(ResourcePage {
+                notes: page.items.iter().map(|note| resource(note)).collect(),
+                next_cursor: page.next_cursor,
+            })
+        })
+    }
+
+    /// `resources/read`: the whole text of the note `uri` names (up to
+    /// [`MAX_NOTE_BYTES`]), read through the same checks as `read_note`.
+    pub fn read_resource(&self, uri: &str) -> Result<NoteText, KilnError> {
+        let path = note_path_of_uri(uri)?;
+        let whole = ExcerptLimits {
+            max_lines: usize::MAX,
+            max_bytes: usize::try_from(MAX_NOTE_BYTES).unwrap_or(usize::MAX),
+        };
+        let read = self
+            .reader
+            .clone()
+            .with_limits(whole)
+            .read_note(&ReadNoteRequest {
+                path,
+                start_line: None,
+                end_line: None,
+                head: None,
+                tail: None,
+            })?;
+        let path = NotePath::parse_relative(&read.path)?;
+        Ok(NoteText {
+            uri: note_uri(&path),
+            text: read.content,
+        })
+    }
+}
+
+/// `note` as a resource.
+fn resource(note: &IndexedNote) -> NoteResource {
+    let title = note
+        .facts
+        .frontmatter
+        .as_ref()
+        .and_then(|frontmatter| frontmatter.values.get("title"))
+        .and_then(serde_json::Value::as_str)
+        .filter(|title| !title.trim().is_empty())
+        .map_or_else(|| note.path.stem().to_owned(), str::to_owned);
+    NoteResource {
+        uri: note_uri(&note.path),
+        path: note.path.to_string(),
+        title,
+        size: note.stat.size,
     }
 }
 

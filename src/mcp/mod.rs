@@ -13,6 +13,7 @@ mod http;
 mod jsonrpc;
 mod kiln;
 mod planner;
+mod resources;
 mod result;
 mod server;
 mod stdio;

@@ -5,8 +5,14 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::model::{Implementation, ServerCapabilities, ServerConfig};
-use rmcp::{ServerHandler, tool_handler};
+use rmcp::model::{
+    Implementation, ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
+
+use super::resources;
 
 use std::path::PathBuf;
 
@@ -119,6 +125,12 @@ impl QuireServer {
         self.tool_router.list_all()
     }
 
+    /// Whether the kiln's notes are offered as resources (the kiln toolset
+    /// is served).
+    fn serves_resources(&self) -> bool {
+        self.toolsets.contains(&Toolset::Kiln)
+    }
+
     /// The toolsets this server offers.
     pub fn toolsets(&self) -> &[Toolset] {
         &self.toolsets
@@ -143,7 +155,9 @@ impl QuireServer {
                 Toolset::Kiln => {
                     "The kiln tools read the markdown notes beneath the root: read_note returns a note's lines \
                      (whole, head, tail or a range) with its sha256; read_metadata its properties, counts, \
-                     headings, tags, links and backlinks without its text."
+                     headings, tags, links and backlinks without its text; list_notes pages through a folder; \
+                     get_kiln_info gives totals and the index's state. Each note is also the resource \
+                     kiln:///<path>."
                 }
             });
         }
@@ -169,9 +183,55 @@ impl Toolset {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for QuireServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = if self.serves_resources() {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build()
+        } else {
+            ServerCapabilities::builder().enable_tools().build()
+        };
+        ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("quire", env!("CARGO_PKG_VERSION")))
             .with_instructions(self.instructions())
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        if !self.serves_resources() {
+            return Ok(ListResourcesResult::default());
+        }
+        resources::list(&self.kiln, request.and_then(|request| request.cursor)).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        if !self.serves_resources() {
+            return Ok(ListResourceTemplatesResult::default());
+        }
+        Ok(resources::templates())
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if !self.serves_resources() {
+            return Err(ErrorData::resource_not_found(
+                "this server offers no resources; serve the kiln toolset (--tools kiln) to read notes as resources",
+                None,
+            ));
+        }
+        resources::read(&self.kiln, request.uri)
+            .await
+            .map(Into::into)
     }
 }
 
