@@ -344,6 +344,26 @@ fn serve_refuses_non_loopback_http_addresses() {
     assert!(stderr(&output).contains("loopback"));
 }
 
+#[test]
+fn serve_refuses_a_tool_timeout_that_is_not_a_duration() {
+    let vault = vault_copy();
+    let root = vault.path().to_str().unwrap();
+    for (value, expected) in [
+        ("0s", "is zero"),
+        ("soon", "is not a duration; write e.g. 500ms"),
+        ("1 fortnight", "is not a duration"),
+    ] {
+        let output = quire(&["serve", "--root", root, "--tool-timeout", value], "");
+        assert_eq!(code(&output), 2, "{value}");
+        assert!(
+            stderr(&output).contains(expected),
+            "{value}: {}",
+            stderr(&output)
+        );
+        assert_eq!(stdout(&output), "");
+    }
+}
+
 // ------------------------------------------------- limits, pipes, panics
 
 /// Runs quire with `total` bytes of `chunk` repeated on stdin, written from

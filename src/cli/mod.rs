@@ -82,6 +82,8 @@ enum Command {
         plan_file: Option<PathBuf>,
         #[command(flatten)]
         http_limits: HttpLimitArgs,
+        #[command(flatten)]
+        kiln: KilnArgs,
     },
     /// Run one MCP tool in-process and print its result JSON; without a
     /// tool, list the tools with what each does.
@@ -147,8 +149,32 @@ enum HookCommand {
     PostCommit,
 }
 
-/// Limits of `serve --http` (see the README's server section).
+/// How `serve` runs the kiln's tools.
 #[derive(Debug, Args)]
+pub(crate) struct KilnArgs {
+    /// How long a kiln tool call may take (e.g. 10s, 500ms; default 10s): a
+    /// call waiting for the index is told to retry, a search returns what it
+    /// found so far with `truncated`.
+    #[arg(long, value_name = "DURATION", value_parser = serve::parse_duration)]
+    tool_timeout: Option<std::time::Duration>,
+    /// Do not watch the kiln for changes; rescan it before a call instead
+    /// (at most every 2 s), for file systems where watching does not work.
+    #[arg(long)]
+    no_watch: bool,
+}
+
+impl KilnArgs {
+    fn options(&self) -> quire::kiln::KilnOptions {
+        let defaults = quire::kiln::KilnOptions::default();
+        quire::kiln::KilnOptions {
+            budget: self.tool_timeout.unwrap_or(defaults.budget),
+            watch: !self.no_watch,
+        }
+    }
+}
+
+/// Limits of `serve --http` (see the README's server section).
+#[derive(clap::Args, Debug)]
 pub(crate) struct HttpLimitArgs {
     /// With --http: close a connection whose request headers take longer
     /// than this (e.g. 10s, 500ms; default 10s).
@@ -271,12 +297,14 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             http,
             plan_file,
             http_limits,
+            kiln,
         } => serve::serve(
             &root,
             tools.as_deref(),
             http.as_deref(),
             plan_file,
             &http_limits,
+            kiln.options(),
         ),
         Command::Call {
             tool,

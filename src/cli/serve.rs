@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use quire::fs::Workspace;
+use quire::kiln::KilnOptions;
 use quire::mcp::{self, HttpLimits, QuireServer, Toolset};
 
 use super::{HttpLimitArgs, Outcome, output};
@@ -34,6 +35,7 @@ fn server(
     root: &Path,
     tools: Option<&str>,
     plan_file: Option<PathBuf>,
+    kiln: KilnOptions,
 ) -> anyhow::Result<QuireServer> {
     let workspace = Workspace::new(root)
         .with_context(|| format!("cannot open the workspace root {}", root.display()))?;
@@ -43,7 +45,19 @@ fn server(
         quire::planner::store::FileStore::new(workspace.clone(), plan_file)
             .map_err(|error| anyhow::anyhow!("--plan-file: {error}"))?;
     }
-    Ok(QuireServer::new(workspace, &toolsets(tools)?).with_plan_file(plan_file))
+    Ok(
+        QuireServer::with_kiln_options(workspace, &toolsets(tools)?, kiln)
+            .with_plan_file(plan_file),
+    )
+}
+
+/// The kiln's options for one call from the shell: no watcher, since the
+/// index lives only for that call.
+fn one_call() -> KilnOptions {
+    KilnOptions {
+        watch: false,
+        ..KilnOptions::default()
+    }
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
@@ -71,8 +85,9 @@ pub(super) fn serve(
     http: Option<&str>,
     plan_file: Option<PathBuf>,
     http_limits: &HttpLimitArgs,
+    kiln: KilnOptions,
 ) -> anyhow::Result<Outcome> {
-    let server = server(root, tools, plan_file)?;
+    let server = server(root, tools, plan_file, kiln)?;
     let address = http.map(parse_loopback).transpose()?;
     init_logging();
     let runtime = runtime()?;
@@ -149,7 +164,7 @@ pub(super) fn call(
 ) -> anyhow::Result<Outcome> {
     let Some(tool) = tool else {
         // The list does not depend on the plan file.
-        let server = server(root, tools, None)?;
+        let server = server(root, tools, None, one_call())?;
         output::stdout(&tool_list(&server))?;
         return Ok(Outcome::Success);
     };
@@ -186,7 +201,7 @@ pub(super) fn call(
         ),
         Err(error) => bail!("the arguments are not valid JSON: {error}"),
     };
-    let server = server(root, tools, plan_file)?;
+    let server = server(root, tools, plan_file, one_call())?;
     if !server.tools().iter().any(|served| served.name == tool) {
         bail!("{}", unknown_tool(&server, tool, tools));
     }

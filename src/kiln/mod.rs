@@ -70,7 +70,7 @@ pub use resources::{
 };
 pub use suggest::suggest;
 #[cfg(feature = "fs")]
-pub use tools::{DEFAULT_TOOL_BUDGET, KilnTools};
+pub use tools::{DEFAULT_TOOL_BUDGET, KilnOptions, KilnTools};
 
 #[cfg(test)]
 mod proptests;

@@ -24,6 +24,27 @@ use crate::fs::{FsError, Workspace};
 /// How long a call waits for the index by default.
 pub const DEFAULT_TOOL_BUDGET: Duration = Duration::from_secs(10);
 
+/// How the kiln's tools run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KilnOptions {
+    /// How long a call may take: how long it waits for the index, and how
+    /// long a search runs before it returns what it found so far.
+    pub budget: Duration,
+    /// Whether a file watcher keeps the index fresh (else the root is
+    /// rescanned before a call, at most every [`super::POLL_INTERVAL`]).
+    pub watch: bool,
+}
+
+impl Default for KilnOptions {
+    /// [`DEFAULT_TOOL_BUDGET`], with a watcher.
+    fn default() -> Self {
+        KilnOptions {
+            budget: DEFAULT_TOOL_BUDGET,
+            watch: true,
+        }
+    }
+}
+
 /// The kiln's tools over one workspace.
 #[derive(Clone, Debug)]
 pub struct KilnTools {
@@ -36,10 +57,15 @@ impl KilnTools {
     /// The tools over `workspace`'s root; the index is built on first use,
     /// or once [`Self::start_indexing`] is called.
     pub fn new(workspace: Workspace) -> Self {
+        KilnTools::with_options(workspace, KilnOptions::default())
+    }
+
+    /// The tools over `workspace`'s root, run as `options` say.
+    pub fn with_options(workspace: Workspace, options: KilnOptions) -> Self {
         KilnTools {
-            index: LiveIndex::new(workspace.clone()),
+            index: LiveIndex::with_watcher(workspace.clone(), options.watch),
             reader: KilnReader::new(workspace),
-            budget: DEFAULT_TOOL_BUDGET,
+            budget: options.budget,
         }
     }
 

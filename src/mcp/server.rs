@@ -17,7 +17,7 @@ use super::resources;
 use std::path::PathBuf;
 
 use crate::fs::Workspace;
-use crate::kiln::KilnTools;
+use crate::kiln::{KilnOptions, KilnTools};
 use crate::planner::PlannerTools;
 use crate::tracker::TrackerTools;
 
@@ -83,6 +83,16 @@ pub struct QuireServer {
 impl QuireServer {
     /// A server over `workspace` offering the tools of `toolsets`.
     pub fn new(workspace: Workspace, toolsets: &[Toolset]) -> Self {
+        QuireServer::with_kiln_options(workspace, toolsets, KilnOptions::default())
+    }
+
+    /// A server over `workspace` offering the tools of `toolsets`, the
+    /// kiln's run as `kiln` says.
+    pub fn with_kiln_options(
+        workspace: Workspace,
+        toolsets: &[Toolset],
+        kiln: KilnOptions,
+    ) -> Self {
         let mut tool_router = ToolRouter::new();
         for toolset in toolsets {
             match toolset {
@@ -97,7 +107,7 @@ impl QuireServer {
                 served.push(*toolset);
             }
         }
-        let kiln = KilnTools::new(workspace.clone());
+        let kiln = KilnTools::with_options(workspace.clone(), kiln);
         if served.contains(&Toolset::Kiln) {
             kiln.start_indexing();
         }
