@@ -15,7 +15,7 @@ use super::error::PathError;
 use super::excerpt::{ExcerptLimits, LineSelection, SelectionError, select_lines};
 use super::note_path::NotePath;
 use super::suggest::suggest;
-use crate::fs::{FsError, Located, WalkEntry, WalkOptions, Workspace};
+use crate::fs::{FsError, WalkEntry, WalkOptions, Workspace};
 
 /// How many suggestions a missing note's error lists.
 const SUGGESTIONS: usize = 5;
@@ -204,6 +204,18 @@ impl KilnReader {
 
     /// The lines of a note that `request` asks for.
     pub fn read_note(&self, request: &ReadNoteRequest) -> Result<NoteRead, KilnError> {
+        self.read_note_finding(request, |path| self.find_by_walking(path))
+    }
+
+    /// [`Self::read_note`], asking `find` for the file of a note that is
+    /// not at its own path (an NFD name on disk), or for the error that says
+    /// it is missing (with suggestions): the kiln's index knows both without
+    /// walking the root.
+    pub(super) fn read_note_finding(
+        &self,
+        request: &ReadNoteRequest,
+        find: impl FnOnce(&NotePath) -> Result<String, KilnError>,
+    ) -> Result<NoteRead, KilnError> {
         let selection = LineSelection::from_arguments(
             request.start_line,
             request.end_line,
@@ -211,7 +223,14 @@ impl KilnReader {
             request.tail,
         )?;
         let path = NotePath::parse(&request.path, self.workspace.root())?;
-        let located = self.locate(&path)?;
+        let located = match self.workspace.locate(path.as_str()) {
+            Ok(located) if located.exists() => located,
+            Ok(_) | Err(FsError::NotFound { .. }) => {
+                let on_disk = find(&path)?;
+                self.workspace.locate_shown(&on_disk, path.as_str())?
+            }
+            Err(error) => return Err(error.into()),
+        };
         let bytes = located.open()?.read(MAX_NOTE_BYTES)?;
         let sha256 = hex(&Sha256::digest(&bytes));
         let text = String::from_utf8(bytes).map_err(|error| FsError::NotUtf8 {
@@ -233,18 +252,13 @@ impl KilnReader {
         })
     }
 
-    /// The file of `path`: at its own path, else at the path of the note
-    /// whose name normalizes to it (an NFD name on disk); else not found,
-    /// with suggestions.
-    fn locate(&self, path: &NotePath) -> Result<Located, KilnError> {
-        match self.workspace.locate(path.as_str()) {
-            Ok(located) if located.exists() => return Ok(located),
-            Ok(_) | Err(FsError::NotFound { .. }) => {}
-            Err(error) => return Err(error.into()),
-        }
+    /// The file of the note `path` that is not at its own path: the note
+    /// whose name normalizes to it (an NFD name on disk), found by walking
+    /// the root; else not found, with suggestions.
+    pub(super) fn find_by_walking(&self, path: &NotePath) -> Result<String, KilnError> {
         let notes = self.notes_on_disk();
         if let Some((_, on_disk)) = notes.iter().find(|(note, _)| note == path) {
-            return Ok(self.workspace.locate_shown(on_disk, path.as_str())?);
+            return Ok(on_disk.clone());
         }
         let suggestions = suggest(path, notes.iter().map(|(note, _)| note), SUGGESTIONS);
         Err(KilnError::NotFound {

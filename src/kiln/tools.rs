@@ -88,9 +88,25 @@ impl KilnTools {
         self.index.start();
     }
 
-    /// `read_note`: the lines of a note.
+    /// `read_note`: the lines of a note. A note not at its own path is
+    /// looked up in the index (an NFD name on disk, or the closest notes for
+    /// the error), or, while the index is still being built, by walking the
+    /// root.
     pub fn read_note(&self, request: &ReadNoteRequest) -> Result<NoteRead, KilnError> {
-        self.reader.read_note(request)
+        self.reader.read_note_finding(request, |path| {
+            let found = self
+                .index
+                .with(Duration::ZERO, |_, index| match index.get(path) {
+                    Some(note) => Ok(note.on_disk.clone()),
+                    None => Err(not_found(index, path)),
+                });
+            match found {
+                Err(KilnError::IndexBuilding { .. } | KilnError::IndexFailed(_)) => {
+                    self.reader.find_by_walking(path)
+                }
+                found => found,
+            }
+        })
     }
 
     /// `read_metadata`: a note's properties, counts, headings, tags, links
