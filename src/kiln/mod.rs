@@ -12,7 +12,9 @@
 //! - [`KilnReader`] (with the `fs` feature): reading notes through the
 //!   confined file layer;
 //! - [`KilnIndex`] (with the `fs` feature): every note's facts, links and
-//!   backlinks, read once.
+//!   backlinks, read once;
+//! - [`search_text`] (with the `fs` feature): the lines of the notes that
+//!   match a query, with ripgrep's engine, read from the files as they are.
 
 mod error;
 mod excerpt;
@@ -30,6 +32,8 @@ mod page;
 #[cfg(feature = "fs")]
 mod read;
 mod resolve;
+#[cfg(feature = "fs")]
+mod search;
 mod suggest;
 #[cfg(feature = "fs")]
 mod tools;
@@ -54,6 +58,12 @@ pub use page::{CursorError, Page, page};
 #[cfg(feature = "fs")]
 pub use read::{KilnError, KilnReader, MAX_NOTE_BYTES, NoteRead, ReadNoteRequest};
 pub use resolve::{MAX_CANDIDATES, Resolution, resolve};
+#[cfg(feature = "fs")]
+pub use search::{
+    CaseMode, MAX_CONTEXT_LINES, MAX_LINE_CHARS, MAX_QUERY_CHARS, MAX_SEARCH_LIMIT,
+    MAX_SKIPPED_SHOWN, SearchError, SearchMatch, SkippedNote, TextSearch, TextSearchRequest,
+    TruncatedReason, search_text,
+};
 pub use suggest::suggest;
 #[cfg(feature = "fs")]
 pub use tools::{DEFAULT_TOOL_BUDGET, KilnTools};

@@ -2,7 +2,7 @@
 //! reads the file, `read_metadata` answers from the index (checking the
 //! note's file first, so an edit made meanwhile is seen).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::index::KilnIndex;
 use super::listing::{ListNotesRequest, NoteList, list_notes};
@@ -10,6 +10,7 @@ use super::live::LiveIndex;
 use super::metadata::{NoteMetadata, ReadMetadataRequest, metadata};
 use super::note_path::{FolderPath, NotePath};
 use super::read::{KilnError, KilnReader, NoteRead, ReadNoteRequest};
+use super::search::{TextSearch, TextSearchRequest, search_text};
 use super::suggest::suggest;
 use crate::fs::{FsError, Workspace};
 
@@ -71,6 +72,19 @@ impl KilnTools {
         self.index.with(self.budget, |_, index| {
             Ok(list_notes(index, &folder, request)?)
         })
+    }
+
+    /// `text_search`: the matching lines of the notes beneath a folder, read
+    /// from the files as they are now (not from the index, so it answers
+    /// while the index is being built), within the time budget.
+    pub fn text_search(&self, request: &TextSearchRequest) -> Result<TextSearch, KilnError> {
+        // A budget too large to add is no deadline at all.
+        let deadline = Instant::now()
+            .checked_add(self.budget)
+            .unwrap_or_else(|| Instant::now() + Duration::from_secs(365 * 24 * 3600));
+        let workspace = self.reader.workspace();
+        let folder = FolderPath::parse(request.folder.as_deref().unwrap_or(""), workspace.root())?;
+        search_text(workspace, &folder, request, deadline)
     }
 }
 
