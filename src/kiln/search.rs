@@ -598,12 +598,16 @@ impl Sink for NoteSink<'_> {
         }
         let line_number = found.line_number().unwrap_or(0);
         let line = without_ending(found.bytes());
-        let focus = self
-            .matcher
-            .find(line)
-            .ok()
-            .flatten()
-            .map_or(0, |at| at.start());
+        // Where the match starts, for a line long enough to be cut.
+        let focus = if line.len() > MAX_LINE_CHARS {
+            self.matcher
+                .find(line)
+                .ok()
+                .flatten()
+                .map_or(0, |at| at.start())
+        } else {
+            0
+        };
         // The context lines since the last match or break lead up to this
         // line (the searcher reports a break at any gap); checked anyway.
         let mut before: Vec<String> = Vec::with_capacity(self.recent.len());
