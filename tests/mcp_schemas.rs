@@ -186,6 +186,25 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
             ),
         ),
         (
+            "text_search",
+            (
+                vec![
+                    json!({"query": "review"}),
+                    json!({"query": "a.b", "regex": true, "case": "insensitive", "folder": "projects", "context_lines": 0, "limit": 1000}),
+                    json!({"query": "x", "case": "smart"}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"query": 3}),
+                    json!({"query": "x", "case": "upper"}),
+                    json!({"query": "x", "regex": "yes"}),
+                    json!({"query": "x", "context_lines": -1}),
+                    json!({"query": "x", "limit": -1}),
+                    json!({"query": "x", "path": "a"}),
+                ],
+            ),
+        ),
+        (
             "update_tracker_status",
             (
                 vec![
@@ -477,6 +496,19 @@ fn read_note_results_match_the_output_schema() {
         ),
         (json!(2), json!(1))
     );
+    let searched = checked(
+        &server,
+        "text_search",
+        json!({"query": "line", "limit": 1, "context_lines": 1}),
+    );
+    assert_eq!(searched["truncated_reason"], "limit");
+    assert_eq!(searched["total_matches"], 2_500);
+    assert_eq!(searched["matches"][0]["path"], "Plan.md");
+    // Line 2 matches too: it is nobody's context.
+    assert_eq!(searched["matches"][0]["after"], json!([]));
+    let refused = call(&server, "text_search", json!({"query": "(", "regex": true}));
+    assert!(refused.is_error);
+    assert_eq!(refused.value["error"]["code"], "VALIDATION_ERROR");
     let missing = call(&server, "read_note", json!({"path": "plan"}));
     assert!(missing.is_error);
     assert_eq!(missing.value["error"]["code"], "FILE_NOT_FOUND");

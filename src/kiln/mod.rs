@@ -14,7 +14,9 @@
 //! - [`KilnIndex`] (with the `fs` feature): every note's facts, links and
 //!   backlinks, read once;
 //! - [`LiveIndex`] (with the `fs` feature): that index built in the
-//!   background and kept fresh by a file watcher.
+//!   background and kept fresh by a file watcher;
+//! - [`search_text`] (with the `fs` feature): the lines of the notes that
+//!   match a query, with ripgrep's engine, read from the files as they are.
 
 mod error;
 mod excerpt;
@@ -36,6 +38,8 @@ mod read;
 mod resolve;
 #[cfg(feature = "fs")]
 mod resources;
+#[cfg(feature = "fs")]
+mod search;
 mod suggest;
 #[cfg(feature = "fs")]
 mod tools;
@@ -67,6 +71,12 @@ pub use resolve::{MAX_CANDIDATES, Resolution, resolve};
 #[cfg(feature = "fs")]
 pub use resources::{
     NoteResource, NoteText, RESOURCE_PAGE, ResourcePage, UriError, note_path_of_uri, note_uri,
+};
+#[cfg(feature = "fs")]
+pub use search::{
+    CaseMode, MAX_CONTEXT_LINES, MAX_LINE_CHARS, MAX_QUERY_CHARS, MAX_SEARCH_LIMIT,
+    MAX_SKIPPED_SHOWN, SearchError, SearchMatch, SkippedNote, TextSearch, TextSearchRequest,
+    TruncatedReason, search_text,
 };
 pub use suggest::suggest;
 #[cfg(feature = "fs")]

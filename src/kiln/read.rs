@@ -107,6 +107,9 @@ pub enum KilnError {
     /// A resource URI that names no note.
     #[error(transparent)]
     Uri(#[from] super::resources::UriError),
+    /// The search's arguments do not make one.
+    #[error(transparent)]
+    Search(#[from] super::search::SearchError),
 }
 
 fn did_you_mean(suggestions: &[String]) -> String {
@@ -131,7 +134,8 @@ impl KilnError {
             KilnError::Path(_)
             | KilnError::Selection(_)
             | KilnError::List(_)
-            | KilnError::Uri(_) => true,
+            | KilnError::Uri(_)
+            | KilnError::Search(_) => true,
             KilnError::NotFound { .. }
             | KilnError::IndexBuilding { .. }
             | KilnError::IndexFailed(_) => false,

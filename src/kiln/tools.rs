@@ -2,7 +2,7 @@
 //! reads the file, `read_metadata` answers from the index (checking the
 //! note's file first, so an edit made meanwhile is seen).
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::excerpt::ExcerptLimits;
 use super::index::{IndexedNote, KilnIndex};
@@ -18,6 +18,7 @@ use super::read::{KilnError, KilnReader, NoteRead, ReadNoteRequest};
 use super::resources::{
     NoteResource, NoteText, RESOURCE_PAGE, ResourcePage, note_path_of_uri, note_uri,
 };
+use super::search::{TextSearch, TextSearchRequest, search_text};
 use super::suggest::suggest;
 use crate::fs::{FsError, Workspace};
 
@@ -129,6 +130,19 @@ impl KilnTools {
         self.index.with(self.budget, |_, index| {
             Ok(list_notes(index, &folder, request)?)
         })
+    }
+
+    /// `text_search`: the matching lines of the notes beneath a folder, read
+    /// from the files as they are now (not from the index, so it answers
+    /// while the index is being built), within the time budget.
+    pub fn text_search(&self, request: &TextSearchRequest) -> Result<TextSearch, KilnError> {
+        // A budget too large to add is no deadline at all.
+        let deadline = Instant::now()
+            .checked_add(self.budget)
+            .unwrap_or_else(|| Instant::now() + Duration::from_secs(365 * 24 * 3600));
+        let workspace = self.reader.workspace();
+        let folder = FolderPath::parse(request.folder.as_deref().unwrap_or(""), workspace.root())?;
+        search_text(workspace, &folder, request, deadline)
     }
 }
 

@@ -11,7 +11,7 @@ use super::result::{ToolFuture, run_tool};
 use super::server::QuireServer;
 use crate::kiln::{
     KilnInfo, KilnInfoRequest, KilnTools, ListNotesRequest, NoteList, NoteMetadata, NoteRead,
-    ReadMetadataRequest, ReadNoteRequest,
+    ReadMetadataRequest, ReadNoteRequest, TextSearch, TextSearchRequest,
 };
 
 /// A tool's `_meta`: its category.
@@ -116,5 +116,32 @@ impl QuireServer {
     )]
     fn get_kiln_info(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
         run_tool(&self.kiln, tool, args, KilnTools::get_kiln_info)
+    }
+
+    /// The lines of the notes that match a query, with context.
+    #[tool(
+        name = "text_search",
+        description = "Search the text of the kiln's notes, as ripgrep does: `matches` [{path, line_number, line, before, after}] \
+                       ordered by path then line, `total_matches` (matching lines in all the notes searched, past `limit` too), \
+                       `files_searched`, `files_skipped`, `truncated` and `truncated_reason` (`limit` or `time`). Example: \
+                       {\"query\": \"quarterly review\", \"folder\": \"projects\", \"context_lines\": 1}. The query is literal text \
+                       unless `regex` is true (ripgrep's regex syntax); `case` is `smart` (default: insensitive unless the query has \
+                       an uppercase letter), `sensitive` or `insensitive`; a match never spans lines. `context_lines` is 0 to 10 \
+                       (default 2), `limit` 1 to 1000 (default 100). Lines over 500 characters are cut around the match with `…`. \
+                       Reads the files as they are now; hidden folders (.obsidian, .git, .trash) and links out of the kiln are never \
+                       searched.",
+        input_schema = schema_for_type::<TextSearchRequest>(),
+        output_schema = schema_for_output::<TextSearch>(),
+        meta = category("access"),
+        annotations(
+            title = "Search note text (access)",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    fn text_search(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        run_tool(&self.kiln, tool, args, KilnTools::text_search)
     }
 }

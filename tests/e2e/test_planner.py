@@ -633,7 +633,7 @@ async def test_lists_exactly_the_six_planner_tools(planner: Planner):
     assert set(goal["required"]) >= {"type", "scope", "title"}
 
 
-KILN_TOOLS = ["read_note", "read_metadata", "list_notes", "get_kiln_info"]
+KILN_TOOLS = ["read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search"]
 
 
 async def test_without_tools_every_toolset_is_served(quire: Path, tmp_path: Path):
@@ -678,6 +678,10 @@ SCHEMA_SAMPLES: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
     "read_metadata": ([{"path": "notes/a"}], [{}, {"path": 1}, {"path": "a", "head": 2}]),
     "list_notes": ([{}, {"folder": "notes", "limit": 10}], [{"limit": -1}, {"recursive": "no"}]),
     "get_kiln_info": ([{}, {"detailed": True}], [{"detailed": "yes"}, {"verbose": True}]),
+    "text_search": (
+        [{"query": "review"}, {"query": "a.b", "regex": True, "case": "sensitive", "folder": "notes", "limit": 5}],
+        [{}, {"query": 1}, {"query": "x", "case": "upper"}, {"query": "x", "context_lines": -1}],
+    ),
 }
 
 
