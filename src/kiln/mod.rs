@@ -13,6 +13,8 @@
 //!   confined file layer;
 //! - [`KilnIndex`] (with the `fs` feature): every note's facts, links and
 //!   backlinks, read once.
+//! - [`property_search`] (with the `fs` feature): the notes whose
+//!   properties hold the values asked for.
 
 mod error;
 mod excerpt;
@@ -27,6 +29,8 @@ mod metadata;
 mod note_path;
 mod note_set;
 mod page;
+#[cfg(feature = "fs")]
+mod properties;
 #[cfg(feature = "fs")]
 mod read;
 mod resolve;
@@ -51,6 +55,11 @@ pub use metadata::{
 pub use note_path::{FolderPath, MAX_PATH_BYTES, MAX_SEGMENT_BYTES, NotePath, is_hidden};
 pub use note_set::NoteSet;
 pub use page::{CursorError, Page, page};
+#[cfg(feature = "fs")]
+pub use properties::{
+    MAX_SEARCH_KEYS, MAX_SEARCH_LIMIT, MAX_WANTED_VALUES, MatchedNote, PropertyQuery,
+    PropertySearch, PropertySearchError, PropertySearchRequest, property_search,
+};
 #[cfg(feature = "fs")]
 pub use read::{KilnError, KilnReader, MAX_NOTE_BYTES, NoteRead, ReadNoteRequest};
 pub use resolve::{MAX_CANDIDATES, Resolution, resolve};

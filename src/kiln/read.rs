@@ -104,6 +104,9 @@ pub enum KilnError {
     /// The index could not be built.
     #[error("the kiln's index could not be built: {0}")]
     IndexFailed(String),
+    /// The property search's arguments do not make one.
+    #[error(transparent)]
+    Properties(#[from] super::properties::PropertySearchError),
 }
 
 fn did_you_mean(suggestions: &[String]) -> String {
@@ -125,7 +128,10 @@ impl KilnError {
     /// note or a file that failed).
     pub fn is_invalid(&self) -> bool {
         match self {
-            KilnError::Path(_) | KilnError::Selection(_) | KilnError::List(_) => true,
+            KilnError::Path(_)
+            | KilnError::Selection(_)
+            | KilnError::List(_)
+            | KilnError::Properties(_) => true,
             KilnError::NotFound { .. }
             | KilnError::IndexBuilding { .. }
             | KilnError::IndexFailed(_) => false,

@@ -633,7 +633,7 @@ async def test_lists_exactly_the_six_planner_tools(planner: Planner):
     assert set(goal["required"]) >= {"type", "scope", "title"}
 
 
-KILN_TOOLS = ["read_note", "read_metadata", "list_notes"]
+KILN_TOOLS = ["read_note", "read_metadata", "list_notes", "property_search"]
 
 
 async def test_without_tools_every_toolset_is_served(quire: Path, tmp_path: Path):
@@ -677,6 +677,10 @@ SCHEMA_SAMPLES: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
     "read_note": ([{"path": "a"}, {"path": "a.md", "start_line": 2, "end_line": 4}], [{}, {"path": "a", "tail": -1}]),
     "read_metadata": ([{"path": "notes/a"}], [{}, {"path": 1}, {"path": "a", "head": 2}]),
     "list_notes": ([{}, {"folder": "notes", "limit": 10}], [{"limit": -1}, {"recursive": "no"}]),
+    "property_search": (
+        [{"properties": {"status": "active"}}, {"properties": {"tags": ["a", "b"], "n": None}, "folder": "notes", "limit": 5}],
+        [{}, {"properties": {"s": {"a": 1}}}, {"properties": {"s": [[1]]}}, {"properties": {"s": 1}, "limit": -1}],
+    ),
 }
 
 
