@@ -173,16 +173,21 @@ pub enum PropertySearchError {
         /// What was given instead (`an object`, `a list inside the list`).
         found: &'static str,
     },
-    /// A wanted tag that is empty once `#` is removed.
+    /// A wanted tag or alias that is empty once trimmed (and a tag's `#`
+    /// removed).
     #[error(
-        "`properties.{key}` has the value `{value}`, which names no tag; give the tag's name, \
-         such as `project` or `#project`"
+        "`properties.{key}` has the value `{value}`, which names no {what}; give the {what} \
+         itself, such as {example}"
     )]
-    NoTag {
+    NoName {
         /// The key, for display.
         key: String,
         /// The value, for display.
         value: String,
+        /// `tag` or `alias`.
+        what: &'static str,
+        /// An example of what to give.
+        example: &'static str,
     },
     /// A limit of 0 or over [`MAX_SEARCH_LIMIT`].
     #[error("`limit` is {0}; give 1 to {MAX_SEARCH_LIMIT}, and page with `cursor` for more")]
@@ -402,9 +407,15 @@ fn wanted(key: &str, field: Field, value: &Value) -> Result<Wanted, PropertySear
         _ => text.trim(),
     };
     if name.is_empty() {
-        return Err(PropertySearchError::NoTag {
+        let (what, example) = match field {
+            Field::Tags => ("tag", "`project` or `#project`"),
+            _ => ("alias", "`Plan B`"),
+        };
+        return Err(PropertySearchError::NoName {
             key: shown(key),
             value: shown(&text),
+            what,
+            example,
         });
     }
     Ok(Wanted::Name(lowercase(name)))

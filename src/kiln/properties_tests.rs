@@ -214,9 +214,15 @@ fn bad_queries_say_what_to_write() {
             json!({"s": vec![1; MAX_WANTED_VALUES + 1]}),
             "lists 257 values; give at most 256",
         ),
-        (json!({"tags": "#"}), "names no tag"),
+        (
+            json!({"tags": "#"}),
+            "names no tag; give the tag itself, such as `project`",
+        ),
         (json!({"tags": ["a", "  "]}), "names no tag"),
-        (json!({"aliases": ""}), "names no tag"),
+        (
+            json!({"aliases": " "}),
+            "names no alias; give the alias itself",
+        ),
         (json!({"k\u{1b}[2J": {}}), "`properties.k\\u{1b}[2J`"),
     ];
     for (properties, expected) in cases {
