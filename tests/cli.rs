@@ -981,6 +981,7 @@ fn call_without_a_tool_lists_the_tools_with_one_line_each() {
             "get_kiln_info",
             "list_notes",
             "mark_task",
+            "property_search",
             "read_metadata",
             "read_note",
             "set_detailed_goal",
@@ -1021,7 +1022,7 @@ fn call_with_an_unknown_tool_lists_the_tools() {
     assert_eq!(
         stderr(&output),
         "error: there is no tool `gather_requirement`. The tools served (tracker, planner, kiln) are: finish_job, \
-         gather_requirements, get_kiln_info, list_notes, mark_task, read_metadata, read_note, set_detailed_goal, set_overarching_goal, set_plan, text_search, update_tracker_status. \
+         gather_requirements, get_kiln_info, list_notes, mark_task, property_search, read_metadata, read_note, set_detailed_goal, set_overarching_goal, set_plan, text_search, update_tracker_status. \
          Run `quire call` without a tool to see what each does\n"
     );
 

@@ -158,6 +158,23 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
             ),
         ),
         (
+            "property_search",
+            (
+                vec![
+                    json!({"properties": {"status": "active"}}),
+                    json!({"properties": {"tags": ["a", "#b"], "n": 3, "done": true, "x": null}, "folder": "p", "limit": 5, "cursor": "p1.61"}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"properties": "status"}),
+                    json!({"properties": {"s": {"a": 1}}}),
+                    json!({"properties": {"s": [[1]]}}),
+                    json!({"properties": {"s": 1}, "limit": -1}),
+                    json!({"properties": {"s": 1}, "folders": "a"}),
+                ],
+            ),
+        ),
+        (
             "read_metadata",
             (
                 vec![json!({"path": "projects/Plan"}), json!({"path": "a.md"})],
@@ -509,6 +526,19 @@ fn read_note_results_match_the_output_schema() {
     let refused = call(&server, "text_search", json!({"query": "(", "regex": true}));
     assert!(refused.is_error);
     assert_eq!(refused.value["error"]["code"], "VALIDATION_ERROR");
+    let found = checked(
+        &server,
+        "property_search",
+        json!({"properties": {"tags": "A", "n": "3"}}),
+    );
+    assert_eq!(found["notes"][0]["path"], "Other.md");
+    assert_eq!(found["total"], 1);
+    let paged = checked(
+        &server,
+        "property_search",
+        json!({"properties": {"tags": ["a", "nothing"]}, "limit": 1}),
+    );
+    assert!(paged.get("next_cursor").is_none());
     let missing = call(&server, "read_note", json!({"path": "plan"}));
     assert!(missing.is_error);
     assert_eq!(missing.value["error"]["code"], "FILE_NOT_FOUND");

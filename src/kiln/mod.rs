@@ -16,7 +16,9 @@
 //! - [`LiveIndex`] (with the `fs` feature): that index built in the
 //!   background and kept fresh by a file watcher;
 //! - [`search_text`] (with the `fs` feature): the lines of the notes that
-//!   match a query, with ripgrep's engine, read from the files as they are.
+//!   match a query, with ripgrep's engine, read from the files as they are;
+//! - [`property_search`] (with the `fs` feature): the notes whose
+//!   properties hold the values asked for.
 
 mod error;
 mod excerpt;
@@ -33,6 +35,8 @@ mod metadata;
 mod note_path;
 mod note_set;
 mod page;
+#[cfg(feature = "fs")]
+mod properties;
 #[cfg(feature = "fs")]
 mod read;
 mod resolve;
@@ -65,6 +69,11 @@ pub use metadata::{
 pub use note_path::{FolderPath, MAX_PATH_BYTES, MAX_SEGMENT_BYTES, NotePath, is_hidden};
 pub use note_set::NoteSet;
 pub use page::{CursorError, Page, page};
+#[cfg(feature = "fs")]
+pub use properties::{
+    MAX_PROPERTY_KEYS, MAX_PROPERTY_LIMIT, MAX_WANTED_VALUES, MatchedNote, PropertyQuery,
+    PropertySearch, PropertySearchError, PropertySearchRequest, property_search,
+};
 #[cfg(feature = "fs")]
 pub use read::{KilnError, KilnReader, MAX_NOTE_BYTES, NoteRead, ReadNoteRequest};
 pub use resolve::{MAX_CANDIDATES, Resolution, resolve};

@@ -110,6 +110,9 @@ pub enum KilnError {
     /// The search's arguments do not make one.
     #[error(transparent)]
     Search(#[from] super::search::SearchError),
+    /// The property search's arguments do not make one.
+    #[error(transparent)]
+    Properties(#[from] super::properties::PropertySearchError),
 }
 
 fn did_you_mean(suggestions: &[String]) -> String {
@@ -135,7 +138,8 @@ impl KilnError {
             | KilnError::Selection(_)
             | KilnError::List(_)
             | KilnError::Uri(_)
-            | KilnError::Search(_) => true,
+            | KilnError::Search(_)
+            | KilnError::Properties(_) => true,
             KilnError::NotFound { .. }
             | KilnError::IndexBuilding { .. }
             | KilnError::IndexFailed(_) => false,

@@ -13,6 +13,7 @@ use super::live::LiveIndex;
 use super::metadata::{NoteMetadata, ReadMetadataRequest, metadata};
 use super::note_path::{FolderPath, NotePath};
 use super::page::page;
+use super::properties::{PropertySearch, PropertySearchRequest, property_search};
 use super::read::MAX_NOTE_BYTES;
 use super::read::{KilnError, KilnReader, NoteRead, ReadNoteRequest};
 use super::resources::{
@@ -129,6 +130,23 @@ impl KilnTools {
         )?;
         self.index.with(self.budget, |_, index| {
             Ok(list_notes(index, &folder, request)?)
+        })
+    }
+
+    /// `property_search`: a page of the notes (beneath a folder) whose
+    /// properties hold the values asked for, sorted by path.
+    pub fn property_search(
+        &self,
+        request: &PropertySearchRequest,
+    ) -> Result<PropertySearch, KilnError> {
+        let folder = FolderPath::parse(
+            request.folder.as_deref().unwrap_or(""),
+            self.reader.workspace().root(),
+        )?;
+        // Bad arguments are refused at once, not after waiting for the index.
+        request.query()?;
+        self.index.with(self.budget, |_, index| {
+            Ok(property_search(index, &folder, request)?)
         })
     }
 
@@ -418,5 +436,74 @@ mod tests {
         // Given time, the same call is answered.
         let tools = tools.with_budget(DEFAULT_TOOL_BUDGET);
         assert_eq!(tools.read_metadata(&request("n1")).unwrap().path, "n1.md");
+    }
+
+    fn search(properties: serde_json::Value, folder: Option<&str>) -> PropertySearchRequest {
+        serde_json::from_value(serde_json::json!({
+            "properties": properties,
+            "folder": folder,
+            "limit": 1,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn property_search_answers_from_the_index_beneath_a_folder() {
+        use serde_json::json;
+
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir(root.join("p")).unwrap();
+        std::fs::create_dir(root.join(".trash")).unwrap();
+        for (path, text) in [
+            ("top.md", "---\nstatus: active\n---\n"),
+            ("p/a.md", "---\nstatus: active\n---\n"),
+            ("p/b.md", "---\nstatus: [done, active]\n---\n"),
+            ("p/c.md", "---\nstatus: done\n---\n"),
+            (".trash/d.md", "---\nstatus: active\n---\n"),
+        ] {
+            std::fs::write(root.join(path), text).unwrap();
+        }
+        let tools = KilnTools::new(Workspace::new(root).unwrap());
+        let first = tools
+            .property_search(&search(json!({"status": "active"}), Some("p")))
+            .unwrap();
+        assert_eq!((first.notes[0].path.as_str(), first.total), ("p/a.md", 2));
+        let mut next = search(json!({"status": "active"}), Some("p"));
+        next.cursor = first.next_cursor;
+        let rest = tools.property_search(&next).unwrap();
+        assert_eq!(rest.notes[0].path, "p/b.md");
+        assert!(rest.next_cursor.is_none());
+        assert_eq!(
+            rest.notes[0].frontmatter["status"],
+            json!(["done", "active"])
+        );
+        let everywhere = tools
+            .property_search(&search(json!({"status": "active"}), None))
+            .unwrap();
+        assert_eq!(everywhere.total, 3);
+
+        for (request, expected) in [
+            (search(json!({}), None), "`properties` is empty"),
+            (search(json!({"s": {}}), None), "holds an object"),
+            (search(json!({"s": 1}), Some(".trash")), "hidden"),
+            (search(json!({"s": 1}), Some("../x")), "climbs above"),
+        ] {
+            let error = tools.property_search(&request).unwrap_err();
+            assert!(
+                error.is_invalid() && error.to_string().contains(expected),
+                "{error}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_bad_property_search_is_refused_without_waiting_for_the_index() {
+        let dir = tempfile::tempdir().unwrap();
+        let tools = KilnTools::new(Workspace::new(dir.path()).unwrap()).with_budget(Duration::ZERO);
+        let mut request = search(serde_json::json!({"s": 1}), None);
+        request.limit = 0;
+        let error = tools.property_search(&request).unwrap_err();
+        assert!(matches!(error, KilnError::Properties(_)), "{error}");
     }
 }

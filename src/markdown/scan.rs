@@ -192,7 +192,16 @@ impl Walk<'_, '_> {
         match event {
             Walked::Text => self.text_run(range),
             Walked::Code => {
-                self.counted(range);
+                // Inline code in a heading: the heading keeps the code's
+                // text, not its backticks (code blocks are never in one).
+                let heading = self.heading.take();
+                let parts = self.counted(range);
+                self.heading = heading.map(|(level, start, mut text)| {
+                    for part in parts {
+                        text.push_str(code_span_text(&self.text[part]));
+                    }
+                    (level, start, text)
+                });
             }
             Walked::HeadingStart(level) => {
                 self.heading = Some((*level, range.start, String::new()))
@@ -297,6 +306,20 @@ impl Walk<'_, '_> {
             span: Span::new(start, start + task_text.len()),
             line: self.lines.line(marker.start),
         });
+    }
+}
+
+/// The text of an inline code span as written (`` `code` ``), as
+/// CommonMark reads it: without its backticks, and without one space at each
+/// end when it has one at both and is not only spaces.
+fn code_span_text(span: &str) -> &str {
+    let inner = span.trim_matches('`');
+    match inner
+        .strip_prefix(' ')
+        .and_then(|rest| rest.strip_suffix(' '))
+    {
+        Some(stripped) if !inner.trim_matches(' ').is_empty() => stripped,
+        _ => inner,
     }
 }
 

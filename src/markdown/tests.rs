@@ -70,6 +70,14 @@ fn wikilinks_in_every_form() {
 }
 
 #[test]
+fn a_wikilink_that_names_nothing_is_not_a_link() {
+    let note = "[[ ]] [[#]] [[ | x]] [[#^]] [[# | y]] ![[ ]] [[#H]] [[#^b]]\n";
+    let links = parse_note(note).wikilinks;
+    let read = project(&links, |l| (l.heading.as_deref(), l.block.as_deref()));
+    assert_eq!(read, [(Some("H"), None), (None, Some("b"))]);
+}
+
+#[test]
 fn a_wikilink_in_a_table_escapes_its_bar() {
     let note = "| a | b |\n|---|---|\n| [[Note\\|alias]] | x |\n";
     let links = parse_note(note).wikilinks;
@@ -108,6 +116,14 @@ fn headings_atx_and_setext() {
     let read = project(&facts.headings, |h| (h.level, h.text.as_str(), h.line));
     assert_eq!(read, [(1, "Title", 1), (2, "Sub", 4), (3, "Three", 6)]);
     assert_eq!(&note[facts.headings[0].span.range()], "Title\n=====\n");
+}
+
+#[test]
+fn inline_code_in_a_heading_keeps_its_text_not_its_backticks() {
+    let note = "# Run `cargo test` and `` `tick` `` or `` ` ``\n## `  `\n";
+    let facts = parse_note(note);
+    let texts = project(&facts.headings, |h| h.text.as_str());
+    assert_eq!(texts, ["Run cargo test and `tick` or `", ""]);
 }
 
 #[test]

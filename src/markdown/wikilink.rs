@@ -7,7 +7,7 @@ use crate::span::Span;
 
 /// Reads the wikilink or embed written at `span` of `text`, or `None` when
 /// the source there is not `[[...]]` (pulldown-cmark's span is then not the
-/// link itself).
+/// link itself) or names nothing to link to.
 // markdown.ebnf: wikilink, embed
 pub(super) fn read_wikilink(text: &str, span: Span, line: usize) -> Option<Wikilink> {
     let source = &text[span.range()];
@@ -38,9 +38,16 @@ pub(super) fn read_wikilink(text: &str, span: Span, line: usize) -> Option<Wikil
         },
         None => (None, None),
     };
+    let target = target.trim();
+    // markdown.ebnf: wikilink (a link with no target, heading or block, as
+    // `[[ ]]`, `[[#]]` or `[[ |x]]`, leads nowhere, not to its own note)
+    let anchored = heading.as_deref().or(block.as_deref());
+    if target.is_empty() && anchored.is_none_or(str::is_empty) {
+        return None;
+    }
     Some(Wikilink {
         kind,
-        target: target.trim().to_owned(),
+        target: target.to_owned(),
         heading,
         block,
         alias,

@@ -11,7 +11,8 @@ use super::result::{ToolFuture, run_tool};
 use super::server::QuireServer;
 use crate::kiln::{
     KilnInfo, KilnInfoRequest, KilnTools, ListNotesRequest, NoteList, NoteMetadata, NoteRead,
-    ReadMetadataRequest, ReadNoteRequest, TextSearch, TextSearchRequest,
+    PropertySearch, PropertySearchRequest, ReadMetadataRequest, ReadNoteRequest, TextSearch,
+    TextSearchRequest,
 };
 
 /// A tool's `_meta`: its category.
@@ -143,5 +144,32 @@ impl QuireServer {
     )]
     fn text_search(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
         run_tool(&self.kiln, tool, args, KilnTools::text_search)
+    }
+
+    /// The notes whose properties hold the values asked for.
+    #[tool(
+        name = "property_search",
+        description = "Find the notes whose frontmatter properties hold the values asked for, sorted by path, a page at a \
+                       time: `notes` [{path, frontmatter}], `total`, and `next_cursor` (absent on the last page; pass it back \
+                       as `cursor`). Example: {\"properties\": {\"status\": \"active\", \"tags\": [\"project\", \"idea\"]}}. \
+                       Every key must match; a list of values matches any one of them; a value matches a list property \
+                       holding it. `tags` are the note's frontmatter and inline tags, compared without `#` ignoring case, \
+                       and `project` also finds `project/quire`; `aliases` ignore case; other strings (dates included, as \
+                       written: \"2024-01-05\") are exact. Numbers compare by value and \"3\" finds 3; null finds a key \
+                       that is present and empty. `folder` limits the search to a folder (recursive); `limit` is 1 to 1000 \
+                       (default 100).",
+        input_schema = schema_for_type::<PropertySearchRequest>(),
+        output_schema = schema_for_output::<PropertySearch>(),
+        meta = category("access"),
+        annotations(
+            title = "Search note properties (access)",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    fn property_search(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        run_tool(&self.kiln, tool, args, KilnTools::property_search)
     }
 }

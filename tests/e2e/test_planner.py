@@ -633,7 +633,7 @@ async def test_lists_exactly_the_six_planner_tools(planner: Planner):
     assert set(goal["required"]) >= {"type", "scope", "title"}
 
 
-KILN_TOOLS = ["read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search"]
+KILN_TOOLS = ["read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search"]
 
 
 async def test_without_tools_every_toolset_is_served(quire: Path, tmp_path: Path):
@@ -681,6 +681,10 @@ SCHEMA_SAMPLES: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
     "text_search": (
         [{"query": "review"}, {"query": "a.b", "regex": True, "case": "sensitive", "folder": "notes", "limit": 5}],
         [{}, {"query": 1}, {"query": "x", "case": "upper"}, {"query": "x", "context_lines": -1}],
+    ),
+    "property_search": (
+        [{"properties": {"status": "active"}}, {"properties": {"tags": ["a", "b"], "n": None}, "folder": "notes", "limit": 5}],
+        [{}, {"properties": {"s": {"a": 1}}}, {"properties": {"s": [[1]]}}, {"properties": {"s": 1}, "limit": -1}],
     ),
 }
 

@@ -26,7 +26,7 @@ TOOLSETS = {
         "gather_requirements", "set_overarching_goal", "set_detailed_goal",
         "set_plan", "mark_task", "finish_job",
     },
-    "kiln": {"read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search"},
+    "kiln": {"read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search"},
 }
 
 
