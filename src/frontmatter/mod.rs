@@ -36,7 +36,8 @@
 // The modules form a tree, no two using each other: `document` (the types)
 // and `crate::text` are the leaves; `block` splits the text at its fences,
 // `entries` locates the keys, `yaml` reads the values, `parse` ties the three
-// together and `edit` rewrites a value of what `parse` found.
+// together, `edit` rewrites a value of what `parse` found and `write` writes
+// a whole block (checked with `parse`).
 mod block;
 mod document;
 mod edit;
@@ -44,6 +45,7 @@ mod entries;
 mod error;
 mod parse;
 mod scalar;
+mod write;
 mod yaml;
 
 #[cfg(test)]
@@ -53,3 +55,4 @@ pub use document::{Document, Entry, Frontmatter, ValueLayout};
 pub use edit::{replace_scalar, set_scalar};
 pub use error::{Code, EditError, FrontmatterDiagnostic, ParseError};
 pub use parse::parse;
+pub use write::{WriteError, write_block};

@@ -269,3 +269,55 @@ proptest! {
         check_replace(&fenced, &key, &value, false)?;
     }
 }
+
+/// A property value: scalars of every kind (any string, floats and large
+/// integers), lists and mappings nested a few levels.
+fn property_value() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value;
+    let scalar = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<u64>().prop_map(Value::from),
+        (-1e12f64..1e12).prop_map(Value::from),
+        any::<String>().prop_map(Value::String),
+        "[a-z #:'\"\\-\\[\\]{},&*!|>%@`~.0-9]{0,12}".prop_map(Value::String),
+    ];
+    scalar.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(serde_json::Value::Array),
+            prop::collection::btree_map("\\PC{0,6}", inner, 0..4)
+                .prop_map(|map| serde_json::Value::Object(map.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    /// Any properties with distinct non-empty names are written, in order,
+    /// as a block that reads back as exactly those properties.
+    #[test]
+    fn written_blocks_read_back_as_the_properties(
+        properties in prop::collection::vec(("\\PC{1,12}", property_value()), 0..6)
+    ) {
+        let mut distinct: Vec<(String, serde_json::Value)> = Vec::new();
+        for (key, value) in properties {
+            if !distinct.iter().any(|(seen, _)| *seen == key) {
+                distinct.push((key, value));
+            }
+        }
+        let block = super::write_block(&distinct).map_err(|error| {
+            TestCaseError::fail(format!("{distinct:?} refused: {error}"))
+        })?;
+        if distinct.is_empty() {
+            prop_assert_eq!(block, "");
+        } else {
+            let read = parse(&block).unwrap().frontmatter.unwrap();
+            let keys: Vec<&str> = read.entries.iter().map(|entry| entry.key.as_str()).collect();
+            let asked: Vec<&str> = distinct.iter().map(|(key, _)| key.as_str()).collect();
+            prop_assert_eq!(keys, asked);
+            for (key, value) in &distinct {
+                prop_assert_eq!(read.values.get(key), Some(value), "{}", block);
+            }
+        }
+    }
+}
