@@ -51,6 +51,7 @@ mod yaml;
 #[cfg(test)]
 mod proptests;
 
+pub(crate) use block::block_end;
 pub use document::{Document, Entry, Frontmatter, ValueLayout};
 pub use edit::{replace_scalar, set_scalar};
 pub use error::{Code, EditError, FrontmatterDiagnostic, ParseError};

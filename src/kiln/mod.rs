@@ -8,6 +8,8 @@
 //!   decides it;
 //! - [`suggest`]: the closest notes to a path that names none;
 //! - [`select_lines`]: the lines of a note a read returns;
+//! - [`compose_new`] and [`compose_update`]: the text of a note a write
+//!   leaves;
 //! - [`page`]: a page of a listing and the cursor of the next;
 //! - [`KilnReader`] (with the `fs` feature): reading notes through the
 //!   confined file layer;
@@ -20,6 +22,7 @@
 //! - [`property_search`] (with the `fs` feature): the notes whose
 //!   properties hold the values asked for.
 
+mod compose;
 mod error;
 mod excerpt;
 #[cfg(feature = "fs")]
@@ -50,6 +53,7 @@ mod tools;
 #[cfg(feature = "fs")]
 mod watch;
 
+pub use compose::{ComposeError, compose_new, compose_update};
 pub use error::{MAX_SHOWN_CHARS, PathError};
 pub use excerpt::{
     Clamped, Excerpt, ExcerptLimits, Limit, LineSelection, SelectionError, Truncated, select_lines,
