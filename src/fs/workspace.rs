@@ -9,6 +9,11 @@
 //! do; it is written here because both refuse every absolute link target,
 //! even one inside the root, and neither reports where a final symbolic link
 //! leads, which writing *through* a link needs.
+//!
+//! The same walk makes missing folders ([`Workspace::make_folders`]): a
+//! folder the path names that is not there is made with `mkdirat` in the
+//! folder held open, then entered like any other, so creation can no more be
+//! redirected than resolution.
 
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
