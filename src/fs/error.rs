@@ -116,6 +116,16 @@ pub enum FsError {
         /// What it names instead.
         kind: FileKind,
     },
+    /// A folder to create lies behind a symbolic link whose target does not
+    /// exist; folders are created only where the path itself names them,
+    /// never where a link points (as `mkdir -p` does).
+    #[error(
+        "`{path}` is a symbolic link to a folder that does not exist, and folders are not created through a link; create its target first, or give a path without the link"
+    )]
+    DanglingLink {
+        /// The link's path, relative to the root.
+        path: String,
+    },
     /// Resolving the path followed more than 40 symbolic links, the kernel's
     /// own limit, which almost always means a loop.
     #[error("`{path}` goes through more than 40 symbolic links; it probably loops")]
@@ -300,6 +310,7 @@ impl FsError {
             | FsError::TrailingSlash { path }
             | FsError::NotAFile { path, .. }
             | FsError::NotAFolder { path, .. }
+            | FsError::DanglingLink { path }
             | FsError::TooManyLinks { path }
             | FsError::TooLarge { path, .. }
             | FsError::NotUtf8 { path, .. }

@@ -351,8 +351,8 @@ impl Located {
     }
 }
 
-/// Flushes a folder's entries (an unlink) to disk; best effort.
-fn sync_folder(folder: &OwnedFd) {
+/// Flushes a folder's entries (an unlink, a new folder) to disk; best effort.
+pub(super) fn sync_folder(folder: &OwnedFd) {
     if let Some(readable) = open_readable(folder) {
         let _ = rustix::fs::fsync(&readable);
     }

@@ -11,6 +11,14 @@
 //!   handle, keeping owner, group and mode, writing through links to their
 //!   target, refusing read-only and hard-linked files, and checking right
 //!   before the rename that nobody changed the file meanwhile.
+//! - [`Workspace::make_folders`] creates missing folders (`mkdir -p`)
+//!   through the same resolver: `mkdirat` relative to the parent's handle,
+//!   never through a link that leads out, never at a link's missing target;
+//!   [`Workspace::create_with_folders`] then creates a file inside.
+//! - [`Located::move_into`] moves a file (or a link itself) into another
+//!   folder with one rename that never overwrites (`RENAME_NOREPLACE`),
+//!   numbering a taken name as Obsidian does; [`Workspace::trash`] moves a
+//!   note to `.trash/` that way.
 //! - [`OpenFile::lock`] and [`Located::lock_folder`] serialize writers across
 //!   threads and processes, with a deadline that names who holds the lock.
 //! - [`Workspace::walk`] lists every file beneath a folder through the same
@@ -22,8 +30,10 @@
 
 mod error;
 mod file;
+mod folders;
 mod lock;
 mod stage;
+mod trash;
 mod walk;
 mod workspace;
 
@@ -35,3 +45,7 @@ pub use workspace::Workspace;
 
 #[cfg(test)]
 mod tests;
+// Linux: per-thread uids (a permission test run as root), `renameat2`'s
+// exchange (an atomic folder/link swap) and /proc (the umask).
+#[cfg(all(test, any(target_os = "linux", target_os = "android")))]
+mod write_tests;

@@ -9,6 +9,11 @@
 //! do; it is written here because both refuse every absolute link target,
 //! even one inside the root, and neither reports where a final symbolic link
 //! leads, which writing *through* a link needs.
+//!
+//! The same walk makes missing folders ([`Workspace::make_folders`]): a
+//! folder the path names that is not there is made with `mkdirat` in the
+//! folder held open, then entered like any other, so creation can no more be
+//! redirected than resolution.
 
 use std::collections::VecDeque;
 use std::ffi::{OsStr, OsString};
@@ -22,7 +27,8 @@ use rustix::fs::{AtFlags, Mode, OFlags};
 use rustix::io::Errno;
 
 use super::error::{FileKind, FsError};
-use super::file::{FileStat, Located};
+use super::file::{FileStat, Located, sync_folder};
+use super::walk::DEFAULT_MAX_DEPTH;
 
 /// A folder that confines every path a tool is given: paths are resolved
 /// beneath it, and no path leaves it, not by `..`, not as an absolute path
@@ -55,15 +61,36 @@ const MAX_SYMLINKS: usize = 40;
 
 /// How folders on the way are held: only as a place to resolve from.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-const FOLDER_FLAGS: OFlags = OFlags::PATH
+pub(super) const FOLDER_FLAGS: OFlags = OFlags::PATH
     .union(OFlags::DIRECTORY)
     .union(OFlags::NOFOLLOW)
     .union(OFlags::CLOEXEC);
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-const FOLDER_FLAGS: OFlags = OFlags::RDONLY
+pub(super) const FOLDER_FLAGS: OFlags = OFlags::RDONLY
     .union(OFlags::DIRECTORY)
     .union(OFlags::NOFOLLOW)
     .union(OFlags::CLOEXEC);
+
+/// How a path is resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Resolve {
+    /// To the entry a final symbolic link leads to.
+    FollowFinal,
+    /// To the final entry itself, a link included.
+    Entry,
+    /// To a folder, every missing one on the way created
+    /// ([`Workspace::make_folders`]).
+    CreateFolders,
+}
+
+/// How many times a folder is looked for again while other processes create
+/// or remove it under us, before the path is called changed.
+const CREATE_ATTEMPTS: usize = 16;
+
+/// Why a folder path too deep to create is refused: the walk would not see
+/// what is put there.
+const TOO_DEEP: &str = "is more than 64 folders deep, deeper than a walk goes";
+const _: () = assert!(DEFAULT_MAX_DEPTH == 64, "TOO_DEEP names the depth");
 
 /// One step of a path still to resolve.
 enum Step {
@@ -127,19 +154,19 @@ impl Workspace {
     /// (the final one too) as long as they stay beneath it. The final entry
     /// need not exist (see [`Located::exists`]); every folder on the way must.
     pub fn locate(&self, path: &str) -> Result<Located, FsError> {
-        self.resolve(path, true, None)
+        self.resolve(path, Resolve::FollowFinal, None)
     }
 
     /// Like [`Workspace::locate`], but a final symbolic link is the entry
     /// itself, not its target.
     pub fn locate_entry(&self, path: &str) -> Result<Located, FsError> {
-        self.resolve(path, false, None)
+        self.resolve(path, Resolve::Entry, None)
     }
 
     /// Like [`Workspace::locate`], with messages naming the path as `shown`
     /// (the CLI resolves absolute paths but names them as the user typed).
     pub fn locate_shown(&self, path: &str, shown: &str) -> Result<Located, FsError> {
-        self.resolve(path, true, Some(shown))
+        self.resolve(path, Resolve::FollowFinal, Some(shown))
     }
 
     /// The whole content of the regular file at `path`, at most `limit` bytes.
@@ -170,10 +197,10 @@ impl Workspace {
         }
     }
 
-    fn resolve(
+    pub(super) fn resolve(
         &self,
         given: &str,
-        follow_final: bool,
+        how: Resolve,
         shown: Option<&str>,
     ) -> Result<Located, FsError> {
         if given.is_empty() {
@@ -208,8 +235,12 @@ impl Workspace {
                 how: "",
             });
         }
+        let create = how == Resolve::CreateFolders;
+        if create && deepest(&pending) > DEFAULT_MAX_DEPTH {
+            return Err(too_deep(&shown));
+        }
         // A path that ends in `/` or `/.` names a folder.
-        let names_folder = given.ends_with('/') || given.ends_with("/.") || given == ".";
+        let names_folder = create || given.ends_with('/') || given.ends_with("/.") || given == ".";
         let mut walk = Walk {
             workspace: self,
             shown: &shown,
@@ -217,8 +248,18 @@ impl Workspace {
             real: Vec::new(),
             links: 0,
             via_link: false,
+            create,
+            last_link: String::new(),
         };
+        // The steps still pending that the caller's path gave (at the back
+        // of `pending`); a link's target is pushed in front of them. Only
+        // those are created: a folder is never made where a link points.
+        let mut given_left = pending.len();
         loop {
+            let given_step = pending.len() == given_left;
+            if given_step {
+                given_left = given_left.saturating_sub(1);
+            }
             let Some(step) = pending.pop_front() else {
                 // Everything resolved to a folder (`.`, `a/..`).
                 let dir = walk.take_top()?;
@@ -233,7 +274,7 @@ impl Workspace {
             };
             match step {
                 Step::Up => walk.up()?,
-                Step::Name(name) if pending.is_empty() => {
+                Step::Name(name) if pending.is_empty() && !create => {
                     let top = walk.top_dup()?;
                     let kind = match rustix::fs::statat(&top, &name, AtFlags::SYMLINK_NOFOLLOW) {
                         Ok(stat) => Some(FileStat::from_raw(&stat).kind()),
@@ -242,7 +283,7 @@ impl Workspace {
                             return Err(FsError::io(&shown, "look up", &io::Error::from(errno)));
                         }
                     };
-                    if kind == Some(FileKind::Symlink) && follow_final {
+                    if kind == Some(FileKind::Symlink) && how == Resolve::FollowFinal {
                         let target = walk.read_link(&top, &name)?;
                         walk.follow(&target, &mut pending)?;
                         continue;
@@ -258,7 +299,7 @@ impl Workspace {
                         names_folder,
                     });
                 }
-                Step::Name(name) => walk.down(&name, &mut pending)?,
+                Step::Name(name) => walk.down(&name, &mut pending, given_step)?,
             }
         }
     }
@@ -274,6 +315,11 @@ struct Walk<'a> {
     links: usize,
     /// Whether a symbolic link has been followed (for the message).
     via_link: bool,
+    /// Whether missing folders are created ([`Resolve::CreateFolders`]).
+    create: bool,
+    /// The root-relative path of the last link read (for the message about
+    /// a link whose target folder is missing).
+    last_link: String,
 }
 
 impl Walk<'_> {
@@ -316,40 +362,115 @@ impl Walk<'_> {
         Ok(())
     }
 
-    fn down(&mut self, name: &OsStr, pending: &mut VecDeque<Step>) -> Result<(), FsError> {
-        match rustix::fs::openat(self.top(), name, FOLDER_FLAGS, Mode::empty()) {
-            Ok(folder) => {
-                self.stack.push(folder);
-                self.real.push(name.to_owned());
-                Ok(())
-            }
-            Err(Errno::NOTDIR | Errno::LOOP) => {
-                let top = self.top_dup()?;
-                match rustix::fs::statat(&top, name, AtFlags::SYMLINK_NOFOLLOW) {
-                    Ok(stat) if FileStat::from_raw(&stat).kind() == FileKind::Symlink => {
-                        let target = self.read_link(&top, name)?;
-                        self.follow(&target, pending)
+    /// Enters the folder `name` of the folder on top. When creating, a
+    /// missing `name` that the caller's path gave (`given`) is made first;
+    /// a missing folder behind a link is not (see [`FsError::DanglingLink`]).
+    fn down(
+        &mut self,
+        name: &OsStr,
+        pending: &mut VecDeque<Step>,
+        given: bool,
+    ) -> Result<(), FsError> {
+        // Another process may create or remove the folder between our calls:
+        // each round looks again, a few rounds at most.
+        for _ in 0..CREATE_ATTEMPTS {
+            match rustix::fs::openat(self.top(), name, FOLDER_FLAGS, Mode::empty()) {
+                Ok(folder) => {
+                    self.stack.push(folder);
+                    self.real.push(name.to_owned());
+                    return Ok(());
+                }
+                Err(Errno::NOTDIR | Errno::LOOP) => {
+                    let top = self.top_dup()?;
+                    match rustix::fs::statat(&top, name, AtFlags::SYMLINK_NOFOLLOW) {
+                        Ok(stat) if FileStat::from_raw(&stat).kind() == FileKind::Symlink => {
+                            let target = self.read_link(&top, name)?;
+                            return self.follow(&target, pending);
+                        }
+                        // A link a moment ago, a folder now: look again.
+                        Ok(stat)
+                            if self.create
+                                && FileStat::from_raw(&stat).kind() == FileKind::Folder => {}
+                        // A "folder" on the way that is a file.
+                        Ok(stat) if self.create => {
+                            return Err(FsError::NotAFolder {
+                                path: self.real_path_of(name),
+                                kind: FileStat::from_raw(&stat).kind(),
+                            });
+                        }
+                        // Gone since the open: look again.
+                        Err(Errno::NOENT) if self.create => {}
+                        Ok(_) | Err(Errno::NOENT) => {
+                            return Err(FsError::NotFound {
+                                path: self.shown.to_owned(),
+                            });
+                        }
+                        Err(errno) => {
+                            return Err(FsError::io(
+                                self.shown,
+                                "look up",
+                                &io::Error::from(errno),
+                            ));
+                        }
                     }
-                    // A "folder" on the way that is a file.
-                    Ok(_) | Err(Errno::NOENT) => Err(FsError::NotFound {
+                }
+                Err(Errno::NOENT) if self.create && given => self.make_folder(name)?,
+                Err(Errno::NOENT) if self.create => {
+                    return Err(FsError::DanglingLink {
+                        path: self.last_link.clone(),
+                    });
+                }
+                Err(Errno::NOENT) => {
+                    return Err(FsError::NotFound {
                         path: self.shown.to_owned(),
-                    }),
-                    Err(errno) => Err(FsError::io(self.shown, "look up", &io::Error::from(errno))),
+                    });
+                }
+                Err(errno) => {
+                    return Err(FsError::io(
+                        self.shown,
+                        "open a folder of",
+                        &io::Error::from(errno),
+                    ));
                 }
             }
-            Err(Errno::NOENT) => Err(FsError::NotFound {
-                path: self.shown.to_owned(),
-            }),
+        }
+        Err(FsError::Changed {
+            path: self.shown.to_owned(),
+        })
+    }
+
+    /// Makes the folder `name` in the folder on top (`mkdirat` through its
+    /// handle, mode `0o777` less the umask) and flushes the parent's entries,
+    /// so the new folder survives a crash. One already there (another
+    /// creator won the race) is fine: the caller opens it next.
+    fn make_folder(&self, name: &OsStr) -> Result<(), FsError> {
+        if self.stack.len() >= DEFAULT_MAX_DEPTH {
+            return Err(too_deep(self.shown));
+        }
+        match rustix::fs::mkdirat(self.top(), name, Mode::from_raw_mode(0o777)) {
+            Ok(()) => {
+                sync_folder(self.top());
+                Ok(())
+            }
+            Err(Errno::EXIST) => Ok(()),
             Err(errno) => Err(FsError::io(
-                self.shown,
-                "open a folder of",
+                &self.real_path_of(name),
+                "create the folder",
                 &io::Error::from(errno),
             )),
         }
     }
 
+    /// `name` in the folder on top, as a path relative to the root.
+    fn real_path_of(&self, name: &OsStr) -> String {
+        let mut real = self.real.clone();
+        real.push(name.to_owned());
+        slash_join(&real)
+    }
+
     fn read_link(&mut self, folder: &OwnedFd, name: &OsStr) -> Result<PathBuf, FsError> {
         self.links += 1;
+        self.last_link = self.real_path_of(name);
         if self.links > MAX_SYMLINKS {
             return Err(FsError::TooManyLinks {
                 path: self.shown.to_owned(),
@@ -394,6 +515,27 @@ impl Walk<'_> {
             pending.push_front(step);
         }
         Ok(())
+    }
+}
+
+/// The most folders deep the steps go, counted from where they start.
+fn deepest(steps: &VecDeque<Step>) -> usize {
+    let mut depth = 0usize;
+    let mut deepest = 0;
+    for step in steps {
+        match step {
+            Step::Up => depth = depth.saturating_sub(1),
+            Step::Name(_) => depth += 1,
+        }
+        deepest = deepest.max(depth);
+    }
+    deepest
+}
+
+fn too_deep(shown: &str) -> FsError {
+    FsError::Invalid {
+        path: shown.to_owned(),
+        reason: TOO_DEEP,
     }
 }
 
