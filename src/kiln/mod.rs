@@ -52,6 +52,8 @@ mod suggest;
 mod tools;
 #[cfg(feature = "fs")]
 mod watch;
+#[cfg(feature = "fs")]
+mod write;
 
 pub use compose::{ComposeError, compose_new, compose_update};
 pub use error::{MAX_SHOWN_CHARS, PathError};
@@ -94,6 +96,11 @@ pub use search::{
 pub use suggest::suggest;
 #[cfg(feature = "fs")]
 pub use tools::{DEFAULT_TOOL_BUDGET, KilnOptions, KilnTools};
+#[cfg(feature = "fs")]
+pub use write::{
+    CreateNoteRequest, DeleteNoteRequest, NoteCreated, NoteDeleted, NoteUpdated, TRASH_FOLDER,
+    UpdateNoteRequest, WriteRefusal,
+};
 
 #[cfg(test)]
 mod proptests;

@@ -15,7 +15,7 @@ use super::error::PathError;
 use super::excerpt::{ExcerptLimits, LineSelection, SelectionError, select_lines};
 use super::note_path::NotePath;
 use super::suggest::suggest;
-use crate::fs::{FsError, WalkEntry, WalkOptions, Workspace};
+use crate::fs::{FsError, Located, WalkEntry, WalkOptions, Workspace};
 
 /// How many suggestions a missing note's error lists.
 const SUGGESTIONS: usize = 5;
@@ -104,6 +104,10 @@ pub enum KilnError {
     /// The index could not be built.
     #[error("the kiln's index could not be built: {0}")]
     IndexFailed(String),
+    /// A write the kiln refuses (the note exists, changed since it was
+    /// read, would be too large, or its text cannot be composed).
+    #[error(transparent)]
+    Write(#[from] super::write::WriteRefusal),
     /// A resource URI that names no note.
     #[error(transparent)]
     Uri(#[from] super::resources::UriError),
@@ -138,6 +142,7 @@ impl KilnError {
             | KilnError::Selection(_)
             | KilnError::List(_)
             | KilnError::Uri(_)
+            | KilnError::Write(_)
             | KilnError::Search(_)
             | KilnError::Properties(_) => true,
             KilnError::NotFound { .. }
@@ -231,14 +236,7 @@ impl KilnReader {
             request.tail,
         )?;
         let path = NotePath::parse(&request.path, self.workspace.root())?;
-        let located = match self.workspace.locate(path.as_str()) {
-            Ok(located) if located.exists() => located,
-            Ok(_) | Err(FsError::NotFound { .. }) => {
-                let on_disk = find(&path)?;
-                self.workspace.locate_shown(&on_disk, path.as_str())?
-            }
-            Err(error) => return Err(error.into()),
-        };
+        let located = self.locate_finding(&path, find)?;
         let bytes = located.open()?.read(MAX_NOTE_BYTES)?;
         let sha256 = hex(&Sha256::digest(&bytes));
         let text = String::from_utf8(bytes).map_err(|error| FsError::NotUtf8 {
@@ -258,6 +256,23 @@ impl KilnReader {
             truncated: excerpt.truncated.map(|truncated| truncated.to_string()),
             next_start_line: excerpt.truncated.map(|truncated| truncated.next_start_line),
         })
+    }
+
+    /// The file of the note `path`: at its own path, else where `find` says
+    /// (see [`Self::read_note_finding`]).
+    pub(super) fn locate_finding(
+        &self,
+        path: &NotePath,
+        find: impl FnOnce(&NotePath) -> Result<String, KilnError>,
+    ) -> Result<Located, KilnError> {
+        match self.workspace.locate(path.as_str()) {
+            Ok(located) if located.exists() => Ok(located),
+            Ok(_) | Err(FsError::NotFound { .. }) => {
+                let on_disk = find(path)?;
+                Ok(self.workspace.locate_shown(&on_disk, path.as_str())?)
+            }
+            Err(error) => Err(error.into()),
+        }
     }
 
     /// The file of the note `path` that is not at its own path: the note
@@ -294,7 +309,7 @@ impl KilnReader {
 }
 
 /// `bytes` as lowercase hexadecimal.
-fn hex(bytes: &[u8]) -> String {
+pub(super) fn hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
     bytes
         .iter()

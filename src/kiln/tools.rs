@@ -21,7 +21,13 @@ use super::resources::{
 };
 use super::search::{TextSearch, TextSearchRequest, search_text};
 use super::suggest::suggest;
-use crate::fs::{FsError, Workspace};
+use super::write::{
+    self, CreateNoteRequest, DeleteNoteRequest, NoteCreated, NoteDeleted, NoteUpdated,
+    UpdateNoteRequest, WriteRefusal,
+};
+use crate::fs::{
+    Deadline, FileKind, FsError, Located, OpenFile, WalkEntry, WalkOptions, Workspace,
+};
 
 /// How long a call waits for the index by default.
 pub const DEFAULT_TOOL_BUDGET: Duration = Duration::from_secs(10);
@@ -165,6 +171,183 @@ impl KilnTools {
 }
 
 impl KilnTools {
+    /// `create_note`: a new note (its missing folders made), refused when
+    /// one exists at the path.
+    pub fn create_note(&self, request: &CreateNoteRequest) -> Result<NoteCreated, KilnError> {
+        let workspace = self.reader.workspace();
+        let path = NotePath::parse(&request.path, workspace.root())?;
+        let text = write::new_note_text(request)?;
+        // An NFD twin on disk is the same note.
+        if self.on_disk(&path)?.is_some() {
+            return Err(KilnError::Write(WriteRefusal::Exists {
+                path: path.to_string(),
+            }));
+        }
+        workspace
+            .create_with_folders(path.as_str(), text.as_bytes(), 0o644)
+            .map_err(|error| write::exists(&path, error))?;
+        self.sync_now(path.as_str());
+        Ok(NoteCreated {
+            path: path.to_string(),
+            word_count: write::word_count(&text),
+            sha256: write::sha256(text.as_bytes()),
+        })
+    }
+
+    /// `update_note`: the note's body, its properties, or both, replaced
+    /// atomically if it is still the file read (and, with
+    /// `expected_sha256`, still holds what the caller read).
+    pub fn update_note(&self, request: &UpdateNoteRequest) -> Result<NoteUpdated, KilnError> {
+        let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
+        let on_disk = self.existing_on_disk(&path)?;
+        let (located, file) = self.lock_note(&path, &on_disk)?;
+        let bytes = file.read(MAX_NOTE_BYTES)?;
+        let digest = write::sha256(&bytes);
+        if let Some(expected) = &request.expected_sha256
+            && !expected.trim().eq_ignore_ascii_case(&digest)
+        {
+            return Err(KilnError::Write(WriteRefusal::Changed {
+                path: path.to_string(),
+                expected: crate::kiln::error::shown(expected),
+            }));
+        }
+        let old = String::from_utf8(bytes).map_err(|error| FsError::NotUtf8 {
+            path: path.to_string(),
+            offset: error.utf8_error().valid_up_to(),
+        })?;
+        let text = write::updated_text(&old, request)?;
+        located.replace(&file, text.as_bytes())?;
+        self.sync_now(&on_disk);
+        Ok(NoteUpdated {
+            path: path.to_string(),
+            updated: write::updated_parts(request),
+            word_count: write::word_count(&text),
+            sha256: write::sha256(text.as_bytes()),
+        })
+    }
+
+    /// `delete_note`: the note moved into `.trash/` (or removed, when
+    /// `permanent`), with the notes that linked to it.
+    pub fn delete_note(&self, request: &DeleteNoteRequest) -> Result<NoteDeleted, KilnError> {
+        let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
+        let on_disk = self.existing_on_disk(&path)?;
+        let (backlinks, ambiguous_backlinks) = self.index.with(self.budget, |_, index| {
+            Ok(write::linking_notes(index, &path))
+        })?;
+        let workspace = self.reader.workspace();
+        // Held until the note is gone, so a writer waiting for it finds it
+        // gone rather than writing it back.
+        let _locked = self.lock_note(&path, &on_disk)?;
+        let trashed_to = if request.permanent {
+            // The entry itself: a note that is a link is not removed
+            // through it (the file it leads to may be another note).
+            let located = workspace.locate_entry(&on_disk)?;
+            if located.kind() == Some(FileKind::Symlink) {
+                return Err(KilnError::Write(WriteRefusal::LinkedNote {
+                    path: path.to_string(),
+                }));
+            }
+            let file = located.open()?;
+            located.remove(&file)?;
+            None
+        } else {
+            Some(workspace.trash(&on_disk, write::TRASH_FOLDER)?)
+        };
+        self.sync_now(&on_disk);
+        Ok(NoteDeleted {
+            path: path.to_string(),
+            deleted: true,
+            trashed_to,
+            backlink_count: backlinks.len(),
+            backlinks,
+            ambiguous_backlinks,
+        })
+    }
+
+    /// The note's file, opened and locked: writers of one note take turns
+    /// (each locks the file it read and replaces it before the next reads
+    /// it; one replaced while this call waited is opened again), so no
+    /// update is lost. Waits at most the call's budget.
+    fn lock_note(&self, path: &NotePath, on_disk: &str) -> Result<(Located, OpenFile), KilnError> {
+        let deadline = Deadline::after(self.budget);
+        loop {
+            let located = self
+                .reader
+                .workspace()
+                .locate_shown(on_disk, path.as_str())?;
+            let file = located.open()?;
+            file.lock(deadline)?;
+            if located.is_current(&file)? {
+                return Ok((located, file));
+            }
+        }
+    }
+
+    /// The on-disk name of the existing note `path`: its own path, else
+    /// the name the index knows it by (NFD); not found with suggestions.
+    fn existing_on_disk(&self, path: &NotePath) -> Result<String, KilnError> {
+        match self.on_disk(path)? {
+            Some(on_disk) => Ok(on_disk),
+            None => self.find_indexed(path),
+        }
+    }
+
+    /// Where the note `path` is on disk, if the index knows it under
+    /// another name (NFD) or the file is at its own path.
+    fn on_disk(&self, path: &NotePath) -> Result<Option<String>, KilnError> {
+        match self.reader.workspace().locate(path.as_str()) {
+            Ok(located) if located.exists() => return Ok(Some(path.to_string())),
+            Ok(_) | Err(FsError::NotFound { .. }) => {}
+            Err(error) => return Err(error.into()),
+        }
+        if let Ok(on_disk) = self.find_indexed(path) {
+            return Ok(Some(on_disk));
+        }
+        // Written a moment ago, before the watcher told the index: a name
+        // in the note's own folder that normalizes to the same path.
+        let folder = path.folder();
+        let options = WalkOptions::new().extension("md").max_depth(0);
+        let Ok(walk) = self.reader.workspace().walk(folder.as_str(), options) else {
+            return Ok(None);
+        };
+        Ok(walk.into_iter().find_map(|entry| match entry {
+            WalkEntry::File(file)
+                if NotePath::parse_relative(&file.path).ok().as_ref() == Some(path) =>
+            {
+                Some(file.path)
+            }
+            _ => None,
+        }))
+    }
+
+    /// The on-disk name of the note `path` from the index, or not found
+    /// with suggestions (the root walked while the index is being built).
+    fn find_indexed(&self, path: &NotePath) -> Result<String, KilnError> {
+        let found = self
+            .index
+            .with(Duration::ZERO, |_, index| match index.get(path) {
+                Some(note) => Ok(note.on_disk.clone()),
+                None => Err(not_found(index, path)),
+            });
+        match found {
+            Err(KilnError::IndexBuilding { .. } | KilnError::IndexFailed(_)) => {
+                self.reader.find_by_walking(path)
+            }
+            found => found,
+        }
+    }
+
+    /// Brings the index's entry for the file `on_disk` up to date now,
+    /// when the index is built (a build under way reads the file itself).
+    fn sync_now(&self, on_disk: &str) {
+        let _ = self.index.with(Duration::ZERO, |workspace, index| {
+            if index.sync_file(workspace, on_disk) {
+                index.resolve_links();
+            }
+            Ok(())
+        });
+    }
+
     /// `get_kiln_info`: the root URI and totals, and with `detailed` how
     /// the index stands. Never waits for the index.
     pub fn get_kiln_info(&self, request: &KilnInfoRequest) -> Result<KilnInfo, KilnError> {

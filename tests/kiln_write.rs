@@ -1,0 +1,385 @@
+//! The kiln's writes through `KilnTools`, byte by byte: what a create,
+//! an update and a delete change, what they keep, what they refuse (and
+//! that a refusal writes nothing), what the index sees right after, and
+//! two writers racing on one note with `expected_sha256`.
+
+use std::fs;
+use std::os::unix::fs::{PermissionsExt, symlink};
+use std::path::Path;
+use std::sync::Arc;
+
+use quire::fs::Workspace;
+use quire::kiln::{
+    CreateNoteRequest, DeleteNoteRequest, KilnError, KilnTools, ListNotesRequest,
+    ReadMetadataRequest, ReadNoteRequest, UpdateNoteRequest,
+};
+use serde_json::json;
+
+fn tools(root: &Path) -> KilnTools {
+    KilnTools::new(Workspace::new(root).unwrap())
+}
+
+fn listed(tools: &KilnTools) -> Vec<String> {
+    let request = ListNotesRequest {
+        folder: None,
+        recursive: true,
+        include_frontmatter: false,
+        limit: 1_000,
+        cursor: None,
+    };
+    let list = tools.list_notes(&request).unwrap();
+    list.notes.into_iter().map(|note| note.path).collect()
+}
+
+fn create(path: &str, content: &str, frontmatter: Option<serde_json::Value>) -> CreateNoteRequest {
+    CreateNoteRequest {
+        path: path.to_owned(),
+        content: content.to_owned(),
+        frontmatter: frontmatter.map(|value| value.as_object().unwrap().clone()),
+    }
+}
+
+fn update(
+    path: &str,
+    content: Option<&str>,
+    frontmatter: Option<serde_json::Value>,
+    expected: Option<&str>,
+) -> UpdateNoteRequest {
+    UpdateNoteRequest {
+        path: path.to_owned(),
+        content: content.map(str::to_owned),
+        frontmatter: frontmatter.map(|value| value.as_object().unwrap().clone()),
+        expected_sha256: expected.map(str::to_owned),
+    }
+}
+
+fn sha(tools: &KilnTools, path: &str) -> String {
+    tools
+        .read_note(&ReadNoteRequest {
+            path: path.to_owned(),
+            start_line: None,
+            end_line: None,
+            head: None,
+            tail: None,
+        })
+        .unwrap()
+        .sha256
+}
+
+#[test]
+fn create_writes_the_note_with_its_folders_and_refuses_to_overwrite() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let tools = tools(root);
+    assert!(listed(&tools).is_empty());
+
+    let created = tools
+        .create_note(&create(
+            "projects/2026/Plan",
+            "# Plan\nship it\n",
+            Some(json!({"status": "draft", "tags": ["work"]})),
+        ))
+        .unwrap();
+    assert_eq!(created.path, "projects/2026/Plan.md");
+    assert_eq!(created.word_count, 3);
+    let written = fs::read_to_string(root.join("projects/2026/Plan.md")).unwrap();
+    assert_eq!(
+        written,
+        "---\nstatus: draft\ntags:\n  - work\n---\n# Plan\nship it\n"
+    );
+    assert_eq!(created.sha256, sha(&tools, "projects/2026/Plan"));
+    // The index sees it at once.
+    assert_eq!(listed(&tools), ["projects/2026/Plan.md"]);
+
+    let error = tools
+        .create_note(&create("projects/2026/Plan.md", "other\n", None))
+        .unwrap_err();
+    assert!(error.to_string().contains("Use update_note"), "{error}");
+    assert_eq!(
+        fs::read_to_string(root.join("projects/2026/Plan.md")).unwrap(),
+        written
+    );
+
+    // An NFD twin on disk is the same note.
+    fs::write(root.join("Cafe\u{301}.md"), "nfd\n").unwrap();
+    let error = tools
+        .create_note(&create("Caf\u{e9}", "nfc\n", None))
+        .unwrap_err();
+    assert!(error.to_string().contains("already exists"), "{error}");
+    assert!(!root.join("Caf\u{e9}.md").exists());
+
+    for (path, expected) in [
+        (".obsidian/x", "hidden"),
+        ("../outside", "climbs above"),
+        ("a\0b", "NUL"),
+    ] {
+        let error = tools.create_note(&create(path, "x", None)).unwrap_err();
+        assert!(error.is_invalid(), "{path}: {error}");
+        assert!(error.to_string().contains(expected), "{path}: {error}");
+    }
+    let error = tools
+        .create_note(&create(
+            "x",
+            "---\na: 1\n---\nbody\n",
+            Some(json!({"b": 2})),
+        ))
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("starts with a frontmatter block"),
+        "{error}"
+    );
+    assert!(!root.join("x.md").exists());
+}
+
+#[test]
+fn create_never_writes_through_a_link_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    symlink(outside.path(), dir.path().join("away")).unwrap();
+    let tools = tools(dir.path());
+    let error = tools
+        .create_note(&create("away/new", "x\n", None))
+        .unwrap_err();
+    assert!(error.to_string().contains("outside"), "{error}");
+    assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn update_replaces_only_what_it_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let original = "---\r\nstatus: todo # kept\r\n---\r\n# Body\r\nold\r\n";
+    fs::write(root.join("Note.md"), original).unwrap();
+    fs::set_permissions(root.join("Note.md"), fs::Permissions::from_mode(0o640)).unwrap();
+    let tools = tools(root);
+
+    let done = tools
+        .update_note(&update("Note", Some("new body\r\n"), None, None))
+        .unwrap();
+    assert_eq!(done.updated, ["content"]);
+    assert_eq!(
+        fs::read_to_string(root.join("Note.md")).unwrap(),
+        "---\r\nstatus: todo # kept\r\n---\r\nnew body\r\n"
+    );
+    let mode = fs::metadata(root.join("Note.md"))
+        .unwrap()
+        .permissions()
+        .mode()
+        & 0o777;
+    assert_eq!(mode, 0o640);
+
+    let done = tools
+        .update_note(&update("Note", None, Some(json!({"status": "done"})), None))
+        .unwrap();
+    assert_eq!(done.updated, ["frontmatter"]);
+    assert_eq!(
+        fs::read_to_string(root.join("Note.md")).unwrap(),
+        "---\r\nstatus: done\r\n---\r\nnew body\r\n"
+    );
+    let metadata = tools
+        .read_metadata(&ReadMetadataRequest {
+            path: "Note".to_owned(),
+        })
+        .unwrap();
+    assert_eq!(metadata.frontmatter["status"], "done");
+
+    let error = tools
+        .update_note(&update("Note", None, None, None))
+        .unwrap_err();
+    assert!(error.to_string().contains("nothing to change"), "{error}");
+    let missing = tools
+        .update_note(&update("Nope", Some("x"), None, None))
+        .unwrap_err();
+    assert!(missing.is_not_found(), "{missing}");
+}
+
+#[test]
+fn a_stale_digest_or_broken_frontmatter_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::write(root.join("Note.md"), "first\n").unwrap();
+    let tools = tools(root);
+    let read = sha(&tools, "Note");
+    fs::write(root.join("Note.md"), "changed by someone else\n").unwrap();
+    let error = tools
+        .update_note(&update("Note", Some("mine\n"), None, Some(&read)))
+        .unwrap_err();
+    assert!(
+        error.to_string().contains("changed since it was read"),
+        "{error}"
+    );
+    assert_eq!(
+        fs::read_to_string(root.join("Note.md")).unwrap(),
+        "changed by someone else\n"
+    );
+    let current = sha(&tools, "Note");
+    tools
+        .update_note(&update(
+            "Note",
+            Some("mine\n"),
+            None,
+            Some(&current.to_uppercase()),
+        ))
+        .unwrap();
+    assert_eq!(fs::read_to_string(root.join("Note.md")).unwrap(), "mine\n");
+
+    let broken = "---\ntitle: [x\n---\nbody\n";
+    fs::write(root.join("Broken.md"), broken).unwrap();
+    let error = tools
+        .update_note(&update("Broken", Some("new\n"), None, None))
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("pass `frontmatter` to replace it"),
+        "{error}"
+    );
+    assert_eq!(fs::read_to_string(root.join("Broken.md")).unwrap(), broken);
+    tools
+        .update_note(&update("Broken", None, Some(json!({"title": "[x"})), None))
+        .unwrap();
+    assert_eq!(
+        fs::read_to_string(root.join("Broken.md")).unwrap(),
+        "---\ntitle: \"[x\"\n---\nbody\n"
+    );
+}
+
+#[test]
+fn racing_writers_with_the_digest_never_lose_an_update() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::write(root.join("Counter.md"), "0\n").unwrap();
+    let tools = Arc::new(tools(root));
+    // Each writer adds its mark to what it read; a write on a stale read is
+    // refused, and the writer reads again.
+    let writers: Vec<_> = (0..4)
+        .map(|writer| {
+            let tools = Arc::clone(&tools);
+            std::thread::spawn(move || {
+                let mut refused = 0;
+                for round in 0..10 {
+                    loop {
+                        let read = tools
+                            .read_note(&ReadNoteRequest {
+                                path: "Counter".into(),
+                                start_line: None,
+                                end_line: None,
+                                head: None,
+                                tail: None,
+                            })
+                            .unwrap();
+                        let content = format!("{}w{writer}r{round}\n", read.content);
+                        match tools.update_note(&update(
+                            "Counter",
+                            Some(&content),
+                            None,
+                            Some(&read.sha256),
+                        )) {
+                            Ok(_) => break,
+                            Err(KilnError::Write(_) | KilnError::File(_)) => refused += 1,
+                            Err(other) => panic!("{other}"),
+                        }
+                    }
+                }
+                refused
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.join().unwrap();
+    }
+    let text = fs::read_to_string(root.join("Counter.md")).unwrap();
+    for writer in 0..4 {
+        for round in 0..10 {
+            assert!(
+                text.contains(&format!("w{writer}r{round}\n")),
+                "lost w{writer}r{round}:\n{text}"
+            );
+        }
+    }
+    assert_eq!(text.lines().count(), 41);
+}
+
+#[test]
+fn delete_moves_to_the_trash_and_names_the_notes_that_linked() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("a")).unwrap();
+    fs::create_dir_all(root.join("b")).unwrap();
+    fs::write(root.join("a/Plan.md"), "the plan\n").unwrap();
+    fs::write(root.join("b/Plan.md"), "another plan\n").unwrap();
+    fs::write(root.join("Home.md"), "[[a/Plan]] and ![[a/Plan#Goals]]\n").unwrap();
+    fs::write(root.join("Loose.md"), "[[Plan]]\n").unwrap();
+    fs::write(root.join("Code.md"), "`[[a/Plan]]`\n```\n[[a/Plan]]\n```\n").unwrap();
+    let tools = tools(root);
+    assert_eq!(listed(&tools).len(), 5);
+
+    let deleted = tools
+        .delete_note(&DeleteNoteRequest {
+            path: "a/Plan".into(),
+            permanent: false,
+        })
+        .unwrap();
+    assert!(deleted.deleted);
+    assert_eq!(deleted.trashed_to.as_deref(), Some(".trash/Plan.md"));
+    assert_eq!(deleted.backlinks, ["Home.md"]);
+    assert_eq!(deleted.ambiguous_backlinks, ["Loose.md"]);
+    assert_eq!(deleted.backlink_count, 1);
+    assert_eq!(
+        fs::read_to_string(root.join(".trash/Plan.md")).unwrap(),
+        "the plan\n"
+    );
+    assert!(!root.join("a/Plan.md").exists());
+    assert!(!listed(&tools).contains(&"a/Plan.md".to_owned()));
+
+    let gone = tools
+        .delete_note(&DeleteNoteRequest {
+            path: "b/Plan".into(),
+            permanent: true,
+        })
+        .unwrap();
+    assert_eq!(gone.trashed_to, None);
+    assert!(!root.join("b/Plan.md").exists());
+    assert!(!root.join(".trash/Plan 1.md").exists());
+
+    let error = tools
+        .delete_note(&DeleteNoteRequest {
+            path: ".trash/Plan".into(),
+            permanent: true,
+        })
+        .unwrap_err();
+    assert!(error.to_string().contains("hidden"), "{error}");
+}
+
+#[test]
+fn a_note_that_is_a_link_is_trashed_as_a_link_and_never_removed_through_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::write(root.join("Real.md"), "real\n").unwrap();
+    symlink(root.join("Real.md"), root.join("Alias.md")).unwrap();
+    let tools = tools(root);
+    let error = tools
+        .delete_note(&DeleteNoteRequest {
+            path: "Alias".into(),
+            permanent: true,
+        })
+        .unwrap_err();
+    assert!(error.to_string().contains("symbolic link"), "{error}");
+    assert_eq!(fs::read_to_string(root.join("Real.md")).unwrap(), "real\n");
+    let trashed = tools
+        .delete_note(&DeleteNoteRequest {
+            path: "Alias".into(),
+            permanent: false,
+        })
+        .unwrap();
+    assert_eq!(trashed.trashed_to.as_deref(), Some(".trash/Alias.md"));
+    assert!(
+        fs::symlink_metadata(root.join(".trash/Alias.md"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(fs::read_to_string(root.join("Real.md")).unwrap(), "real\n");
+}
