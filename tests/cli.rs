@@ -345,6 +345,61 @@ fn serve_refuses_non_loopback_http_addresses() {
 }
 
 #[test]
+fn call_writes_notes_only_when_writes_are_allowed() {
+    let folder = tempfile::tempdir().unwrap();
+    let root = folder.path().to_str().unwrap();
+    let arguments =
+        r##"{"path": "ideas/New", "content": "# New\n", "frontmatter": {"status": "draft"}}"##;
+    let output = quire(&["call", "create_note", arguments, "--root", root], "");
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).contains("add --writes allow"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!folder.path().join("ideas").exists());
+
+    let output = quire(
+        &[
+            "call",
+            "create_note",
+            arguments,
+            "--root",
+            root,
+            "--writes",
+            "allow",
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("\"path\": \"ideas/New.md\""),
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(
+        std::fs::read_to_string(folder.path().join("ideas/New.md")).unwrap(),
+        "---\nstatus: draft\n---\n# New\n"
+    );
+    let output = quire(
+        &[
+            "call",
+            "create_note",
+            arguments,
+            "--root",
+            root,
+            "--writes",
+            "allow",
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 1);
+    assert!(
+        stdout(&output).contains("use update_note") || stdout(&output).contains("Use update_note")
+    );
+}
+
+#[test]
 fn serve_refuses_a_tool_timeout_that_is_not_a_duration() {
     let vault = vault_copy();
     let root = vault.path().to_str().unwrap();

@@ -137,6 +137,30 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
             (vec![json!({})], vec![json!({"force": true})]),
         ),
         (
+            "create_note",
+            (
+                vec![
+                    json!({"path": "a", "content": "x"}),
+                    json!({"path": "a/b.md", "content": "", "frontmatter": {"tags": ["x"], "n": 1}}),
+                ],
+                vec![
+                    json!({"path": "a"}),
+                    json!({"path": "a", "content": 1}),
+                    json!({"path": "a", "content": "x", "frontmatter": [1]}),
+                ],
+            ),
+        ),
+        (
+            "delete_note",
+            (
+                vec![
+                    json!({"path": "a"}),
+                    json!({"path": "a", "permanent": true}),
+                ],
+                vec![json!({}), json!({"path": "a", "permanent": "yes"})],
+            ),
+        ),
+        (
             "get_kiln_info",
             (
                 vec![json!({}), json!({"detailed": true})],
@@ -222,6 +246,19 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
             ),
         ),
         (
+            "update_note",
+            (
+                vec![
+                    json!({"path": "a", "content": "x"}),
+                    json!({"path": "a", "frontmatter": {}, "expected_sha256": "00"}),
+                ],
+                vec![
+                    json!({"content": "x"}),
+                    json!({"path": "a", "sha256": "00"}),
+                ],
+            ),
+        ),
+        (
             "update_tracker_status",
             (
                 vec![
@@ -242,6 +279,7 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
 fn server(root: &Path, plan_file: Option<&str>) -> QuireServer {
     QuireServer::new(Workspace::new(root).unwrap(), &Toolset::ALL)
         .with_plan_file(plan_file.map(Into::into))
+        .allowing_writes()
 }
 
 fn call(server: &QuireServer, tool: &str, arguments: Value) -> CallOutcome {
@@ -264,7 +302,8 @@ fn every_schema_is_a_valid_draft_2020_12_schema_whose_references_resolve() {
         vec![Toolset::Tracker],
         Toolset::ALL.to_vec(),
     ] {
-        let server = QuireServer::new(Workspace::new(folder.path()).unwrap(), &toolsets);
+        let server =
+            QuireServer::new(Workspace::new(folder.path()).unwrap(), &toolsets).allowing_writes();
         let schemas = schemas(&server);
         assert!(!schemas.is_empty());
         for (tool, (input, output)) in &schemas {

@@ -7,7 +7,8 @@ use quire::mcp::{QuireServer, Toolset};
 #[test]
 fn tools_list_is_stable() {
     let folder = tempfile::tempdir().unwrap();
-    let server = QuireServer::new(Workspace::new(folder.path()).unwrap(), &Toolset::ALL);
+    let server =
+        QuireServer::new(Workspace::new(folder.path()).unwrap(), &Toolset::ALL).allowing_writes();
     let tools = serde_json::to_value(server.tools()).unwrap();
     insta::with_settings!({ snapshot_path => "../snapshots", prepend_module_to_snapshot => false }, {
         insta::assert_json_snapshot!("mcp__tools_list", tools);
@@ -15,9 +16,37 @@ fn tools_list_is_stable() {
 }
 
 #[test]
+fn write_tools_are_offered_only_when_allowed() {
+    let folder = tempfile::tempdir().unwrap();
+    let names = |server: &QuireServer| -> Vec<String> {
+        server
+            .tools()
+            .iter()
+            .map(|tool| tool.name.to_string())
+            .collect()
+    };
+    let writes = ["create_note", "update_note", "delete_note"];
+    let default = QuireServer::new(Workspace::new(folder.path()).unwrap(), &Toolset::ALL);
+    assert!(
+        names(&default)
+            .iter()
+            .all(|name| !writes.contains(&name.as_str()))
+    );
+    let allowed = default.clone().allowing_writes();
+    for write in writes {
+        assert!(names(&allowed).contains(&write.to_owned()), "{write}");
+        assert!(QuireServer::is_write_tool(write));
+    }
+    // Without the kiln toolset, allowing writes offers nothing more.
+    let tracker = QuireServer::new(Workspace::new(folder.path()).unwrap(), &[Toolset::Tracker]);
+    assert_eq!(names(&tracker.clone().allowing_writes()), names(&tracker));
+}
+
+#[test]
 fn every_tool_declares_an_output_schema_and_annotations() {
     let folder = tempfile::tempdir().unwrap();
-    let server = QuireServer::new(Workspace::new(folder.path()).unwrap(), &Toolset::ALL);
+    let server =
+        QuireServer::new(Workspace::new(folder.path()).unwrap(), &Toolset::ALL).allowing_writes();
     for tool in server.tools() {
         assert!(
             tool.output_schema.is_some(),

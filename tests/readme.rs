@@ -161,9 +161,11 @@ fn serve_help_flags() -> BTreeMap<String, bool> {
     flags
 }
 
+/// Every tool the server can offer (the write tools with `--writes allow`).
 fn served_tool_names() -> BTreeSet<String> {
     let folder = tempfile::tempdir().unwrap();
-    let server = QuireServer::new(Workspace::new(folder.path()).unwrap(), &Toolset::ALL);
+    let server =
+        QuireServer::new(Workspace::new(folder.path()).unwrap(), &Toolset::ALL).allowing_writes();
     server
         .tools()
         .into_iter()

@@ -106,6 +106,8 @@ enum Command {
         /// Keep the planner's plan in this file (relative to --root).
         #[arg(long, value_name = "PATH")]
         plan_file: Option<PathBuf>,
+        #[command(flatten)]
+        writes: WritesArg,
     },
     /// Git hooks.
     #[command(subcommand)]
@@ -161,6 +163,34 @@ pub(crate) struct KilnArgs {
     /// (at most every 2 s), for file systems where watching does not work.
     #[arg(long)]
     no_watch: bool,
+    #[command(flatten)]
+    writes: WritesArg,
+}
+
+/// Whether the kiln's write tools are offered.
+#[derive(Debug, Args)]
+pub(crate) struct WritesArg {
+    /// Whether the kiln's write tools (create_note, update_note,
+    /// delete_note) are offered: `deny` (default) leaves them out, `allow`
+    /// offers them with no prompt (their annotations still mark update and
+    /// delete destructive, so a host can ask the user).
+    #[arg(long, value_enum, value_name = "POLICY", default_value = "deny")]
+    writes: Writes,
+}
+
+/// `--writes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Writes {
+    /// The write tools are not offered.
+    Deny,
+    /// The write tools are offered, with no prompt.
+    Allow,
+}
+
+impl WritesArg {
+    fn allowed(&self) -> bool {
+        self.writes == Writes::Allow
+    }
 }
 
 impl KilnArgs {
@@ -305,6 +335,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             plan_file,
             &http_limits,
             kiln.options(),
+            kiln.writes.allowed(),
         ),
         Command::Call {
             tool,
@@ -312,12 +343,14 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             root,
             tools,
             plan_file,
+            writes,
         } => serve::call(
             tool.as_deref(),
             arguments.as_deref(),
             &root,
             tools.as_deref(),
             plan_file,
+            writes.allowed(),
         ),
         Command::Hook(HookCommand::PrepareCommitMsg {
             file,

@@ -36,6 +36,7 @@ fn server(
     tools: Option<&str>,
     plan_file: Option<PathBuf>,
     kiln: KilnOptions,
+    writes: bool,
 ) -> anyhow::Result<QuireServer> {
     let workspace = Workspace::new(root)
         .with_context(|| format!("cannot open the workspace root {}", root.display()))?;
@@ -45,10 +46,13 @@ fn server(
         quire::planner::store::FileStore::new(workspace.clone(), plan_file)
             .map_err(|error| anyhow::anyhow!("--plan-file: {error}"))?;
     }
-    Ok(
-        QuireServer::with_kiln_options(workspace, &toolsets(tools)?, kiln)
-            .with_plan_file(plan_file),
-    )
+    let server = QuireServer::with_kiln_options(workspace, &toolsets(tools)?, kiln)
+        .with_plan_file(plan_file);
+    Ok(if writes {
+        server.allowing_writes()
+    } else {
+        server
+    })
 }
 
 /// The kiln's options for one call from the shell: no watcher, since the
@@ -86,8 +90,9 @@ pub(super) fn serve(
     plan_file: Option<PathBuf>,
     http_limits: &HttpLimitArgs,
     kiln: KilnOptions,
+    writes: bool,
 ) -> anyhow::Result<Outcome> {
-    let server = server(root, tools, plan_file, kiln)?;
+    let server = server(root, tools, plan_file, kiln, writes)?;
     let address = http.map(parse_loopback).transpose()?;
     init_logging();
     let runtime = runtime()?;
@@ -161,10 +166,11 @@ pub(super) fn call(
     root: &Path,
     tools: Option<&str>,
     plan_file: Option<PathBuf>,
+    writes: bool,
 ) -> anyhow::Result<Outcome> {
     let Some(tool) = tool else {
         // The list does not depend on the plan file.
-        let server = server(root, tools, None, one_call())?;
+        let server = server(root, tools, None, one_call(), writes)?;
         output::stdout(&tool_list(&server))?;
         return Ok(Outcome::Success);
     };
@@ -201,9 +207,9 @@ pub(super) fn call(
         ),
         Err(error) => bail!("the arguments are not valid JSON: {error}"),
     };
-    let server = server(root, tools, plan_file, one_call())?;
+    let server = server(root, tools, plan_file, one_call(), writes)?;
     if !server.tools().iter().any(|served| served.name == tool) {
-        bail!("{}", unknown_tool(&server, tool, tools));
+        bail!("{}", unknown_tool(&server, tool, tools, writes));
     }
     let outcome = runtime()?
         .block_on(mcp::call_in_process(server, tool, arguments))
@@ -252,12 +258,16 @@ fn first_sentence(text: &str) -> String {
 }
 
 /// Why `tool` cannot be called, and which tools can.
-fn unknown_tool(server: &QuireServer, tool: &str, tools: Option<&str>) -> String {
+fn unknown_tool(server: &QuireServer, tool: &str, tools: Option<&str>, writes: bool) -> String {
     let shown = quire::diagnostics::one_line(tool);
     let mut names: Vec<String> = server.tools().iter().map(|t| t.name.to_string()).collect();
     names.sort();
     let served: Vec<&str> = server.toolsets().iter().map(|t| t.name()).collect();
+    let kiln_served = server.toolsets().contains(&Toolset::Kiln);
     let reason = match Toolset::of_tool(tool) {
+        _ if kiln_served && !writes && QuireServer::is_write_tool(tool) => format!(
+            "`{shown}` writes notes, and writes are off; add --writes allow to offer the kiln's write tools"
+        ),
         Some(toolset) => format!(
             "`{shown}` belongs to the {toolset} toolset, which `--tools {}` leaves out; add it (`--tools {},{toolset}`) or leave --tools out",
             tools.unwrap_or_default(),

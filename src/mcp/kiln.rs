@@ -16,7 +16,7 @@ use crate::kiln::{
 };
 
 /// A tool's `_meta`: its category.
-fn category(name: &str) -> MetaObject {
+pub(super) fn category(name: &str) -> MetaObject {
     let mut meta = JsonObject::new();
     meta.insert("category".to_owned(), name.into());
     MetaObject(meta)

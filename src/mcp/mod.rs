@@ -12,6 +12,7 @@
 mod http;
 mod jsonrpc;
 mod kiln;
+mod kiln_write;
 mod planner;
 mod resources;
 mod result;

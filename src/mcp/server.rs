@@ -120,6 +120,21 @@ impl QuireServer {
         }
     }
 
+    /// Offers the kiln's write tools (`create_note`, `update_note`,
+    /// `delete_note`) when the kiln toolset is served. Without this they
+    /// are not listed, and a call to one is refused.
+    pub fn allowing_writes(mut self) -> Self {
+        if self.toolsets.contains(&Toolset::Kiln) {
+            self.tool_router += Self::kiln_write_router();
+        }
+        self
+    }
+
+    /// Whether `tool` is one of the kiln's write tools.
+    pub fn is_write_tool(tool: &str) -> bool {
+        Self::kiln_write_router().has_route(tool)
+    }
+
     /// Keeps the plan in `plan_file` (relative to the workspace root unless
     /// absolute) instead of the repository.
     pub fn with_plan_file(mut self, plan_file: Option<PathBuf>) -> Self {

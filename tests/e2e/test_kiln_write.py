@@ -1,0 +1,113 @@
+"""The kiln's write tools through the official Python MCP client over
+stdio: offered only with `--writes allow`, and then what an agent gets back
+for a create, an update on a fresh and a stale digest, and a delete with
+backlinks; nothing is written where a call is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import AsyncIterator
+
+import pytest
+from mcp import MCPError
+
+from conftest import Quire, stdio_session
+
+pytestmark = pytest.mark.anyio
+
+WRITES = {"create_note", "update_note", "delete_note"}
+
+
+@pytest.fixture
+async def writer(quire: Path, vault: Path, tmp_path: Path) -> AsyncIterator[Quire]:
+    args = ("--tools", "kiln", "--writes", "allow")
+    async with stdio_session(quire, vault, tmp_path / "server.stderr", args=args) as session:
+        yield session
+
+
+async def test_without_writes_allowed_the_tools_are_not_offered(quire: Path, vault: Path, tmp_path: Path):
+    async with stdio_session(quire, vault, tmp_path / "server.stderr", args=("--tools", "kiln")) as session:
+        names = {tool.name for tool in (await session.session.list_tools()).tools}
+        assert not names & WRITES
+        with pytest.raises(MCPError) as refused:
+            await session.session.call_tool("create_note", {"path": "x", "content": "x"})
+        assert refused.value.code == -32602, refused.value.error  # as for any tool not offered
+    assert not (vault / "x.md").exists()
+
+
+async def test_write_tools_are_annotated_for_hosts(writer: Quire):
+    tools = {tool.name: tool for tool in (await writer.session.list_tools()).tools}
+    assert WRITES <= set(tools)
+    for name in WRITES:
+        annotations = tools[name].annotations
+        assert annotations.read_only_hint is False
+        assert tools[name].meta == {"category": "manipulate"}
+    assert tools["update_note"].annotations.destructive_hint is True
+    assert tools["delete_note"].annotations.destructive_hint is True
+    assert tools["create_note"].annotations.destructive_hint is False
+
+
+async def test_create_update_and_delete_a_note(writer: Quire):
+    root = writer.root
+    created = await writer.ok_for(
+        {"path": "ideas/Fresh idea", "content": "# Idea\n\nSee [[job-search]].\n", "frontmatter": {"status": "new"}},
+        tool="create_note",
+    )
+    assert created["path"] == "ideas/Fresh idea.md"
+    assert (root / "ideas" / "Fresh idea.md").read_text(encoding="utf-8") == (
+        "---\nstatus: new\n---\n# Idea\n\nSee [[job-search]].\n"
+    )
+    message = await writer.error_for("VALIDATION_ERROR", {"path": "ideas/Fresh idea", "content": "again"},
+                                     tool="create_note")
+    assert "update_note" in message
+
+    read = await writer.ok_for({"path": "ideas/Fresh idea"}, tool="read_note")
+    assert read["sha256"] == created["sha256"]
+    updated = await writer.ok_for(
+        {"path": "ideas/Fresh idea", "frontmatter": {"status": "done", "tags": ["x"]},
+         "expected_sha256": read["sha256"]},
+        tool="update_note",
+    )
+    assert updated["updated"] == ["frontmatter"]
+    assert (root / "ideas" / "Fresh idea.md").read_text(encoding="utf-8") == (
+        "---\nstatus: done\ntags:\n  - x\n---\n# Idea\n\nSee [[job-search]].\n"
+    )
+    stale = await writer.error_for(
+        "VALIDATION_ERROR",
+        {"path": "ideas/Fresh idea", "content": "lost?\n", "expected_sha256": read["sha256"]},
+        tool="update_note",
+    )
+    assert "changed since it was read" in stale
+    assert "lost?" not in (root / "ideas" / "Fresh idea.md").read_text(encoding="utf-8")
+
+    target = await writer.ok_for({"path": "notes/job-search"}, tool="read_metadata")
+    assert "ideas/Fresh idea.md" in target["backlinks"]
+    (root / "Pointer.md").write_text("[[Fresh idea]]\n", encoding="utf-8")
+    await writer.ok_for({"path": "Pointer"}, tool="read_metadata")  # indexed
+    deleted = await writer.ok_for({"path": "ideas/Fresh idea"}, tool="delete_note")
+    assert deleted["deleted"] is True and deleted["trashed_to"] == ".trash/Fresh idea.md"
+    assert deleted["backlinks"] == ["Pointer.md"] and deleted["backlink_count"] == 1
+    assert (root / ".trash" / "Fresh idea.md").exists()
+    assert not (root / "ideas" / "Fresh idea.md").exists()
+    listed = await writer.ok_for({"limit": 1000}, tool="list_notes")
+    assert "ideas/Fresh idea.md" not in [note["path"] for note in listed["notes"]]
+    missing = await writer.error_for("FILE_NOT_FOUND", {"path": "ideas/Fresh idea"}, tool="delete_note")
+    assert "no note" in missing
+
+
+@pytest.mark.parametrize(
+    "tool, arguments, expected",
+    [
+        ("create_note", {"path": "../out", "content": "x"}, "climbs above"),
+        ("create_note", {"path": ".obsidian/x", "content": "x"}, "hidden"),
+        ("create_note", {"path": "x", "content": "---\na: 1\n---\n", "frontmatter": {"b": 1}}, "frontmatter block"),
+        ("update_note", {"path": "notes/job-search"}, "nothing to change"),
+        ("delete_note", {"path": ".trash/x"}, "hidden"),
+    ],
+)
+async def test_refused_writes_write_nothing(writer: Quire, tool: str, arguments: dict, expected: str):
+    before = {path: path.read_bytes() for path in writer.root.rglob("*") if path.is_file()}
+    message = await writer.error_for("VALIDATION_ERROR", arguments, tool=tool)
+    assert expected in message, message
+    after = {path: path.read_bytes() for path in writer.root.rglob("*") if path.is_file()}
+    assert after == before
