@@ -5,30 +5,21 @@
 //! hidden folders) stays out when it appears later. `get_kiln_info`
 //! reports it all without waiting.
 
+#[allow(dead_code)]
+#[path = "support/kiln_calls.rs"]
+mod kiln_calls;
+
 use std::fs;
 use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use kiln_calls::listed;
 use quire::fs::Workspace;
-use quire::kiln::{
-    KilnInfoRequest, KilnTools, ListNotesRequest, POLL_INTERVAL, ReadMetadataRequest,
-};
+use quire::kiln::{KilnInfoRequest, KilnTools, POLL_INTERVAL, ReadMetadataRequest};
 
 fn tools(root: &Path, watch: bool) -> KilnTools {
     KilnTools::new(Workspace::new(root).unwrap()).with_watcher(watch)
-}
-
-fn listed(tools: &KilnTools) -> Vec<String> {
-    let request = ListNotesRequest {
-        folder: None,
-        recursive: true,
-        include_frontmatter: false,
-        limit: 1_000,
-        cursor: None,
-    };
-    let list = tools.list_notes(&request).unwrap();
-    list.notes.into_iter().map(|note| note.path).collect()
 }
 
 fn backlinks(tools: &KilnTools, path: &str) -> Vec<String> {

@@ -3,32 +3,25 @@
 //! that a refusal writes nothing), what the index sees right after, and
 //! two writers racing on one note with `expected_sha256`.
 
+#[allow(dead_code)]
+#[path = "support/kiln_calls.rs"]
+mod kiln_calls;
+
 use std::fs;
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::Path;
 use std::sync::Arc;
 
+use kiln_calls::{listed, read_whole};
 use quire::fs::Workspace;
 use quire::kiln::{
-    CreateNoteRequest, DeleteNoteRequest, KilnError, KilnTools, ListNotesRequest,
-    ReadMetadataRequest, ReadNoteRequest, UpdateNoteRequest,
+    CreateNoteRequest, DeleteNoteRequest, KilnError, KilnTools, ReadMetadataRequest,
+    UpdateNoteRequest,
 };
 use serde_json::json;
 
 fn tools(root: &Path) -> KilnTools {
     KilnTools::new(Workspace::new(root).unwrap())
-}
-
-fn listed(tools: &KilnTools) -> Vec<String> {
-    let request = ListNotesRequest {
-        folder: None,
-        recursive: true,
-        include_frontmatter: false,
-        limit: 1_000,
-        cursor: None,
-    };
-    let list = tools.list_notes(&request).unwrap();
-    list.notes.into_iter().map(|note| note.path).collect()
 }
 
 fn create(path: &str, content: &str, frontmatter: Option<serde_json::Value>) -> CreateNoteRequest {
@@ -54,16 +47,7 @@ fn update(
 }
 
 fn sha(tools: &KilnTools, path: &str) -> String {
-    tools
-        .read_note(&ReadNoteRequest {
-            path: path.to_owned(),
-            start_line: None,
-            end_line: None,
-            head: None,
-            tail: None,
-        })
-        .unwrap()
-        .sha256
+    tools.read_note(&read_whole(path)).unwrap().sha256
 }
 
 #[test]
@@ -261,15 +245,7 @@ fn racing_writers_with_the_digest_never_lose_an_update() {
                 let mut refused = 0;
                 for round in 0..10 {
                     loop {
-                        let read = tools
-                            .read_note(&ReadNoteRequest {
-                                path: "Counter".into(),
-                                start_line: None,
-                                end_line: None,
-                                head: None,
-                                tail: None,
-                            })
-                            .unwrap();
+                        let read = tools.read_note(&read_whole("Counter")).unwrap();
                         let content = format!("{}w{writer}r{round}\n", read.content);
                         match tools.update_note(&update(
                             "Counter",

@@ -446,6 +446,19 @@ fn not_found(index: &KilnIndex, path: &NotePath) -> KilnError {
 mod tests {
     use super::*;
 
+    /// A vault of `files` (path, text), folders made as needed, and the
+    /// tools over it.
+    fn vault(files: &[(&str, &str)]) -> (tempfile::TempDir, KilnTools) {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let path = dir.path().join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let tools = KilnTools::new(Workspace::new(dir.path()).unwrap());
+        (dir, tools)
+    }
+
     fn request(path: &str) -> ReadMetadataRequest {
         ReadMetadataRequest {
             path: path.to_owned(),
@@ -546,21 +559,14 @@ mod tests {
 
     #[test]
     fn notes_are_listed_by_folder_a_page_at_a_time() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        std::fs::create_dir_all(root.join("p/deep")).unwrap();
-        std::fs::create_dir(root.join(".trash")).unwrap();
-        for (path, text) in [
+        let (_dir, tools) = vault(&[
             ("top.md", "one two"),
             ("p/a.md", "---\nk: v\n---\nthree words here"),
             ("p/b.md", ""),
             ("p/deep/c.md", "x"),
             (".trash/gone.md", "never"),
             ("p/not-a-note.txt", "no"),
-        ] {
-            std::fs::write(root.join(path), text).unwrap();
-        }
-        let tools = KilnTools::new(Workspace::new(root).unwrap());
+        ]);
         let paths = |list: &NoteList| {
             list.notes
                 .iter()
@@ -634,20 +640,13 @@ mod tests {
     fn property_search_answers_from_the_index_beneath_a_folder() {
         use serde_json::json;
 
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path();
-        std::fs::create_dir(root.join("p")).unwrap();
-        std::fs::create_dir(root.join(".trash")).unwrap();
-        for (path, text) in [
+        let (_dir, tools) = vault(&[
             ("top.md", "---\nstatus: active\n---\n"),
             ("p/a.md", "---\nstatus: active\n---\n"),
             ("p/b.md", "---\nstatus: [done, active]\n---\n"),
             ("p/c.md", "---\nstatus: done\n---\n"),
             (".trash/d.md", "---\nstatus: active\n---\n"),
-        ] {
-            std::fs::write(root.join(path), text).unwrap();
-        }
-        let tools = KilnTools::new(Workspace::new(root).unwrap());
+        ]);
         let first = tools
             .property_search(&search(json!({"status": "active"}), Some("p")))
             .unwrap();
