@@ -93,10 +93,10 @@ fn kiln_index(c: &mut Criterion) {
         b.iter(|| {
             std::fs::write(root.join("Added.md"), "new [[Home]]\n").unwrap();
             assert!(index.sync_file(&workspace, "Added.md"));
-            index.resolve_links();
+            index.relink();
             std::fs::remove_file(root.join("Added.md")).unwrap();
             assert!(index.sync_file(&workspace, "Added.md"));
-            index.resolve_links();
+            index.relink();
         })
     });
     group.sample_size(10);

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use super::note_path::{NotePath, is_hidden};
 use super::note_set::NoteSet;
 use super::read::MAX_NOTE_BYTES;
-use super::resolve::resolve;
+use super::resolve::{candidate_stem, resolve};
 use crate::fs::{FileStat, FsError, WalkEntry, WalkOptions, Workspace};
 use crate::markdown::{NoteFacts, WikilinkKind, parse_note};
 
@@ -60,6 +60,12 @@ pub struct KilnIndex {
     notes: BTreeMap<NotePath, IndexedNote>,
     set: NoteSet,
     backlinks: HashMap<NotePath, BTreeSet<NotePath>>,
+    /// The notes with a link that a note of each stem (lowercase) could
+    /// take ([`candidate_stem`]).
+    linking_by_stem: HashMap<String, BTreeSet<NotePath>>,
+    /// The stems of the notes added or removed since links were last
+    /// brought up to date ([`Self::relink`]).
+    changed_stems: BTreeSet<String>,
     skipped: Vec<String>,
 }
 
@@ -121,9 +127,32 @@ impl KilnIndex {
     /// can change with the set.
     pub fn resolve_links(&mut self) {
         self.backlinks.clear();
+        self.linking_by_stem.clear();
+        self.changed_stems.clear();
         let paths: Vec<NotePath> = self.notes.keys().cloned().collect();
         for path in paths {
             self.link(&path);
+        }
+    }
+
+    /// Resolves again the links that the notes added or removed since the
+    /// last call can change (those naming a note of the same stem), and
+    /// records the backlinks: the same result as [`Self::resolve_links`],
+    /// without revisiting every note.
+    pub fn relink(&mut self) {
+        let stems = std::mem::take(&mut self.changed_stems);
+        let mut sources = BTreeSet::new();
+        for stem in &stems {
+            if let Some(linking) = self.linking_by_stem.get(stem) {
+                sources.extend(linking.iter().cloned());
+            }
+        }
+        for source in sources {
+            if let Some(note) = self.notes.remove(&source) {
+                self.unlink(&note);
+                self.notes.insert(source.clone(), note);
+                self.link(&source);
+            }
         }
     }
 
@@ -140,6 +169,12 @@ impl KilnIndex {
             {
                 self.backlinks
                     .entry(target.clone())
+                    .or_default()
+                    .insert(note.path.clone());
+            }
+            if let Some(stem) = candidate_stem(&link.target, &note.path) {
+                self.linking_by_stem
+                    .entry(stem)
                     .or_default()
                     .insert(note.path.clone());
             }
@@ -166,10 +201,9 @@ impl KilnIndex {
         if !current {
             let text = file.read_to_string(MAX_NOTE_BYTES);
             let is_new = self.put(read_note(path.clone(), on_disk, stat, text));
+            self.link(path);
             if is_new {
-                self.resolve_links();
-            } else {
-                self.link(path);
+                self.relink();
             }
         }
         Ok(&self.notes[path])
@@ -180,7 +214,7 @@ impl KilnIndex {
     /// is a new note, removed if it is gone or no longer a note (moved
     /// away, replaced by a folder, a link out of the root, a special file).
     /// Returns whether the set of notes changed, in which case the caller
-    /// calls [`Self::resolve_links`] once it has synced every file.
+    /// calls [`Self::relink`] once it has synced every file.
     pub fn sync_file(&mut self, workspace: &Workspace, on_disk: &str) -> bool {
         let Ok(path) = NotePath::parse_relative(on_disk) else {
             return false;
@@ -210,9 +244,7 @@ impl KilnIndex {
                 }
                 let text = file.read_to_string(MAX_NOTE_BYTES);
                 let is_new = self.put(read_note(path.clone(), on_disk, stat, text));
-                if !is_new {
-                    self.link(&path);
-                }
+                self.link(&path);
                 is_new
             }
             // Unreadable now but still there: kept, with why.
@@ -266,6 +298,9 @@ impl KilnIndex {
         if let Some(old) = &old {
             self.unlink(old);
         }
+        if old.is_none() {
+            self.changed_stems.insert(path.stem().to_lowercase());
+        }
         self.set.insert(path);
         old.is_none()
     }
@@ -277,16 +312,27 @@ impl KilnIndex {
         };
         self.unlink(&old);
         self.set.remove(path);
+        self.changed_stems.insert(path.stem().to_lowercase());
         true
     }
 
     /// Forgets that `note` links to the notes it leads to.
     fn unlink(&mut self, note: &IndexedNote) {
-        for target in note.links.iter().filter_map(|link| link.path.as_ref()) {
-            if let Some(sources) = self.backlinks.get_mut(target) {
+        for link in &note.links {
+            if let Some(target) = &link.path
+                && let Some(sources) = self.backlinks.get_mut(target)
+            {
                 sources.remove(&note.path);
                 if sources.is_empty() {
                     self.backlinks.remove(target);
+                }
+            }
+            if let Some(stem) = candidate_stem(&link.target, &note.path)
+                && let Some(sources) = self.linking_by_stem.get_mut(&stem)
+            {
+                sources.remove(&note.path);
+                if sources.is_empty() {
+                    self.linking_by_stem.remove(&stem);
                 }
             }
         }

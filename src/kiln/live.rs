@@ -284,7 +284,7 @@ impl LiveIndex {
             }
         }
         if set_changed {
-            index.resolve_links();
+            index.relink();
         }
         ready.freshness.last_update = SystemTime::now();
         tracing::debug!(

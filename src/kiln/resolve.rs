@@ -125,6 +125,34 @@ pub fn resolve(target: &str, source: &NotePath, notes: &NoteSet) -> Resolution {
     }
 }
 
+/// The lowercase file stem of every note a link to `target` from `source`
+/// can lead to, as [`NoteSet::with_stem`] keys them, whatever notes the kiln
+/// holds: a note with another stem never changes where the link leads.
+/// `None` for a link that leads to its own note or to none whatever the
+/// kiln holds. The index uses it to resolve again only the links a new or
+/// deleted note can change.
+pub(crate) fn candidate_stem(target: &str, source: &NotePath) -> Option<String> {
+    let target = nfc(link_path(target));
+    if target.is_empty() || target.contains('\0') {
+        return None;
+    }
+    let joined;
+    let path = if is_relative(&target) {
+        joined = format!("{}/{target}", source.folder_str());
+        joined.as_str()
+    } else {
+        &target
+    };
+    let segments = lexical_segments(path, AboveTop::Refuse)?;
+    let last = segments.last()?;
+    let stem = if has_note_extension(last) {
+        &last[..last.len() - 3]
+    } else {
+        last
+    };
+    Some(stem.to_lowercase())
+}
+
 /// The part of a link target that names a file: without `|alias` and
 /// without `#heading` / `#^block`, trimmed.
 fn link_path(target: &str) -> &str {

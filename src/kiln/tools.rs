@@ -342,7 +342,7 @@ impl KilnTools {
     fn sync_now(&self, on_disk: &str) {
         let _ = self.index.with(Duration::ZERO, |workspace, index| {
             if index.sync_file(workspace, on_disk) {
-                index.resolve_links();
+                index.relink();
             }
             Ok(())
         });
