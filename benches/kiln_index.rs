@@ -10,10 +10,11 @@
 //! The target (issue 10): under 1 s on this 2-core machine.
 //!
 //! Keeping it fresh, on the same vault: one edited note synced; a note
-//! added then removed, each followed by resolving every link again (what a
-//! new or deleted note costs); a rescan of the root that finds nothing
-//! changed (the cost of polling without a watcher, every 2 s at most); and
-//! `get_kiln_info` with `detailed`, which must answer in under 1 ms.
+//! added then removed, each followed by resolving again the links it can
+//! change (what a new or deleted note costs); a rescan of the root that
+//! finds nothing changed (the cost of polling without a watcher, every 2 s
+//! at most); and `get_kiln_info` with `detailed`, which must answer in
+//! under 1 ms.
 
 #[path = "../tests/fixtures/vault.rs"]
 mod vault;
