@@ -131,6 +131,7 @@ pub fn resolve(target: &str, source: &NotePath, notes: &NoteSet) -> Resolution {
 /// `None` for a link that leads to its own note or to none whatever the
 /// kiln holds. The index uses it to resolve again only the links a new or
 /// deleted note can change.
+#[cfg(feature = "fs")]
 pub(crate) fn candidate_stem(target: &str, source: &NotePath) -> Option<String> {
     let target = nfc(link_path(target));
     if target.is_empty() || target.contains('\0') {
