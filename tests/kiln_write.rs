@@ -288,9 +288,10 @@ fn delete_moves_to_the_trash_and_names_the_notes_that_linked() {
     fs::write(root.join("b/Plan.md"), "another plan\n").unwrap();
     fs::write(root.join("Home.md"), "[[a/Plan]] and ![[a/Plan#Goals]]\n").unwrap();
     fs::write(root.join("Loose.md"), "[[Plan]]\n").unwrap();
+    fs::write(root.join("Prop.md"), "---\nup: \"[[a/Plan]]\"\n---\n").unwrap();
     fs::write(root.join("Code.md"), "`[[a/Plan]]`\n```\n[[a/Plan]]\n```\n").unwrap();
     let tools = tools(root);
-    assert_eq!(listed(&tools).len(), 5);
+    assert_eq!(listed(&tools).len(), 6);
 
     let deleted = tools
         .delete_note(&DeleteNoteRequest {
@@ -300,9 +301,10 @@ fn delete_moves_to_the_trash_and_names_the_notes_that_linked() {
         .unwrap();
     assert!(deleted.deleted);
     assert_eq!(deleted.trashed_to.as_deref(), Some(".trash/Plan.md"));
-    assert_eq!(deleted.backlinks, ["Home.md"]);
+    // A property whose value is the link links too, as in Obsidian.
+    assert_eq!(deleted.backlinks, ["Home.md", "Prop.md"]);
     assert_eq!(deleted.ambiguous_backlinks, ["Loose.md"]);
-    assert_eq!(deleted.backlink_count, 1);
+    assert_eq!(deleted.backlink_count, 2);
     assert_eq!(
         fs::read_to_string(root.join(".trash/Plan.md")).unwrap(),
         "the plan\n"

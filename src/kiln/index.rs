@@ -34,8 +34,9 @@ pub struct IndexedNote {
     pub stat: FileStat,
     /// What the note holds; empty when its file could not be read.
     pub facts: NoteFacts,
-    /// Where each wikilink and Markdown link of the note leads, in the order
-    /// of `facts.wikilinks` then `facts.markdown_links`.
+    /// Where each wikilink, Markdown link and property link of the note
+    /// leads, in the order of `facts.wikilinks`, `facts.markdown_links`,
+    /// then `facts.property_links`.
     pub links: Vec<LinkTarget>,
     /// Why the note could not be read whole, or what is wrong with it.
     pub problems: Vec<String>,
@@ -402,7 +403,8 @@ fn read_note(
     }
 }
 
-/// Where each wikilink, then each Markdown link, of `facts` leads.
+/// Where each wikilink, then each Markdown link, then each property link
+/// of `facts` leads.
 fn links_of(facts: &NoteFacts, source: &NotePath, notes: &NoteSet) -> Vec<LinkTarget> {
     let wikilinks = facts
         .wikilinks
@@ -412,8 +414,13 @@ fn links_of(facts: &NoteFacts, source: &NotePath, notes: &NoteSet) -> Vec<LinkTa
         .markdown_links
         .iter()
         .map(|link| (link.target.as_str(), false));
+    let properties = facts
+        .property_links
+        .iter()
+        .map(|link| (link.target.as_str(), false));
     wikilinks
         .chain(markdown)
+        .chain(properties)
         .map(|(target, embed)| {
             let resolution = resolve(target, source, notes);
             LinkTarget {

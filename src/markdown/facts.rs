@@ -17,6 +17,9 @@ pub struct NoteFacts {
     pub wikilinks: Vec<Wikilink>,
     /// The Markdown links to local `.md` files, in order.
     pub markdown_links: Vec<MarkdownLink>,
+    /// Wikilinks written as frontmatter property values (`related:
+    /// "[[Plan]]"`, or a list of them), as Obsidian links them.
+    pub property_links: Vec<PropertyLink>,
     /// The inline `#tags` as written, in order, duplicates kept.
     pub inline_tags: Vec<Tag>,
     /// The frontmatter's `tags`/`tag` then the inline tags, without `#`,
@@ -96,6 +99,20 @@ pub struct MarkdownLink {
     /// The whole link as written.
     pub span: Span,
     /// The 1-based line it starts on.
+    pub line: usize,
+}
+
+/// A wikilink that is a whole frontmatter property value, or a whole item
+/// of a list value: `up: "[[Plan#Goals]]"`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropertyLink {
+    /// The top-level property it is the value of.
+    pub key: String,
+    /// The note linked, as written (without heading, block or alias).
+    pub target: String,
+    /// The property's value in the note (the whole list, for an item).
+    pub span: Span,
+    /// The 1-based line of the property's key.
     pub line: usize,
 }
 

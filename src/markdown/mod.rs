@@ -51,7 +51,8 @@ mod scan;
 mod wikilink;
 
 pub use facts::{
-    BlockId, Heading, MarkdownLink, NoteFacts, NoteIssue, Tag, Task, Wikilink, WikilinkKind,
+    BlockId, Heading, MarkdownLink, NoteFacts, NoteIssue, PropertyLink, Tag, Task, Wikilink,
+    WikilinkKind,
 };
 pub use scan::parse_note;
 

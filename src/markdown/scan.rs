@@ -7,11 +7,11 @@ use pulldown_cmark::{Event, LinkType, Options, Parser, Tag as CmarkTag, TagEnd};
 
 use super::comments::{comment_ranges, is_commented, uncommented};
 use super::counts::{LineIndex, line_count, word_count};
-use super::facts::{Heading, MarkdownLink, NoteFacts, NoteIssue, Task};
+use super::facts::{Heading, MarkdownLink, NoteFacts, NoteIssue, PropertyLink, Task, WikilinkKind};
 use super::inline::{block_id_at_end, tags_in};
 use super::properties::{dedup_caseless, list_property};
 use super::wikilink::read_wikilink;
-use crate::frontmatter;
+use crate::frontmatter::{self, Frontmatter};
 use crate::span::Span;
 
 /// Reads the facts of a note from its text. Never fails: a broken
@@ -64,7 +64,46 @@ pub fn parse_note(text: &str) -> NoteFacts {
     let inline = facts.inline_tags.iter().map(|tag| tag.name.clone());
     facts.tags = dedup_caseless(property_tags.into_iter().chain(inline));
     facts.aliases = dedup_caseless(list_property(fm, &["aliases", "alias"], false));
+    facts.property_links = property_links(text, fm);
     facts
+}
+
+// markdown.ebnf: property-link
+/// The wikilinks that are whole property values, or whole items of a list
+/// value, in the order written.
+fn property_links(text: &str, frontmatter: Option<&Frontmatter>) -> Vec<PropertyLink> {
+    let Some(frontmatter) = frontmatter else {
+        return Vec::new();
+    };
+    let lines = LineIndex::new(text);
+    let mut links = Vec::new();
+    for entry in &frontmatter.entries {
+        let key = entry.key.as_str();
+        let values: Vec<&str> = match frontmatter.values.get(key) {
+            Some(serde_json::Value::String(value)) => vec![value.as_str()],
+            Some(serde_json::Value::Array(items)) => {
+                items.iter().filter_map(serde_json::Value::as_str).collect()
+            }
+            _ => continue,
+        };
+        for value in values {
+            let value = value.trim();
+            let whole = Span::new(0, value.len());
+            // Not an embed: `![[x]]` as a property is text to Obsidian.
+            let Some(link) = read_wikilink(value, whole, 0)
+                .filter(|link| link.kind == WikilinkKind::Link && !link.target.is_empty())
+            else {
+                continue;
+            };
+            links.push(PropertyLink {
+                key: key.to_owned(),
+                target: link.target,
+                span: entry.value,
+                line: lines.line(entry.key.span.start),
+            });
+        }
+    }
+    links
 }
 
 /// The events the walk needs, with their ranges in the whole text.

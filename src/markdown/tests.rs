@@ -247,3 +247,24 @@ proptest! {
         assert_spans(&text);
     }
 }
+
+#[test]
+fn property_values_that_are_wikilinks_are_links() {
+    let text = "---\nup: \"[[Plan#Goals|the plan]]\"\nrelated:\n  - \"[[A]]\"\n  - \"see [[B]]\"\n  - \"![[C]]\"\n  - 3\nnote: \"[[ ]]\"\nnested: {x: \"[[D]]\"}\n---\nBody [[E]]\n";
+    let facts = parse_note(text);
+    let links: Vec<(&str, &str, usize)> = facts
+        .property_links
+        .iter()
+        .map(|link| (link.key.as_str(), link.target.as_str(), link.line))
+        .collect();
+    assert_eq!(links, [("up", "Plan", 2), ("related", "A", 3)]);
+    assert_eq!(
+        &text[facts.property_links[0].span.range()],
+        "\"[[Plan#Goals|the plan]]\""
+    );
+    // Body links are still body links, and property links are not counted
+    // among them.
+    assert_eq!(facts.wikilinks.len(), 1);
+    // Broken frontmatter has no property links.
+    assert!(parse_note("---\nup: [[[x\n---\n").property_links.is_empty());
+}
