@@ -359,8 +359,8 @@ fn call_writes_notes_only_when_writes_are_allowed() {
     );
     assert!(!folder.path().join("ideas").exists());
 
-    let output = quire(
-        &[
+    let create_allowed = || {
+        let args = [
             "call",
             "create_note",
             arguments,
@@ -368,9 +368,10 @@ fn call_writes_notes_only_when_writes_are_allowed() {
             root,
             "--writes",
             "allow",
-        ],
-        "",
-    );
+        ];
+        quire(&args, "")
+    };
+    let output = create_allowed();
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     assert!(
         stdout(&output).contains("\"path\": \"ideas/New.md\""),
@@ -381,18 +382,7 @@ fn call_writes_notes_only_when_writes_are_allowed() {
         std::fs::read_to_string(folder.path().join("ideas/New.md")).unwrap(),
         "---\nstatus: draft\n---\n# New\n"
     );
-    let output = quire(
-        &[
-            "call",
-            "create_note",
-            arguments,
-            "--root",
-            root,
-            "--writes",
-            "allow",
-        ],
-        "",
-    );
+    let output = create_allowed();
     assert_eq!(code(&output), 1);
     assert!(
         stdout(&output).contains("use update_note") || stdout(&output).contains("Use update_note")

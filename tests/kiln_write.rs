@@ -361,3 +361,63 @@ fn a_note_that_is_a_link_is_trashed_as_a_link_and_never_removed_through_it() {
     );
     assert_eq!(fs::read_to_string(root.join("Real.md")).unwrap(), "real\n");
 }
+
+#[test]
+fn hostile_notes_are_refused_and_left_as_they_are() {
+    let dir = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::write(outside.path().join("Secret.md"), "secret\n").unwrap();
+    symlink(outside.path().join("Secret.md"), root.join("Out.md")).unwrap();
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        root.join("Pipe.md"),
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o644),
+        0,
+    )
+    .unwrap();
+    fs::write(root.join("Bytes.md"), b"\xff\xfe not text\n").unwrap();
+    fs::write(root.join("Locked.md"), "locked\n").unwrap();
+    fs::set_permissions(root.join("Locked.md"), fs::Permissions::from_mode(0o444)).unwrap();
+    let tools = tools(root);
+
+    for (path, expected) in [
+        ("Out", "outside"),
+        ("Pipe", "not a regular file"),
+        ("Bytes", "not UTF-8"),
+        ("Locked", "read-only"),
+    ] {
+        // A FIFO must not hang the call: the layer opens without blocking.
+        let error = tools
+            .update_note(&update(path, Some("new\n"), None, None))
+            .unwrap_err();
+        assert!(error.to_string().contains(expected), "{path}: {error}");
+    }
+    assert_eq!(
+        fs::read_to_string(outside.path().join("Secret.md")).unwrap(),
+        "secret\n"
+    );
+    assert_eq!(
+        fs::read(root.join("Bytes.md")).unwrap(),
+        b"\xff\xfe not text\n"
+    );
+    assert_eq!(
+        fs::read_to_string(root.join("Locked.md")).unwrap(),
+        "locked\n"
+    );
+
+    let error = tools
+        .delete_note(&DeleteNoteRequest {
+            path: "Out".into(),
+            permanent: true,
+        })
+        .unwrap_err();
+    assert!(error.to_string().contains("outside"), "{error}");
+    assert!(outside.path().join("Secret.md").exists());
+
+    let huge = "x".repeat(16 * 1024 * 1024 + 1);
+    let error = tools.create_note(&create("Huge", &huge, None)).unwrap_err();
+    assert!(error.to_string().contains("over the 16 MiB"), "{error}");
+    assert!(!root.join("Huge.md").exists());
+}

@@ -11,15 +11,17 @@ use std::time::{Duration, SystemTime};
 
 use super::*;
 
-struct Sandbox {
+/// A root with `notes/a.md` inside, and beside it a folder outside the
+/// root holding `secret.md`. Shared with `write_tests.rs`.
+pub(super) struct Sandbox {
     _dir: tempfile::TempDir,
-    root: PathBuf,
-    outside: PathBuf,
-    workspace: Workspace,
+    pub(super) root: PathBuf,
+    pub(super) outside: PathBuf,
+    pub(super) workspace: Workspace,
 }
 
 impl Sandbox {
-    fn new() -> Sandbox {
+    pub(super) fn new() -> Sandbox {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("root");
         let outside = dir.path().join("outside");
@@ -36,7 +38,8 @@ impl Sandbox {
         }
     }
 
-    fn names_in(&self, folder: &str) -> Vec<String> {
+    /// The names in the folder `folder` of the root, sorted.
+    pub(super) fn names_in(&self, folder: &str) -> Vec<String> {
         let mut names: Vec<String> = fs::read_dir(self.root.join(folder))
             .unwrap()
             .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())

@@ -13,42 +13,21 @@ use std::thread;
 
 use super::*;
 
-struct Sandbox {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-    outside: PathBuf,
-    workspace: Workspace,
+use super::tests::Sandbox;
+
+/// The names in `folder`, sorted.
+fn names(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = fs::read_dir(folder)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
-impl Sandbox {
-    fn new() -> Sandbox {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join("root");
-        let outside = dir.path().join("outside");
-        fs::create_dir_all(root.join("notes")).unwrap();
-        fs::create_dir_all(&outside).unwrap();
-        fs::write(root.join("notes/a.md"), "inside\n").unwrap();
-        let workspace = Workspace::new(&root).unwrap();
-        Sandbox {
-            _dir: dir,
-            root,
-            outside,
-            workspace,
-        }
-    }
-
-    fn names_in(&self, folder: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(folder)
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-
-    fn outside_is_empty(&self) {
-        assert_eq!(self.names_in(&self.outside), Vec::<String>::new());
-    }
+/// Nothing appeared outside the root (it holds only the sandbox's secret).
+fn outside_untouched(sandbox: &Sandbox) {
+    assert_eq!(names(&sandbox.outside), ["secret.md"]);
 }
 
 fn umask() -> u32 {
@@ -126,7 +105,7 @@ fn links_inside_are_followed_and_links_out_are_refused_without_making_anything()
         let error = sandbox.workspace.make_folders(path).unwrap_err();
         assert!(matches!(error, FsError::Outside { .. }), "{path}: {error}");
     }
-    sandbox.outside_is_empty();
+    outside_untouched(&sandbox);
     assert!(!sandbox.root.join("missing").exists());
     assert!(!Path::new("/tmp/quire-never").exists());
 }
@@ -160,10 +139,7 @@ fn a_file_where_a_folder_should_be_is_named() {
             "{error}"
         );
     }
-    assert_eq!(
-        sandbox.names_in(&sandbox.root.join("notes")),
-        ["a.md", "pipe"]
-    );
+    assert_eq!(sandbox.names_in("notes"), ["a.md", "pipe"]);
 }
 
 #[test]
@@ -317,7 +293,7 @@ fn a_folder_swapped_for_a_link_out_while_folders_are_made_never_leaks_out() {
     }
     stop.store(true, Ordering::Relaxed);
     swapper.join().unwrap();
-    sandbox.outside_is_empty();
+    outside_untouched(&sandbox);
     eprintln!("{made} made, {refused} refused as outside or changing");
     assert!(made > 0, "the swapping never let a call through");
 }
@@ -374,7 +350,7 @@ fn a_read_only_parent_is_a_clear_permission_error() {
         ));
         assert!(!error.retryable());
     }
-    assert!(sandbox.names_in(&sandbox.root.join("locked")).is_empty());
+    assert!(sandbox.names_in("locked").is_empty());
 }
 
 #[test]
@@ -526,7 +502,7 @@ fn a_linked_note_is_trashed_as_the_link_itself() {
         fs::read_to_string(sandbox.root.join("notes/a.md")).unwrap(),
         "inside\n"
     );
-    assert_eq!(sandbox.names_in(&sandbox.outside), ["secret.md"]);
+    assert_eq!(names(&sandbox.outside), ["secret.md"]);
 }
 
 #[test]
@@ -556,7 +532,7 @@ fn what_cannot_be_trashed_stays_where_it_is() {
             "{path}: {error}"
         );
     }
-    sandbox.outside_is_empty();
+    outside_untouched(&sandbox);
     assert_eq!(
         fs::read_to_string(sandbox.root.join("notes/a.md")).unwrap(),
         "inside\n"
@@ -585,7 +561,7 @@ fn a_note_replaced_after_it_was_read_is_not_trashed() {
         fs::read_to_string(sandbox.root.join("notes/a.md")).unwrap(),
         "other\n"
     );
-    assert!(sandbox.names_in(&sandbox.root.join(".trash")).is_empty());
+    assert!(sandbox.names_in(".trash").is_empty());
     // Removed meanwhile: changed too, nothing moved.
     let file = located.open().unwrap();
     fs::remove_file(sandbox.root.join("notes/a.md")).unwrap();
@@ -593,7 +569,7 @@ fn a_note_replaced_after_it_was_read_is_not_trashed() {
         located.move_into(file.stat(), &trash),
         Err(FsError::Changed { .. })
     ));
-    assert!(sandbox.names_in(&sandbox.root.join(".trash")).is_empty());
+    assert!(sandbox.names_in(".trash").is_empty());
 }
 
 #[test]
@@ -629,7 +605,7 @@ fn of_concurrent_moves_of_one_note_exactly_one_succeeds() {
             );
         }
     }
-    assert_eq!(sandbox.names_in(&sandbox.root.join(".trash")).len(), 20);
+    assert_eq!(sandbox.names_in(".trash").len(), 20);
 }
 
 #[test]
@@ -653,5 +629,5 @@ fn a_trash_folder_swapped_for_a_link_out_never_receives_a_note() {
     }
     stop.store(true, Ordering::Relaxed);
     swapper.join().unwrap();
-    sandbox.outside_is_empty();
+    outside_untouched(&sandbox);
 }

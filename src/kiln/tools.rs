@@ -101,20 +101,8 @@ impl KilnTools {
     /// the error), or, while the index is still being built, by walking the
     /// root.
     pub fn read_note(&self, request: &ReadNoteRequest) -> Result<NoteRead, KilnError> {
-        self.reader.read_note_finding(request, |path| {
-            let found = self
-                .index
-                .with(Duration::ZERO, |_, index| match index.get(path) {
-                    Some(note) => Ok(note.on_disk.clone()),
-                    None => Err(not_found(index, path)),
-                });
-            match found {
-                Err(KilnError::IndexBuilding { .. } | KilnError::IndexFailed(_)) => {
-                    self.reader.find_by_walking(path)
-                }
-                found => found,
-            }
-        })
+        self.reader
+            .read_note_finding(request, |path| self.find_indexed(path))
     }
 
     /// `read_metadata`: a note's properties, counts, headings, tags, links
@@ -292,32 +280,35 @@ impl KilnTools {
         }
     }
 
-    /// Where the note `path` is on disk, if the index knows it under
-    /// another name (NFD) or the file is at its own path.
+    /// Where the note `path` is on disk, if anywhere: at its own path;
+    /// else under another name of its folder that normalizes to it (an NFD
+    /// name, seen even before the watcher tells the index); else under the
+    /// name the index knows (a folder named NFD). Never walks the root.
     fn on_disk(&self, path: &NotePath) -> Result<Option<String>, KilnError> {
-        match self.reader.workspace().locate(path.as_str()) {
+        let workspace = self.reader.workspace();
+        match workspace.locate(path.as_str()) {
             Ok(located) if located.exists() => return Ok(Some(path.to_string())),
             Ok(_) | Err(FsError::NotFound { .. }) => {}
             Err(error) => return Err(error.into()),
         }
-        if let Ok(on_disk) = self.find_indexed(path) {
-            return Ok(Some(on_disk));
-        }
-        // Written a moment ago, before the watcher told the index: a name
-        // in the note's own folder that normalizes to the same path.
-        let folder = path.folder();
         let options = WalkOptions::new().extension("md").max_depth(0);
-        let Ok(walk) = self.reader.workspace().walk(folder.as_str(), options) else {
-            return Ok(None);
-        };
-        Ok(walk.into_iter().find_map(|entry| match entry {
-            WalkEntry::File(file)
-                if NotePath::parse_relative(&file.path).ok().as_ref() == Some(path) =>
-            {
-                Some(file.path)
+        if let Ok(walk) = workspace.walk(path.folder().as_str(), options) {
+            let twin = walk.into_iter().find_map(|entry| match entry {
+                WalkEntry::File(file)
+                    if NotePath::parse_relative(&file.path).ok().as_ref() == Some(path) =>
+                {
+                    Some(file.path)
+                }
+                _ => None,
+            });
+            if twin.is_some() {
+                return Ok(twin);
             }
-            _ => None,
-        }))
+        }
+        let indexed = self.index.with(Duration::ZERO, |_, index| {
+            Ok(index.get(path).map(|note| note.on_disk.clone()))
+        });
+        Ok(indexed.ok().flatten())
     }
 
     /// The on-disk name of the note `path` from the index, or not found
@@ -379,17 +370,18 @@ impl KilnTools {
             max_lines: usize::MAX,
             max_bytes: usize::try_from(MAX_NOTE_BYTES).unwrap_or(usize::MAX),
         };
+        let request = ReadNoteRequest {
+            path,
+            start_line: None,
+            end_line: None,
+            head: None,
+            tail: None,
+        };
         let read = self
             .reader
             .clone()
             .with_limits(whole)
-            .read_note(&ReadNoteRequest {
-                path,
-                start_line: None,
-                end_line: None,
-                head: None,
-                tail: None,
-            })?;
+            .read_note_finding(&request, |path| self.find_indexed(path))?;
         let path = NotePath::parse_relative(&read.path)?;
         Ok(NoteText {
             uri: note_uri(&path),

@@ -6,8 +6,6 @@ while the server runs is seen by the next call."""
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
 from pathlib import Path
 from typing import Iterator
 
@@ -15,26 +13,15 @@ import pytest
 from mcp import ClientSession, MCPError
 from mcp.client.streamable_http import streamable_http_client
 
-from test_tracker_http import free_port, stop, wait_until_listening
+from test_tracker_http import serving_http
 
 pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
 def kiln_http(quire: Path, vault: Path, tmp_path: Path) -> Iterator[str]:
-    port = free_port()
-    log = tmp_path / "server-http.stderr"
-    with open(log, "wb") as errlog:
-        process = subprocess.Popen(
-            [str(quire), "serve", "--root", str(vault), "--tools", "kiln", "--http", f"127.0.0.1:{port}"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errlog,
-            env={**os.environ, "RUST_LOG": os.environ.get("RUST_LOG", "info")},
-        )
-    try:
-        wait_until_listening(process, port, log)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        stop(process)
+    with serving_http(quire, vault, tmp_path / "server-http.stderr", "kiln") as (url, _process):
+        yield url
 
 
 async def structured(session: ClientSession, tool: str, arguments: dict) -> dict:

@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
@@ -53,13 +54,14 @@ def stop(process: subprocess.Popen) -> None:
             process.wait()
 
 
-@pytest.fixture
-def http_server(quire: Path, vault: Path, tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen]]:
+@contextmanager
+def serving_http(quire: Path, root: Path, log: Path, tools: str) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`quire serve --root ROOT --tools TOOLS --http` on a free loopback
+    port, listening; yields its MCP URL and process, and stops it after."""
     port = free_port()
-    log = tmp_path / "server-http.stderr"
     with open(log, "wb") as errlog:
         process = subprocess.Popen(
-            [str(quire), "serve", "--root", str(vault), "--tools", "tracker", "--http", f"127.0.0.1:{port}"],
+            [str(quire), "serve", "--root", str(root), "--tools", tools, "--http", f"127.0.0.1:{port}"],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errlog,
             env={**os.environ, "RUST_LOG": os.environ.get("RUST_LOG", "info")},
         )
@@ -68,6 +70,12 @@ def http_server(quire: Path, vault: Path, tmp_path: Path) -> Iterator[tuple[str,
         yield f"http://127.0.0.1:{port}/mcp", process
     finally:
         stop(process)
+
+
+@pytest.fixture
+def http_server(quire: Path, vault: Path, tmp_path: Path) -> Iterator[tuple[str, subprocess.Popen]]:
+    with serving_http(quire, vault, tmp_path / "server-http.stderr", "tracker") as served:
+        yield served
 
 
 async def test_streamable_http_lists_and_calls_the_tool(http_server, vault: Path):
