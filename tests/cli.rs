@@ -3,6 +3,7 @@
 
 use std::fs;
 use std::io::Write;
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -11,14 +12,23 @@ fn quire(args: &[&str], stdin: &str) -> Output {
 }
 
 fn quire_bytes(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_quire"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_quire"));
+    command
         .args(args)
         .env("NO_COLOR", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("quire runs");
+        .stderr(Stdio::piped());
+    // A session of its own, without the controlling terminal of whoever
+    // runs the tests: `quire call --writes ask` would ask on it.
+    // SAFETY: setsid is async-signal-safe; nothing else runs in the child.
+    unsafe {
+        command.pre_exec(|| {
+            let _ = rustix::process::setsid();
+            Ok(())
+        });
+    }
+    let mut child = command.spawn().expect("quire runs");
     // A command that fails before reading stdin closes it: that is fine.
     let written = child.stdin.take().unwrap().write_all(stdin);
     if let Err(error) = written {
@@ -350,10 +360,31 @@ fn call_writes_notes_only_when_writes_are_allowed() {
     let root = folder.path().to_str().unwrap();
     let arguments =
         r##"{"path": "ideas/New", "content": "# New\n", "frontmatter": {"status": "draft"}}"##;
+    // With --writes ask (the default) and no terminal to ask on, the call
+    // is refused before anything runs.
     let output = quire(&["call", "create_note", arguments, "--root", root], "");
     assert_eq!(code(&output), 2);
+    assert_eq!(
+        stderr(&output),
+        "error: `create_note` changes notes, and with --writes ask (the default) every change is put to you \
+         first, but there is no terminal to ask on; nothing was written. Pass --writes allow to write without \
+         asking\n"
+    );
+    assert!(!folder.path().join("ideas").exists());
+    // With --writes deny the tool is not there.
+    let denied = [
+        "call",
+        "create_note",
+        arguments,
+        "--root",
+        root,
+        "--writes",
+        "deny",
+    ];
+    let output = quire(&denied, "");
+    assert_eq!(code(&output), 2);
     assert!(
-        stderr(&output).contains("add --writes allow"),
+        stderr(&output).contains("--writes deny leaves the write tools out; use --writes ask"),
         "{}",
         stderr(&output)
     );
@@ -695,7 +726,7 @@ fn parse_escapes_control_characters_in_the_outline_and_json() {
     let output = quire(&["parse"], HOSTILE);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     let outline = stdout(&output);
-    assert_eq!(unprintable(&outline), [], "{outline}");
+    assert_eq!(unprintable(&outline), Vec::<char>::new(), "{outline}");
     assert_contains_all(
         &outline,
         &[
@@ -708,7 +739,7 @@ fn parse_escapes_control_characters_in_the_outline_and_json() {
     );
     let output = quire(&["parse", "--json"], HOSTILE);
     let json = stdout(&output);
-    assert_eq!(unprintable(&json), [], "{json}");
+    assert_eq!(unprintable(&json), Vec::<char>::new(), "{json}");
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(value["header"]["title"], "Title \u{1b}[31mred\u{1b}[0m");
     assert_eq!(value["constraints"][0][1], "print \u{9b}2J raw\u{2028}");
@@ -719,7 +750,7 @@ fn check_refuses_control_characters_and_reports_them_escaped() {
     let output = quire(&["check"], HOSTILE);
     assert_eq!(code(&output), 1);
     let report = stderr(&output);
-    assert_eq!(unprintable(&report), [], "{report}");
+    assert_eq!(unprintable(&report), Vec::<char>::new(), "{report}");
     assert_contains_all(
         &report,
         &[
@@ -746,11 +777,16 @@ fn file_names_are_escaped_in_messages() {
     let output = quire(&["check", path.to_str().unwrap()], "");
     assert_eq!(code(&output), 1);
     let report = stderr(&output);
-    assert_eq!(unprintable(&report), [], "{report}");
+    assert_eq!(unprintable(&report), Vec::<char>::new(), "{report}");
     assert!(report.contains(r"plan\u{1b}[2J.txt:1:1"), "{report}");
     let output = quire(&["fmt", "--check", path.to_str().unwrap()], "");
     assert_eq!(code(&output), 1);
-    assert_eq!(unprintable(&stderr(&output)), [], "{}", stderr(&output));
+    assert_eq!(
+        unprintable(&stderr(&output)),
+        Vec::<char>::new(),
+        "{}",
+        stderr(&output)
+    );
     assert!(
         stderr(&output).contains(r"plan\u{1b}[2J.txt:1:1"),
         "{}",
@@ -759,7 +795,12 @@ fn file_names_are_escaped_in_messages() {
     let missing = folder.path().join("gone\u{7}.txt");
     let output = quire(&["parse", missing.to_str().unwrap()], "");
     assert_eq!(code(&output), 2);
-    assert_eq!(unprintable(&stderr(&output)), [], "{}", stderr(&output));
+    assert_eq!(
+        unprintable(&stderr(&output)),
+        Vec::<char>::new(),
+        "{}",
+        stderr(&output)
+    );
     assert!(stderr(&output).contains(r"gone\u{7}.txt: not found"));
 }
 
@@ -863,7 +904,7 @@ fn call_output_escapes_control_characters_in_the_plan() {
     );
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     let json = stdout(&output);
-    assert_eq!(unprintable(&json), [], "{json}");
+    assert_eq!(unprintable(&json), Vec::<char>::new(), "{json}");
     let value: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(
         value["document"]["header"]["title"],
@@ -885,7 +926,7 @@ fn call_output_escapes_control_characters_in_the_plan() {
     );
     assert_eq!(code(&output), 1, "{}", stderr(&output));
     let json = stdout(&output);
-    assert_eq!(unprintable(&json), [], "{json}");
+    assert_eq!(unprintable(&json), Vec::<char>::new(), "{json}");
     assert_contains_all(
         &json,
         &[
@@ -1021,6 +1062,8 @@ fn call_without_a_tool_lists_the_tools_with_one_line_each() {
     assert_eq!(
         names,
         [
+            "create_note",
+            "delete_note",
             "finish_job",
             "gather_requirements",
             "get_kiln_info",
@@ -1033,6 +1076,7 @@ fn call_without_a_tool_lists_the_tools_with_one_line_each() {
             "set_overarching_goal",
             "set_plan",
             "text_search",
+            "update_note",
             "update_tracker_status"
         ]
     );
@@ -1066,8 +1110,9 @@ fn call_with_an_unknown_tool_lists_the_tools() {
     assert_eq!(stdout(&output), "");
     assert_eq!(
         stderr(&output),
-        "error: there is no tool `gather_requirement`. The tools served (tracker, planner, kiln) are: finish_job, \
-         gather_requirements, get_kiln_info, list_notes, mark_task, property_search, read_metadata, read_note, set_detailed_goal, set_overarching_goal, set_plan, text_search, update_tracker_status. \
+        "error: there is no tool `gather_requirement`. The tools served (tracker, planner, kiln) are: create_note, \
+         delete_note, finish_job, gather_requirements, get_kiln_info, list_notes, mark_task, property_search, read_metadata, \
+         read_note, set_detailed_goal, set_overarching_goal, set_plan, text_search, update_note, update_tracker_status. \
          Run `quire call` without a tool to see what each does\n"
     );
 
@@ -1095,4 +1140,59 @@ fn call_with_an_unknown_tool_lists_the_tools() {
     let output = quire(&["call", "x\u{1b}[2J", "--root", root], "");
     assert_eq!(code(&output), 2);
     assert!(!stderr(&output).contains('\u{1b}'), "{:?}", stderr(&output));
+}
+
+/// `quire call` on a terminal (a pseudo-terminal made by `script`), with
+/// `answer` typed at its prompt.
+fn call_on_terminal(root: &str, arguments: &str, answer: &str) -> Output {
+    let command = format!(
+        "{} call create_note '{arguments}' --root {root}",
+        env!("CARGO_BIN_EXE_quire")
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("script (util-linux) runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(answer.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn call_asks_on_the_terminal_before_a_write() {
+    let folder = tempfile::tempdir().unwrap();
+    let root = folder.path().to_str().unwrap();
+    let arguments = r##"{"path": "ideas/New", "content": "# New\n"}"##;
+
+    let output = call_on_terminal(root, arguments, "n\n");
+    let shown = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        shown.contains(
+            "Create the note `ideas/New.md` (1 word, 6 bytes).\r\nApply this change? [y/N]"
+        ),
+        "{shown}"
+    );
+    assert!(shown.contains("\"declined\": true"), "{shown}");
+    assert!(
+        shown.contains("\"reason\": \"the user denied the change\""),
+        "{shown}"
+    );
+    assert!(!folder.path().join("ideas").exists());
+
+    let output = call_on_terminal(root, arguments, "y\n");
+    let shown = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(shown.contains("\"path\": \"ideas/New.md\""), "{shown}");
+    assert!(!shown.contains("declined"), "{shown}");
+    assert_eq!(
+        fs::read_to_string(folder.path().join("ideas/New.md")).unwrap(),
+        "# New\n"
+    );
 }

@@ -1,6 +1,7 @@
 //! Command definitions and dispatch. Each subcommand lives in its own module;
 //! they share input reading, output and diagnostic rendering.
 
+mod ask;
 mod check;
 mod files;
 mod fmt;
@@ -167,29 +168,36 @@ pub(crate) struct KilnArgs {
     writes: WritesArg,
 }
 
-/// Whether the kiln's write tools are offered.
+/// Whether the kiln's write tools are offered, and how.
 #[derive(Debug, Args)]
 pub(crate) struct WritesArg {
-    /// Whether the kiln's write tools (create_note, update_note,
-    /// delete_note) are offered: `deny` (default) leaves them out, `allow`
-    /// offers them with no prompt (their annotations still mark update and
-    /// delete destructive, so a host can ask the user).
-    #[arg(long, value_enum, value_name = "POLICY", default_value = "deny")]
+    /// How the kiln's write tools (create_note, update_note, delete_note)
+    /// are offered: `ask` (default) asks the user before every change
+    /// (through the MCP client, or on this terminal for `quire call`),
+    /// `allow` writes without asking (update and delete are still
+    /// annotated destructive, so a host can ask), `deny` leaves them out.
+    #[arg(long, value_enum, value_name = "POLICY", default_value = "ask")]
     writes: Writes,
 }
 
 /// `--writes`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum Writes {
-    /// The write tools are not offered.
-    Deny,
+    /// Every write asks the user first.
+    Ask,
     /// The write tools are offered, with no prompt.
     Allow,
+    /// The write tools are not offered.
+    Deny,
 }
 
 impl WritesArg {
-    fn allowed(&self) -> bool {
-        self.writes == Writes::Allow
+    fn policy(&self) -> quire::mcp::WritePolicy {
+        match self.writes {
+            Writes::Ask => quire::mcp::WritePolicy::Ask,
+            Writes::Allow => quire::mcp::WritePolicy::Allow,
+            Writes::Deny => quire::mcp::WritePolicy::Deny,
+        }
     }
 }
 
@@ -335,7 +343,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             plan_file,
             &http_limits,
             kiln.options(),
-            kiln.writes.allowed(),
+            kiln.writes.policy(),
         ),
         Command::Call {
             tool,
@@ -350,7 +358,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             &root,
             tools.as_deref(),
             plan_file,
-            writes.allowed(),
+            writes.policy(),
         ),
         Command::Hook(HookCommand::PrepareCommitMsg {
             file,

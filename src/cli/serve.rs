@@ -9,9 +9,9 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use quire::fs::Workspace;
 use quire::kiln::KilnOptions;
-use quire::mcp::{self, HttpLimits, QuireServer, Toolset};
+use quire::mcp::{self, HttpLimits, QuireServer, Toolset, WritePolicy};
 
-use super::{HttpLimitArgs, Outcome, output};
+use super::{HttpLimitArgs, Outcome, ask, output};
 
 /// Parses `--tools tracker,planner` (all toolsets of this build when absent).
 pub(super) fn toolsets(list: Option<&str>) -> anyhow::Result<Vec<Toolset>> {
@@ -36,7 +36,7 @@ fn server(
     tools: Option<&str>,
     plan_file: Option<PathBuf>,
     kiln: KilnOptions,
-    writes: bool,
+    writes: WritePolicy,
 ) -> anyhow::Result<QuireServer> {
     let workspace = Workspace::new(root)
         .with_context(|| format!("cannot open the workspace root {}", root.display()))?;
@@ -48,11 +48,7 @@ fn server(
     }
     let server = QuireServer::with_kiln_options(workspace, &toolsets(tools)?, kiln)
         .with_plan_file(plan_file);
-    Ok(if writes {
-        server.allowing_writes()
-    } else {
-        server
-    })
+    Ok(server.with_writes(writes))
 }
 
 /// The kiln's options for one call from the shell: no watcher, since the
@@ -90,7 +86,7 @@ pub(super) fn serve(
     plan_file: Option<PathBuf>,
     http_limits: &HttpLimitArgs,
     kiln: KilnOptions,
-    writes: bool,
+    writes: WritePolicy,
 ) -> anyhow::Result<Outcome> {
     let server = server(root, tools, plan_file, kiln, writes)?;
     let address = http.map(parse_loopback).transpose()?;
@@ -166,7 +162,7 @@ pub(super) fn call(
     root: &Path,
     tools: Option<&str>,
     plan_file: Option<PathBuf>,
-    writes: bool,
+    writes: WritePolicy,
 ) -> anyhow::Result<Outcome> {
     let Some(tool) = tool else {
         // The list does not depend on the plan file.
@@ -211,9 +207,23 @@ pub(super) fn call(
     if !server.tools().iter().any(|served| served.name == tool) {
         bail!("{}", unknown_tool(&server, tool, tools, writes));
     }
-    let outcome = runtime()?
-        .block_on(mcp::call_in_process(server, tool, arguments))
-        .map_err(|error| anyhow::anyhow!("the call to `{tool}` failed: {error}"))?;
+    let asking = writes == WritePolicy::Ask && QuireServer::is_write_tool(tool);
+    let terminal = match (asking, ask::terminal()) {
+        (false, _) => None,
+        (true, Some(terminal)) => Some(terminal),
+        (true, None) => bail!(
+            "`{tool}` changes notes, and with --writes ask (the default) every change is put to you first, but \
+             there is no terminal to ask on; nothing was written. Pass --writes allow to write without asking"
+        ),
+    };
+    let runtime = runtime()?;
+    let outcome = match terminal {
+        Some(terminal) => runtime.block_on(mcp::call_in_process_asking(
+            server, tool, arguments, terminal,
+        )),
+        None => runtime.block_on(mcp::call_in_process(server, tool, arguments)),
+    }
+    .map_err(|error| anyhow::anyhow!("the call to `{tool}` failed: {error}"))?;
     output::stdout_json(&outcome.value)?;
     Ok(if outcome.is_error {
         Outcome::Findings
@@ -258,16 +268,24 @@ fn first_sentence(text: &str) -> String {
 }
 
 /// Why `tool` cannot be called, and which tools can.
-fn unknown_tool(server: &QuireServer, tool: &str, tools: Option<&str>, writes: bool) -> String {
+fn unknown_tool(
+    server: &QuireServer,
+    tool: &str,
+    tools: Option<&str>,
+    writes: WritePolicy,
+) -> String {
     let shown = quire::diagnostics::one_line(tool);
     let mut names: Vec<String> = server.tools().iter().map(|t| t.name.to_string()).collect();
     names.sort();
     let served: Vec<&str> = server.toolsets().iter().map(|t| t.name()).collect();
     let kiln_served = server.toolsets().contains(&Toolset::Kiln);
     let reason = match Toolset::of_tool(tool) {
-        _ if kiln_served && !writes && QuireServer::is_write_tool(tool) => format!(
-            "`{shown}` writes notes, and writes are off; add --writes allow to offer the kiln's write tools"
-        ),
+        _ if kiln_served && writes == WritePolicy::Deny && QuireServer::is_write_tool(tool) => {
+            format!(
+                "`{shown}` writes notes, and --writes deny leaves the write tools out; use --writes ask (asks before \
+             each change) or --writes allow"
+            )
+        }
         Some(toolset) => format!(
             "`{shown}` belongs to the {toolset} toolset, which `--tools {}` leaves out; add it (`--tools {},{toolset}`) or leave --tools out",
             tools.unwrap_or_default(),

@@ -38,6 +38,7 @@ mod metadata;
 mod note_path;
 mod note_set;
 mod page;
+mod preview;
 #[cfg(feature = "fs")]
 mod properties;
 #[cfg(feature = "fs")]
@@ -75,6 +76,7 @@ pub use metadata::{
 pub use note_path::{FolderPath, MAX_PATH_BYTES, MAX_SEGMENT_BYTES, NotePath, is_hidden};
 pub use note_set::NoteSet;
 pub use page::{CursorError, Page, page};
+pub use preview::{PlannedChange, WritePreview};
 #[cfg(feature = "fs")]
 pub use properties::{
     MAX_PROPERTY_KEYS, MAX_PROPERTY_LIMIT, MAX_WANTED_VALUES, MatchedNote, PropertyQuery,
@@ -99,7 +101,7 @@ pub use tools::{DEFAULT_TOOL_BUDGET, KilnOptions, KilnTools};
 #[cfg(feature = "fs")]
 pub use write::{
     CreateNoteRequest, DeleteNoteRequest, NoteCreated, NoteDeleted, NoteUpdated, TRASH_FOLDER,
-    UpdateNoteRequest, WriteRefusal,
+    UpdateNoteRequest, WriteDone, WriteRefusal, WriteRequest,
 };
 
 #[cfg(test)]

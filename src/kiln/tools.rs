@@ -13,6 +13,7 @@ use super::live::LiveIndex;
 use super::metadata::{NoteMetadata, ReadMetadataRequest, metadata};
 use super::note_path::{FolderPath, NotePath};
 use super::page::page;
+use super::preview::{PlannedChange, WritePreview};
 use super::properties::{PropertySearch, PropertySearchRequest, property_search};
 use super::read::MAX_NOTE_BYTES;
 use super::read::{KilnError, KilnReader, NoteRead, ReadNoteRequest};
@@ -23,7 +24,7 @@ use super::search::{TextSearch, TextSearchRequest, search_text};
 use super::suggest::suggest;
 use super::write::{
     self, CreateNoteRequest, DeleteNoteRequest, NoteCreated, NoteDeleted, NoteUpdated,
-    UpdateNoteRequest, WriteRefusal,
+    UpdateNoteRequest, WriteDone, WriteRefusal, WriteRequest,
 };
 use crate::fs::{
     Deadline, FileKind, FsError, Located, OpenFile, WalkEntry, WalkOptions, Workspace,
@@ -190,20 +191,7 @@ impl KilnTools {
         let on_disk = self.existing_on_disk(&path)?;
         let (located, file) = self.lock_note(&path, &on_disk)?;
         let bytes = file.read(MAX_NOTE_BYTES)?;
-        let digest = write::sha256(&bytes);
-        if let Some(expected) = &request.expected_sha256
-            && !expected.trim().eq_ignore_ascii_case(&digest)
-        {
-            return Err(KilnError::Write(WriteRefusal::Changed {
-                path: path.to_string(),
-                expected: crate::kiln::error::shown(expected),
-            }));
-        }
-        let old = String::from_utf8(bytes).map_err(|error| FsError::NotUtf8 {
-            path: path.to_string(),
-            offset: error.utf8_error().valid_up_to(),
-        })?;
-        let text = write::updated_text(&old, request)?;
+        let text = updated_note_text(&path, bytes, request)?;
         located.replace(&file, text.as_bytes())?;
         self.sync_now(&on_disk);
         Ok(NoteUpdated {
@@ -217,6 +205,16 @@ impl KilnTools {
     /// `delete_note`: the note moved into `.trash/` (or removed, when
     /// `permanent`), with the notes that linked to it.
     pub fn delete_note(&self, request: &DeleteNoteRequest) -> Result<NoteDeleted, KilnError> {
+        self.delete_note_holding(request, None)
+    }
+
+    /// `delete_note`, refused when the note no longer holds what it held
+    /// (its SHA-256 is not `expected`).
+    fn delete_note_holding(
+        &self,
+        request: &DeleteNoteRequest,
+        expected: Option<&str>,
+    ) -> Result<NoteDeleted, KilnError> {
         let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
         let on_disk = self.existing_on_disk(&path)?;
         let (backlinks, ambiguous_backlinks) = self.index.with(self.budget, |_, index| {
@@ -225,7 +223,10 @@ impl KilnTools {
         let workspace = self.reader.workspace();
         // Held until the note is gone, so a writer waiting for it finds it
         // gone rather than writing it back.
-        let _locked = self.lock_note(&path, &on_disk)?;
+        let (_, locked) = self.lock_note(&path, &on_disk)?;
+        if let Some(expected) = expected {
+            check_unchanged(&path, &locked.read(MAX_NOTE_BYTES)?, expected)?;
+        }
         let trashed_to = if request.permanent {
             // The entry itself: a note that is a link is not removed
             // through it (the file it leads to may be another note).
@@ -250,6 +251,133 @@ impl KilnTools {
             backlinks,
             ambiguous_backlinks,
         })
+    }
+
+    /// What `create_note` would do, checked as the write checks it
+    /// (nothing is written).
+    pub fn preview_create(&self, request: &CreateNoteRequest) -> Result<WritePreview, KilnError> {
+        let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
+        let text = write::new_note_text(request)?;
+        if self.on_disk(&path)?.is_some() {
+            return Err(KilnError::Write(WriteRefusal::Exists {
+                path: path.to_string(),
+            }));
+        }
+        Ok(WritePreview {
+            path: path.to_string(),
+            change: PlannedChange::Create {
+                word_count: write::word_count(&text),
+                bytes: text.len(),
+            },
+            sha256: None,
+        })
+    }
+
+    /// What `update_note` would do, checked as the write checks it
+    /// (nothing is written).
+    pub fn preview_update(&self, request: &UpdateNoteRequest) -> Result<WritePreview, KilnError> {
+        let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
+        let on_disk = self.existing_on_disk(&path)?;
+        let file = self
+            .reader
+            .workspace()
+            .locate_shown(&on_disk, path.as_str())?
+            .open()?;
+        let bytes = file.read(MAX_NOTE_BYTES)?;
+        let sha256 = write::sha256(&bytes);
+        let text = updated_note_text(&path, bytes, request)?;
+        Ok(WritePreview {
+            path: path.to_string(),
+            change: PlannedChange::Update {
+                content: request.content.is_some(),
+                frontmatter: request.frontmatter.is_some(),
+                word_count: write::word_count(&text),
+            },
+            sha256: Some(sha256),
+        })
+    }
+
+    /// What `delete_note` would do, with the notes that link to the note
+    /// (nothing is deleted).
+    pub fn preview_delete(&self, request: &DeleteNoteRequest) -> Result<WritePreview, KilnError> {
+        let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
+        let on_disk = self.existing_on_disk(&path)?;
+        let workspace = self.reader.workspace();
+        let located = workspace.locate_entry(&on_disk)?;
+        if request.permanent && located.kind() == Some(FileKind::Symlink) {
+            return Err(KilnError::Write(WriteRefusal::LinkedNote {
+                path: path.to_string(),
+            }));
+        }
+        // A file too large to read as a note is deleted without the check
+        // that it still holds what it held.
+        let sha256 = match workspace
+            .locate_shown(&on_disk, path.as_str())?
+            .open()?
+            .read(MAX_NOTE_BYTES)
+        {
+            Ok(bytes) => Some(write::sha256(&bytes)),
+            Err(FsError::TooLarge { .. }) => None,
+            Err(error) => return Err(error.into()),
+        };
+        let (backlinks, ambiguous_backlinks) = self.index.with(self.budget, |_, index| {
+            Ok(write::linking_notes(index, &path))
+        })?;
+        Ok(WritePreview {
+            path: path.to_string(),
+            change: PlannedChange::Delete {
+                permanent: request.permanent,
+                backlinks,
+                ambiguous_backlinks,
+            },
+            sha256,
+        })
+    }
+
+    /// Applies a write the user approved from `preview`: the note must
+    /// still hold what it held when the preview was made, so an approval
+    /// given for one text never overwrites another.
+    pub fn apply_approved(
+        &self,
+        request: &WriteRequest,
+        preview: &WritePreview,
+    ) -> Result<WriteDone, KilnError> {
+        match request {
+            WriteRequest::Create(request) => self.create_note(request).map(WriteDone::Created),
+            WriteRequest::Update(request) => {
+                let bound = UpdateNoteRequest {
+                    expected_sha256: preview
+                        .sha256
+                        .clone()
+                        .or_else(|| request.expected_sha256.clone()),
+                    ..request.clone()
+                };
+                self.update_note(&bound).map(WriteDone::Updated)
+            }
+            WriteRequest::Delete(request) => self
+                .delete_note_holding(request, preview.sha256.as_deref())
+                .map(WriteDone::Deleted),
+        }
+    }
+
+    /// Applies a write without a preview (see [`KilnTools::apply_approved`]
+    /// for one the user approved).
+    pub fn apply(&self, request: &WriteRequest) -> Result<WriteDone, KilnError> {
+        match request {
+            WriteRequest::Create(request) => self.create_note(request).map(WriteDone::Created),
+            WriteRequest::Update(request) => self.update_note(request).map(WriteDone::Updated),
+            WriteRequest::Delete(request) => self.delete_note(request).map(WriteDone::Deleted),
+        }
+    }
+
+    /// What `request` would do (see [`KilnTools::preview_create`] and its
+    /// siblings).
+    pub fn preview(&self, request: &WriteRequest) -> Result<WritePreview, KilnError> {
+        match request {
+            WriteRequest::Create(request) => self.preview_create(request),
+            WriteRequest::Update(request) => self.preview_update(request),
+            WriteRequest::Delete(request) => self.preview_delete(request),
+        }
     }
 
     /// The note's file, opened and locked: writers of one note take turns
@@ -432,6 +560,35 @@ fn not_found(index: &KilnIndex, path: &NotePath) -> KilnError {
             .map(ToString::to_string)
             .collect(),
     }
+}
+
+/// The text of the note `path` (its file's `bytes`) once `request` is
+/// applied, refused when `expected_sha256` no longer matches.
+fn updated_note_text(
+    path: &NotePath,
+    bytes: Vec<u8>,
+    request: &UpdateNoteRequest,
+) -> Result<String, KilnError> {
+    if let Some(expected) = &request.expected_sha256 {
+        check_unchanged(path, &bytes, expected)?;
+    }
+    let old = String::from_utf8(bytes).map_err(|error| FsError::NotUtf8 {
+        path: path.to_string(),
+        offset: error.utf8_error().valid_up_to(),
+    })?;
+    write::updated_text(&old, request)
+}
+
+/// Refuses a write to the note `path` when its `bytes` no longer have the
+/// SHA-256 `expected`.
+fn check_unchanged(path: &NotePath, bytes: &[u8], expected: &str) -> Result<(), KilnError> {
+    if expected.trim().eq_ignore_ascii_case(&write::sha256(bytes)) {
+        return Ok(());
+    }
+    Err(KilnError::Write(WriteRefusal::Changed {
+        path: path.to_string(),
+        expected: crate::kiln::error::shown(expected),
+    }))
 }
 
 #[cfg(test)]

@@ -114,6 +114,39 @@ pub struct NoteDeleted {
     pub ambiguous_backlinks: Vec<String>,
 }
 
+/// One of the kiln's writes, as asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WriteRequest {
+    /// `create_note`.
+    Create(CreateNoteRequest),
+    /// `update_note`.
+    Update(UpdateNoteRequest),
+    /// `delete_note`.
+    Delete(DeleteNoteRequest),
+}
+
+impl WriteRequest {
+    /// The path the request names, as given.
+    pub fn path(&self) -> &str {
+        match self {
+            WriteRequest::Create(request) => &request.path,
+            WriteRequest::Update(request) => &request.path,
+            WriteRequest::Delete(request) => &request.path,
+        }
+    }
+}
+
+/// One of the kiln's writes, done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriteDone {
+    /// What `create_note` returns.
+    Created(NoteCreated),
+    /// What `update_note` returns.
+    Updated(NoteUpdated),
+    /// What `delete_note` returns.
+    Deleted(NoteDeleted),
+}
+
 /// The properties of a request, in order.
 pub(super) fn properties(
     map: Option<&serde_json::Map<String, serde_json::Value>>,

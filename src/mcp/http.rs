@@ -221,7 +221,11 @@ impl Front {
             ])
             .enforce_origin_validation()
             .with_max_request_body_bytes(limits.max_body_bytes);
-        let mcp = StreamableHttpService::new(move || Ok(server.clone()), sessions.clone(), config);
+        let mcp = StreamableHttpService::new(
+            move || Ok(server.for_new_session()),
+            sessions.clone(),
+            config,
+        );
         Front {
             mcp,
             sessions,

@@ -1,20 +1,58 @@
 //! The kiln's write tools (`create_note`, `update_note`, `delete_note`), a
-//! router of their own: the server offers them only when told to
-//! (`--writes allow`); otherwise they are not listed, and a call to one is
-//! refused as a call to any tool the server does not offer.
+//! router of their own, offered as `--writes` says (see [`WritePolicy`]).
+//!
+//! With `--writes ask`, a write is previewed (every check it would make,
+//! nothing written), the user is asked about exactly that change, and the
+//! write applied after approval is bound to the note as it was previewed.
+//! The user is asked in the first of these ways the client supports:
+//!
+//! 1. a 2026-07-28 session gets an input-required result holding an
+//!    `elicitation/create` request; the client asks and calls again with
+//!    the answer and the echoed `requestState` (a single-use token);
+//! 2. an older session whose client advertises elicitation gets an
+//!    `elicitation/create` request while the call waits;
+//! 3. any other client gets a preview of the change and a single-use,
+//!    short-lived `confirmation` token; the same call made again with it
+//!    applies the change (the agent is told to show the user the preview
+//!    first).
+//!
+//! The user may approve once, approve every write for the rest of the
+//! session, or deny. A denied, declined or unanswered write is a normal
+//! result, `{path, declined: true, reason}`, not an error: nothing went
+//! wrong, and nothing was written.
+
+use std::any::Any;
+use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
-use rmcp::handler::server::tool::ToolName;
-use rmcp::model::JsonObject;
-use rmcp::{tool, tool_router};
-
-use super::kiln::category;
-use super::result::{ToolFuture, run_tool};
-use super::server::QuireServer;
-use crate::kiln::{
-    CreateNoteRequest, DeleteNoteRequest, KilnTools, NoteCreated, NoteDeleted, NoteUpdated,
-    UpdateNoteRequest,
+use rmcp::handler::server::tool::{InputResponses, RequestState, ToolName};
+use rmcp::model::{
+    CallToolResponse, ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction,
+    ElicitationSchema, InputRequest, InputRequiredResult, JsonObject, ProtocolVersion,
 };
+use rmcp::service::{RequestContext, ServiceError};
+use rmcp::{RoleServer, tool, tool_router};
+use serde_json::{Value, json};
+
+use super::approval::{Decision, TOKEN_LIFETIME, WritePolicy};
+use super::kiln::category;
+use super::result::{blocking, decode, to_call_result};
+use super::server::QuireServer;
+use super::tool_error::ToolError;
+use crate::kiln::{
+    CreateNoteRequest, DeleteNoteRequest, NoteCreated, NoteDeleted, NoteUpdated, UpdateNoteRequest,
+    WriteDone, WritePreview, WriteRequest,
+};
+
+/// How long a call waits for the user to answer an elicitation.
+pub const ELICITATION_WAIT: Duration = Duration::from_secs(600);
+
+/// The key of the approval among a 2026-07-28 call's input requests.
+const APPROVAL_INPUT: &str = "approval";
+
+/// The argument that carries a confirmation token back.
+const CONFIRMATION: &str = "confirmation";
 
 #[tool_router(router = kiln_write_router, vis = "pub(super)")]
 impl QuireServer {
@@ -22,12 +60,13 @@ impl QuireServer {
     #[tool(
         name = "create_note",
         description = "Create a markdown note in the kiln: `content` (its markdown) and optionally `frontmatter` (properties \
-                       written as its YAML block). Example: {\"path\": \"projects/Plan\", \"content\": \"# Plan\\n\", \
-                       \"frontmatter\": {\"status\": \"draft\", \"tags\": [\"work\"]}}. The path is relative to the kiln root, \
-                       `.md` optional; missing folders are created. Refused when the note exists (use update_note). Returns \
-                       `path`, `word_count` and the file's `sha256`.",
-        input_schema = schema_for_type::<CreateNoteRequest>(),
-        output_schema = schema_for_output::<NoteCreated>(),
+                       written as its YAML block, keys in the order given). Example: {\"path\": \"projects/Plan\", \"content\": \
+                       \"# Plan\\n\", \"frontmatter\": {\"status\": \"draft\", \"tags\": [\"work\"]}}. The path is relative to the \
+                       kiln root, `.md` optional; missing folders are created. Refused when the note exists (use update_note). \
+                       Returns `path`, `word_count` and the file's `sha256`; when the user must approve first, see `pending` \
+                       and `declined` in the result.",
+        input_schema = with_confirmation(schema_for_type::<CreateNoteRequest>()),
+        output_schema = outcome_schema::<NoteCreated>(false),
         meta = category("manipulate"),
         annotations(
             title = "Create note (manipulate)",
@@ -37,8 +76,18 @@ impl QuireServer {
             open_world_hint = false
         )
     )]
-    fn create_note(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::create_note)
+    async fn create_note(
+        &self,
+        ToolName(tool): ToolName,
+        args: JsonObject,
+        context: RequestContext<RoleServer>,
+        InputResponses(responses): InputResponses,
+        RequestState(state): RequestState,
+    ) -> CallToolResponse {
+        let call = WriteCall::new(&tool, args, |args| {
+            decode::<CreateNoteRequest>(&tool, args).map(WriteRequest::Create)
+        });
+        self.guarded_write(call, context, responses, state).await
     }
 
     /// Replace a note's body, its properties, or both.
@@ -49,9 +98,10 @@ impl QuireServer {
                        {\"path\": \"projects/Plan\", \"frontmatter\": {\"status\": \"done\"}, \"expected_sha256\": \"<sha256 from \
                        read_note>\"}. With `expected_sha256`, nothing is written if the note changed since it was read. A note \
                        whose frontmatter is broken is changed only by replacing its frontmatter. Returns `path`, `updated`, \
-                       `word_count` and the new `sha256`.",
-        input_schema = schema_for_type::<UpdateNoteRequest>(),
-        output_schema = schema_for_output::<NoteUpdated>(),
+                       `word_count` and the new `sha256`; when the user must approve first, see `pending` and `declined` in \
+                       the result.",
+        input_schema = with_confirmation(schema_for_type::<UpdateNoteRequest>()),
+        output_schema = outcome_schema::<NoteUpdated>(false),
         meta = category("manipulate"),
         annotations(
             title = "Update note (manipulate)",
@@ -61,8 +111,18 @@ impl QuireServer {
             open_world_hint = false
         )
     )]
-    fn update_note(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::update_note)
+    async fn update_note(
+        &self,
+        ToolName(tool): ToolName,
+        args: JsonObject,
+        context: RequestContext<RoleServer>,
+        InputResponses(responses): InputResponses,
+        RequestState(state): RequestState,
+    ) -> CallToolResponse {
+        let call = WriteCall::new(&tool, args, |args| {
+            decode::<UpdateNoteRequest>(&tool, args).map(WriteRequest::Update)
+        });
+        self.guarded_write(call, context, responses, state).await
     }
 
     /// Delete a note (into the trash).
@@ -71,9 +131,10 @@ impl QuireServer {
         description = "Delete a note: it is moved into `.trash/` in the kiln root (recoverable, as Obsidian does), or removed \
                        with `permanent: true`. Example: {\"path\": \"projects/Old plan\"}. Returns `deleted`, `trashed_to`, and \
                        the notes that linked to it (`backlinks`, `backlink_count`; `ambiguous_backlinks` for links that matched \
-                       it among several notes), whose links now lead nowhere.",
-        input_schema = schema_for_type::<DeleteNoteRequest>(),
-        output_schema = schema_for_output::<NoteDeleted>(),
+                       it among several notes), whose links now lead nowhere; when the user must approve first, see `pending` \
+                       and `declined` in the result.",
+        input_schema = with_confirmation(schema_for_type::<DeleteNoteRequest>()),
+        output_schema = outcome_schema::<NoteDeleted>(true),
         meta = category("manipulate"),
         annotations(
             title = "Delete note (manipulate)",
@@ -83,7 +144,382 @@ impl QuireServer {
             open_world_hint = false
         )
     )]
-    fn delete_note(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::delete_note)
+    async fn delete_note(
+        &self,
+        ToolName(tool): ToolName,
+        args: JsonObject,
+        context: RequestContext<RoleServer>,
+        InputResponses(responses): InputResponses,
+        RequestState(state): RequestState,
+    ) -> CallToolResponse {
+        let call = WriteCall::new(&tool, args, |args| {
+            decode::<DeleteNoteRequest>(&tool, args).map(WriteRequest::Delete)
+        });
+        self.guarded_write(call, context, responses, state).await
     }
+}
+
+/// One write tool call, decoded.
+struct WriteCall {
+    /// The request, or why the arguments do not make one.
+    request: Result<WriteRequest, ToolError>,
+    /// The `confirmation` argument.
+    confirmation: Option<String>,
+}
+
+impl WriteCall {
+    fn new(
+        tool: &str,
+        mut args: JsonObject,
+        decode: impl FnOnce(JsonObject) -> Result<WriteRequest, ToolError>,
+    ) -> Self {
+        let confirmation = match args.remove(CONFIRMATION) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(token)) => Ok(Some(token)),
+            Some(_) => Err(ToolError::validation(format!(
+                "invalid arguments for {tool}: `confirmation` must be the token string a previous call returned"
+            ))),
+        };
+        match confirmation {
+            Ok(confirmation) => WriteCall {
+                request: decode(args),
+                confirmation,
+            },
+            Err(error) => WriteCall {
+                request: Err(error),
+                confirmation: None,
+            },
+        }
+    }
+}
+
+/// What becomes of a write call.
+enum Outcome {
+    Done(WriteDone),
+    Declined(WritePreview, String),
+    Pending(WritePreview, String),
+    Asking(InputRequiredResult),
+}
+
+impl QuireServer {
+    /// Runs a write call as the write policy says: at once, or once the
+    /// user approved it.
+    async fn guarded_write(
+        &self,
+        call: WriteCall,
+        context: RequestContext<RoleServer>,
+        responses: Option<rmcp::model::InputResponses>,
+        state: Option<String>,
+    ) -> CallToolResponse {
+        let outcome = match call.request {
+            Ok(request) => {
+                self.write_outcome(request, call.confirmation, context, responses, state)
+                    .await
+            }
+            Err(error) => Err(error),
+        };
+        match outcome {
+            Ok(Outcome::Done(done)) => to_call_result(Ok(done_json(done))).into(),
+            Ok(Outcome::Declined(preview, reason)) => {
+                to_call_result(Ok(declined_json(&preview, &reason))).into()
+            }
+            Ok(Outcome::Pending(preview, token)) => {
+                to_call_result(Ok(pending_json(&preview, &token))).into()
+            }
+            Ok(Outcome::Asking(input)) => input.into(),
+            Err(error) => to_call_result::<Value>(Err(error)).into(),
+        }
+    }
+
+    async fn write_outcome(
+        &self,
+        request: WriteRequest,
+        confirmation: Option<String>,
+        context: RequestContext<RoleServer>,
+        responses: Option<rmcp::model::InputResponses>,
+        state: Option<String>,
+    ) -> Result<Outcome, ToolError> {
+        let approvals = &self.approvals;
+        if approvals.policy() == WritePolicy::Deny {
+            // The router offers no write tool then; this is a second lock.
+            return Err(ToolError::validation(
+                "writes are switched off on this server (--writes deny); nothing was written",
+            ));
+        }
+        if approvals.approved_without_asking() {
+            return self.apply(request, None).await.map(Outcome::Done);
+        }
+        let preview = self.preview(&request).await?;
+        // A token brought back: the confirmation fallback's second call, or
+        // a 2026-07-28 client's retry with the user's answer.
+        if let Some(token) = confirmation.or(state) {
+            let previewed = approvals
+                .redeem(&token, &request)
+                .map_err(|problem| ToolError::validation(problem.message()))?;
+            if previewed != preview.sha256 {
+                return Err(ToolError::validation(format!(
+                    "`{}` changed since the change was shown for approval; nothing was written. Read it again and \
+                     make the change on what it holds now",
+                    preview.path
+                )));
+            }
+            let decision = match responses {
+                // The confirmation fallback: the call itself is the approval.
+                None => Decision::Once,
+                Some(mut responses) => decision_of(responses.remove(APPROVAL_INPUT)),
+            };
+            return self.decided(request, preview, decision).await;
+        }
+        let capabilities = context.client_capabilities();
+        let can_elicit = capabilities
+            .and_then(|capabilities| capabilities.elicitation)
+            .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none());
+        let modern = context
+            .protocol_version()
+            .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+        let token = || {
+            approvals.issue(&request, &preview).map_err(|error| {
+                ToolError::internal(format!(
+                    "no approval token could be made ({error}); nothing was written"
+                ))
+            })
+        };
+        if can_elicit && modern {
+            let asking = InputRequest::Elicitation(ElicitRequest::new(elicitation(&preview)?));
+            let input = InputRequiredResult::new(
+                Some([(APPROVAL_INPUT.to_owned(), asking)].into_iter().collect()),
+                Some(token()?),
+            );
+            return Ok(Outcome::Asking(input));
+        }
+        if can_elicit {
+            let answer = context
+                .peer
+                .create_elicitation_with_timeout(elicitation(&preview)?, Some(ELICITATION_WAIT))
+                .await;
+            match answer {
+                Ok(answer) => {
+                    let decision = decision_of(serde_json::to_value(answer).ok());
+                    return self.decided(request, preview, decision).await;
+                }
+                Err(ServiceError::Timeout { .. }) => {
+                    let reason = format!(
+                        "no answer came within {} minutes",
+                        ELICITATION_WAIT.as_secs() / 60
+                    );
+                    return Ok(Outcome::Declined(preview, reason));
+                }
+                Err(error) => {
+                    tracing::warn!(%error, "the client could not ask the user; falling back to a confirmation token");
+                }
+            }
+        }
+        let token = token()?;
+        Ok(Outcome::Pending(preview, token))
+    }
+
+    /// Applies a previewed write as the user decided.
+    async fn decided(
+        &self,
+        request: WriteRequest,
+        preview: WritePreview,
+        decision: Decision,
+    ) -> Result<Outcome, ToolError> {
+        match decision {
+            Decision::Declined(reason) => Ok(Outcome::Declined(preview, reason)),
+            Decision::Session => {
+                self.approvals.approve_session();
+                self.apply(request, Some(preview)).await.map(Outcome::Done)
+            }
+            Decision::Once => self.apply(request, Some(preview)).await.map(Outcome::Done),
+        }
+    }
+
+    async fn preview(&self, request: &WriteRequest) -> Result<WritePreview, ToolError> {
+        let kiln = Arc::clone(&self.kiln);
+        let request = request.clone();
+        blocking(move || kiln.preview(&request).map_err(Into::into)).await
+    }
+
+    /// Applies a write; one approved from a preview only if the note still
+    /// holds what it held then.
+    async fn apply(
+        &self,
+        request: WriteRequest,
+        preview: Option<WritePreview>,
+    ) -> Result<WriteDone, ToolError> {
+        let kiln = Arc::clone(&self.kiln);
+        blocking(move || {
+            match &preview {
+                Some(preview) => kiln.apply_approved(&request, preview),
+                None => kiln.apply(&request),
+            }
+            .map_err(Into::into)
+        })
+        .await
+    }
+}
+
+/// The user's decision from an elicitation's result (as JSON).
+fn decision_of(answer: Option<Value>) -> Decision {
+    let Some(answer) = answer else {
+        return Decision::Declined("the client gave no answer from the user".to_owned());
+    };
+    let answer: ElicitResult = match serde_json::from_value(answer) {
+        Ok(answer) => answer,
+        Err(_) => return Decision::Declined("the client's answer could not be read".to_owned()),
+    };
+    match answer.action {
+        ElicitationAction::Accept => {
+            let choice = answer
+                .content
+                .as_ref()
+                .and_then(|content| content.get("decision"))
+                .and_then(Value::as_str);
+            match choice {
+                Some("once") => Decision::Once,
+                Some("session") => Decision::Session,
+                Some("deny") => Decision::Declined("the user denied the change".to_owned()),
+                _ => Decision::Declined(
+                    "the answer was not one of the choices (once, session, deny)".to_owned(),
+                ),
+            }
+        }
+        ElicitationAction::Decline => Decision::Declined("the user declined the change".to_owned()),
+        ElicitationAction::Cancel => {
+            Decision::Declined("the user dismissed the question without deciding".to_owned())
+        }
+        _ => Decision::Declined("the client's answer was none this server knows".to_owned()),
+    }
+}
+
+/// The question put to the user about `preview`.
+fn elicitation(preview: &WritePreview) -> Result<ElicitRequestParams, ToolError> {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "decision": {
+                "type": "string",
+                "title": "Allow this change?",
+                "oneOf": [
+                    {"const": "once", "title": "Approve this change"},
+                    {"const": "session", "title": "Approve every note change for the rest of this session"},
+                    {"const": "deny", "title": "Deny"},
+                ],
+            },
+        },
+        "required": ["decision"],
+    });
+    let Value::Object(schema) = schema else {
+        unreachable!("a JSON object literal")
+    };
+    let requested_schema = ElicitationSchema::from_json_schema(schema).map_err(|error| {
+        ToolError::internal(format!(
+            "the approval question could not be made ({error}); nothing was written"
+        ))
+    })?;
+    Ok(ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: format!("An agent wants to change your notes. {}", preview.summary()),
+        requested_schema,
+    })
+}
+
+fn done_json(done: WriteDone) -> Value {
+    let value = match done {
+        WriteDone::Created(created) => serde_json::to_value(created),
+        WriteDone::Updated(updated) => serde_json::to_value(updated),
+        WriteDone::Deleted(deleted) => serde_json::to_value(deleted),
+    };
+    value.unwrap_or_else(|error| json!({"error": error.to_string()}))
+}
+
+fn declined_json(preview: &WritePreview, reason: &str) -> Value {
+    let mut value = json!({"path": preview.path, "declined": true, "reason": reason});
+    if preview.verb() == "deleted" {
+        value["deleted"] = Value::Bool(false);
+    }
+    value
+}
+
+fn pending_json(preview: &WritePreview, token: &str) -> Value {
+    let mut value = json!({
+        "path": preview.path,
+        "pending": true,
+        "change": preview.summary(),
+        "confirmation": token,
+        "expires_in_seconds": TOKEN_LIFETIME.as_secs(),
+        "next": "Nothing was written yet. Show `change` to the user and ask them; only if they agree, make the same \
+                 call again with `confirmation` set to this token (single use).",
+    });
+    if preview.verb() == "deleted" {
+        value["deleted"] = Value::Bool(false);
+    }
+    value
+}
+
+/// A write tool's input schema with the `confirmation` argument added.
+fn with_confirmation(schema: Arc<JsonObject>) -> Arc<JsonObject> {
+    let mut schema = (*schema).clone();
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        properties.insert(
+            CONFIRMATION.to_owned(),
+            json!({
+                "type": ["string", "null"],
+                "description": "Only when a previous call of this tool returned `pending: true`: its `confirmation` \
+                                token, once the user agreed to the change it showed.",
+            }),
+        );
+    }
+    Arc::new(schema)
+}
+
+/// A write tool's output schema: the write done (`T`), declined, or
+/// pending the user's confirmation. `deleted` marks delete_note's.
+fn outcome_schema<T: schemars::JsonSchema + Any>(deleted: bool) -> Arc<JsonObject> {
+    let mut done = (*schema_for_output::<T>()).clone();
+    // The dialect and the definitions belong at the root, where `$ref`s
+    // into `#/$defs` resolve.
+    let dialect = done.remove("$schema");
+    let definitions = done.remove("$defs");
+    let mut declined = json!({
+        "type": "object",
+        "title": "Declined",
+        "properties": {
+            "path": {"type": "string"},
+            "declined": {"const": true},
+            "reason": {"type": "string", "description": "Why nothing was written."},
+        },
+        "required": ["path", "declined", "reason"],
+    });
+    let mut pending = json!({
+        "type": "object",
+        "title": "Pending",
+        "properties": {
+            "path": {"type": "string"},
+            "pending": {"const": true},
+            "change": {"type": "string", "description": "What the write will change, to show the user."},
+            "confirmation": {"type": "string", "description": "The single-use token that applies the change."},
+            "expires_in_seconds": {"type": "integer", "minimum": 0},
+            "next": {"type": "string"},
+        },
+        "required": ["path", "pending", "change", "confirmation", "expires_in_seconds"],
+    });
+    if deleted {
+        declined["properties"]["deleted"] = json!({"const": false});
+        pending["properties"]["deleted"] = json!({"const": false});
+    }
+    let mut schema = JsonObject::new();
+    if let Some(dialect) = dialect {
+        schema.insert("$schema".to_owned(), dialect);
+    }
+    schema.insert("type".to_owned(), json!("object"));
+    schema.insert(
+        "anyOf".to_owned(),
+        json!([Value::Object(done), declined, pending]),
+    );
+    if let Some(definitions) = definitions {
+        schema.insert("$defs".to_owned(), definitions);
+    }
+    Arc::new(schema)
 }

@@ -9,6 +9,7 @@
 //! `tool_error.rs`). Only this module knows JSON arguments and the MCP error
 //! shape; the domains are plain typed Rust.
 
+mod approval;
 mod http;
 mod jsonrpc;
 mod kiln;
@@ -22,11 +23,15 @@ mod tool_error;
 mod tracker;
 mod transport;
 
+pub use approval::{TOKEN_LIFETIME, WritePolicy};
 pub use http::{HttpLimits, MCP_PATH, serve_http, serve_http_on};
+pub use kiln_write::ELICITATION_WAIT;
 pub use server::{QuireServer, Toolset, UnknownToolset};
 pub use stdio::{EXIT_GRACE, MAX_LINE_BYTES, StdioEnd, serve_stdio};
 pub use tool_error::{ErrorCode, ToolError};
-pub use transport::{CallOutcome, call_in_process};
+pub use transport::{
+    ApprovalChoice, AskUser, CallOutcome, call_in_process, call_in_process_asking,
+};
 
 /// What the transports fail with: rmcp's, hyper's and I/O errors alike.
 type BoxError = Box<dyn std::error::Error + Send + Sync>;

@@ -48,7 +48,7 @@ where
 /// The tool's typed request from its arguments. serde names a missing or
 /// unknown field itself; for a value of the wrong type, the field's path
 /// (`goal.type`, `plan[0][1]`) goes before serde's message.
-fn decode<Request: DeserializeOwned>(
+pub(super) fn decode<Request: DeserializeOwned>(
     tool: &str,
     arguments: JsonObject,
 ) -> Result<Request, ToolError> {
@@ -76,7 +76,17 @@ where
     T: Serialize + Send + 'static,
     F: FnOnce() -> Result<T, ToolError> + Send + 'static,
 {
-    let outcome = match tokio::task::spawn_blocking(operation).await {
+    to_call_result(blocking(operation).await)
+}
+
+/// Runs a blocking operation on tokio's blocking pool; a panic in it
+/// becomes an `INTERNAL_ERROR`.
+pub(super) async fn blocking<T, F>(operation: F) -> Result<T, ToolError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Result<T, ToolError> + Send + 'static,
+{
+    match tokio::task::spawn_blocking(operation).await {
         Ok(outcome) => outcome,
         Err(join_error) => {
             tracing::error!(%join_error, "tool operation failed unexpectedly");
@@ -84,11 +94,10 @@ where
                 "the tool failed unexpectedly; the workspace was not changed by this call",
             ))
         }
-    };
-    to_call_result(outcome)
+    }
 }
 
-fn to_call_result<T: Serialize>(outcome: Result<T, ToolError>) -> CallToolResult {
+pub(super) fn to_call_result<T: Serialize>(outcome: Result<T, ToolError>) -> CallToolResult {
     match outcome.and_then(|value| {
         serde_json::to_value(value).map_err(|error| {
             ToolError::internal(format!("the result could not be encoded: {error}"))

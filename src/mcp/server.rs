@@ -12,6 +12,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool_handler};
 
+use super::approval::{Approvals, WritePolicy};
 use super::resources;
 
 use std::path::PathBuf;
@@ -78,6 +79,8 @@ pub struct QuireServer {
     pub(super) tracker: Arc<TrackerTools>,
     pub(super) planner: Arc<PlannerTools>,
     pub(super) kiln: Arc<KilnTools>,
+    /// The write policy and what this session has approved.
+    pub(super) approvals: Approvals,
 }
 
 impl QuireServer {
@@ -117,17 +120,50 @@ impl QuireServer {
             planner: Arc::new(PlannerTools::new(workspace.clone(), None)),
             kiln: Arc::new(kiln),
             tracker: Arc::new(TrackerTools::new(workspace)),
+            approvals: Approvals::new(WritePolicy::Deny),
         }
     }
 
     /// Offers the kiln's write tools (`create_note`, `update_note`,
-    /// `delete_note`) when the kiln toolset is served. Without this they
-    /// are not listed, and a call to one is refused.
-    pub fn allowing_writes(mut self) -> Self {
-        if self.toolsets.contains(&Toolset::Kiln) {
+    /// `delete_note`) as `policy` says, when the kiln toolset is served:
+    /// with [`WritePolicy::Ask`] each write asks the user first, with
+    /// [`WritePolicy::Allow`] none does, and with [`WritePolicy::Deny`]
+    /// (what [`QuireServer::new`] starts with) they are not listed and a
+    /// call to one is refused.
+    pub fn with_writes(mut self, policy: WritePolicy) -> Self {
+        if self.approvals.policy() == WritePolicy::Deny
+            && policy != WritePolicy::Deny
+            && self.toolsets.contains(&Toolset::Kiln)
+        {
             self.tool_router += Self::kiln_write_router();
         }
+        if policy == WritePolicy::Deny {
+            for tool in Self::kiln_write_router().list_all() {
+                self.tool_router.remove_route(&tool.name);
+            }
+        }
+        self.approvals = Approvals::new(policy);
         self
+    }
+
+    /// [`QuireServer::with_writes`] with [`WritePolicy::Allow`].
+    pub fn allowing_writes(self) -> Self {
+        self.with_writes(WritePolicy::Allow)
+    }
+
+    /// The server for a new MCP session: the same tools over the same
+    /// workspace, with no write approved yet (the HTTP transport makes one
+    /// per session).
+    pub fn for_new_session(&self) -> Self {
+        QuireServer {
+            approvals: self.approvals.for_new_session(),
+            ..self.clone()
+        }
+    }
+
+    /// How the kiln's writes are treated.
+    pub fn write_policy(&self) -> WritePolicy {
+        self.approvals.policy()
     }
 
     /// Whether `tool` is one of the kiln's write tools.
@@ -183,6 +219,21 @@ impl QuireServer {
                      headings, tags, links and backlinks without its text; list_notes pages through a folder; \
                      get_kiln_info gives totals and the index's state. Each note is also the resource \
                      kiln:///<path>."
+                }
+            });
+        }
+        if self.toolsets.contains(&Toolset::Kiln) {
+            text.push_str(match self.approvals.policy() {
+                WritePolicy::Deny => "",
+                WritePolicy::Allow => {
+                    " create_note, update_note and delete_note change notes (pass read_note's sha256 as \
+                     expected_sha256 so a note changed meanwhile is not overwritten)."
+                }
+                WritePolicy::Ask => {
+                    " create_note, update_note and delete_note change notes, each only once the user approves it. \
+                     A result with `pending: true` wrote nothing: show its `change` to the user and, only if they \
+                     agree, make the same call again with its `confirmation` token. `declined: true` means the \
+                     user said no; nothing was written."
                 }
             });
         }

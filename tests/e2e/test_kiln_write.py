@@ -1,5 +1,5 @@
 """The kiln's write tools through the official Python MCP client over
-stdio: offered only with `--writes allow`, and then what an agent gets back
+stdio: left out with `--writes deny`, and with `--writes allow` what an agent gets back
 for a create, an update on a fresh and a stale digest, and a delete with
 backlinks; nothing is written where a call is refused."""
 
@@ -25,8 +25,9 @@ async def writer(quire: Path, vault: Path, tmp_path: Path) -> AsyncIterator[Quir
         yield session
 
 
-async def test_without_writes_allowed_the_tools_are_not_offered(quire: Path, vault: Path, tmp_path: Path):
-    async with stdio_session(quire, vault, tmp_path / "server.stderr", args=("--tools", "kiln")) as session:
+async def test_with_writes_denied_the_tools_are_not_offered(quire: Path, vault: Path, tmp_path: Path):
+    args = ("--tools", "kiln", "--writes", "deny")
+    async with stdio_session(quire, vault, tmp_path / "server.stderr", args=args) as session:
         names = {tool.name for tool in (await session.session.list_tools()).tools}
         assert not names & WRITES
         with pytest.raises(MCPError) as refused:

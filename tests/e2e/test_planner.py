@@ -633,7 +633,11 @@ async def test_lists_exactly_the_six_planner_tools(planner: Planner):
     assert set(goal["required"]) >= {"type", "scope", "title"}
 
 
-KILN_TOOLS = ["read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search"]
+KILN_TOOLS = [
+    "read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search",
+    # Offered by `--writes ask`, the default.
+    "create_note", "update_note", "delete_note",
+]
 
 
 async def test_without_tools_every_toolset_is_served(quire: Path, tmp_path: Path):
@@ -685,6 +689,18 @@ SCHEMA_SAMPLES: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
     "property_search": (
         [{"properties": {"status": "active"}}, {"properties": {"tags": ["a", "b"], "n": None}, "folder": "notes", "limit": 5}],
         [{}, {"properties": {"s": {"a": 1}}}, {"properties": {"s": [[1]]}}, {"properties": {"s": 1}, "limit": -1}],
+    ),
+    "create_note": (
+        [{"path": "a", "content": "x"}, {"path": "a", "content": "x", "frontmatter": {"k": [1]}, "confirmation": "ab"}],
+        [{}, {"path": "a"}, {"path": "a", "content": "x", "extra": 1}, {"path": "a", "content": "x", "confirmation": 5}],
+    ),
+    "update_note": (
+        [{"path": "a", "content": "x"}, {"path": "a", "frontmatter": {}, "expected_sha256": "ab", "confirmation": None}],
+        [{}, {"content": "x"}, {"path": "a", "frontmatter": []}],
+    ),
+    "delete_note": (
+        [{"path": "a"}, {"path": "a", "permanent": True}],
+        [{}, {"path": "a", "permanent": "yes"}, {"path": 1}],
     ),
 }
 

@@ -26,7 +26,11 @@ TOOLSETS = {
         "gather_requirements", "set_overarching_goal", "set_detailed_goal",
         "set_plan", "mark_task", "finish_job",
     },
-    "kiln": {"read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search"},
+    # The write tools too: `--writes ask`, the default, offers them (asking before each change).
+    "kiln": {
+        "read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search",
+        "create_note", "update_note", "delete_note",
+    },
 }
 
 
