@@ -278,6 +278,22 @@ mod tests {
     }
 
     #[test]
+    fn a_json_object_is_written_in_the_order_of_its_text() {
+        // Parsed from text, as a tool call's arguments are: serde_json's
+        // `preserve_order` keeps the keys as given, nested ones too (a
+        // sorted map would write `alpha`, `mid`, `zeta`).
+        let given: serde_json::Map<String, Value> = serde_json::from_str(
+            r#"{"zeta": 1, "alpha": 2, "mid": ["b", "a"], "nested": {"z": 1, "a": 2}}"#,
+        )
+        .unwrap();
+        let properties: Vec<(String, Value)> = given.into_iter().collect();
+        assert_eq!(
+            write_block(&properties).unwrap(),
+            "---\nzeta: 1\nalpha: 2\nmid:\n  - b\n  - a\nnested: {\"z\": 1, \"a\": 2}\n---\n"
+        );
+    }
+
+    #[test]
     fn what_cannot_be_stored_is_refused_with_why() {
         assert_eq!(write_block(&[]).unwrap(), "");
         assert_eq!(

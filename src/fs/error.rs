@@ -253,7 +253,9 @@ pub enum IoKind {
     /// Permission was refused (or the file system is read-only): a retry
     /// fails the same way.
     PermissionDenied,
-    /// The disk or the quota is full: a retry fails until space is freed.
+    /// The disk or the quota is full, or the file would pass the file
+    /// system's or the process's file-size limit (`EFBIG`): a retry fails
+    /// until space is freed or the limit raised.
     NoSpace,
     /// Anything else, possibly transient, so a retry may help.
     Other,
@@ -265,14 +267,20 @@ impl FsError {
             io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem => {
                 IoKind::PermissionDenied
             }
-            io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => IoKind::NoSpace,
+            io::ErrorKind::StorageFull
+            | io::ErrorKind::QuotaExceeded
+            | io::ErrorKind::FileTooLarge => IoKind::NoSpace,
             _ if error.raw_os_error() == Some(libc_eperm()) => IoKind::PermissionDenied,
             _ => IoKind::Other,
         };
+        let mut reason = describe(error);
+        if action == "write" {
+            reason.push_str(&write_advice(error.kind()));
+        }
         FsError::Io {
             path: path.to_owned(),
             action,
-            reason: describe(error),
+            reason,
             kind,
         }
     }
@@ -325,6 +333,23 @@ impl FsError {
             | FsError::Io { path, .. } => Some(path),
         }
     }
+}
+
+/// What a failed write (action "write": staging the new bytes or
+/// installing them) left: the file as it was, since the layer replaces a
+/// file only by renaming a complete copy over it. For a full disk or a
+/// file-size limit, also what to do: the same call fails until then.
+fn write_advice(kind: io::ErrorKind) -> String {
+    let what_to_do = match kind {
+        io::ErrorKind::FileTooLarge => {
+            ". Raise the file-size limit of the process running quire (`ulimit -f`), or write less; \
+             then try again"
+        }
+        io::ErrorKind::StorageFull => ". Free some disk space, then try again",
+        io::ErrorKind::QuotaExceeded => ". Free some space within the disk quota, then try again",
+        _ => "",
+    };
+    format!("; the file was left as it was{what_to_do}")
 }
 
 fn libc_eperm() -> i32 {
@@ -428,6 +453,42 @@ mod tests {
         assert!(!denied.retryable(), "permission errors are not retryable");
         let eperm = FsError::io("t/a.md", "write", &io::Error::from_raw_os_error(1));
         assert!(!eperm.retryable());
+    }
+
+    #[test]
+    fn a_write_over_a_size_limit_or_a_full_disk_says_what_was_kept_and_what_to_do() {
+        // EFBIG: over RLIMIT_FSIZE (`ulimit -f`) or the file system's limit.
+        let too_large = FsError::io("notes/Big.md", "write", &io::Error::from_raw_os_error(27));
+        assert_eq!(
+            too_large.to_string(),
+            "cannot write `notes/Big.md`: the file is too large for this file system or process limit; \
+             the file was left as it was. Raise the file-size limit of the process running quire \
+             (`ulimit -f`), or write less; then try again"
+        );
+        assert!(!too_large.retryable(), "the same write fails the same way");
+        assert!(matches!(
+            too_large,
+            FsError::Io {
+                kind: IoKind::NoSpace,
+                ..
+            }
+        ));
+        let full = FsError::io("a.md", "write", &io::Error::from_raw_os_error(28));
+        assert!(
+            full.to_string().ends_with(
+                "the disk is full; the file was left as it was. Free some disk space, then try again"
+            ),
+            "{full}"
+        );
+        assert!(!full.retryable());
+        // Any failed write says the file was kept; other actions add nothing.
+        let failed = FsError::io("a.md", "write", &io::Error::from_raw_os_error(5));
+        assert_eq!(
+            failed.to_string(),
+            "cannot write `a.md`: input/output error; the file was left as it was"
+        );
+        let read = FsError::io("a.md", "read", &io::Error::from_raw_os_error(5));
+        assert_eq!(read.to_string(), "cannot read `a.md`: input/output error");
     }
 
     #[test]

@@ -194,6 +194,25 @@ mod tests {
     }
 
     #[test]
+    fn properties_from_json_text_are_written_in_its_order() {
+        // As a tool call gives them: a JSON object's text, its keys in an
+        // order that is not sorted, replacing a block in another order.
+        let given: serde_json::Map<String, Value> =
+            serde_json::from_str(r#"{"zeta": 1, "alpha": 2, "mid": ["b", "a"]}"#).unwrap();
+        let properties: Vec<(String, Value)> = given.into_iter().collect();
+        let block = "---\nzeta: 1\nalpha: 2\nmid:\n  - b\n  - a\n---\n";
+        assert_eq!(
+            compose_new("Body\n", Some(&properties)).unwrap(),
+            format!("{block}Body\n")
+        );
+        let old = "---\nalpha: 0\nmid: []\nzeta: 0\n---\nBody\n";
+        assert_eq!(
+            compose_update(old, None, Some(&properties)).unwrap(),
+            format!("{block}Body\n")
+        );
+    }
+
+    #[test]
     fn a_broken_note_is_not_rewritten_around_its_block() {
         for old in ["---\ntitle: [x\n---\nBody\n", "---\nnever closed\n"] {
             let error = compose_update(old, Some("new\n"), None).unwrap_err();
