@@ -421,3 +421,76 @@ fn hostile_notes_are_refused_and_left_as_they_are() {
     assert!(error.to_string().contains("over the 16 MiB"), "{error}");
     assert!(!root.join("Huge.md").exists());
 }
+
+#[test]
+fn a_preview_writes_nothing_and_an_approved_write_is_bound_to_what_was_previewed() {
+    use quire::kiln::{PlannedChange, WriteDone, WriteRequest};
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::write(root.join("Target.md"), "# Target\n").unwrap();
+    fs::write(root.join("Linker.md"), "See [[Target]].\n").unwrap();
+    let tools = tools(root);
+    tools.start_indexing();
+    let delete = WriteRequest::Delete(DeleteNoteRequest {
+        path: "Target".to_owned(),
+        permanent: false,
+    });
+    let preview = tools.preview(&delete).unwrap();
+    assert_eq!(
+        preview.change,
+        PlannedChange::Delete {
+            permanent: false,
+            backlinks: vec!["Linker.md".to_owned()],
+            ambiguous_backlinks: vec![],
+        }
+    );
+    assert!(root.join("Target.md").exists());
+
+    // Changed after the preview: the approval no longer holds.
+    fs::write(root.join("Target.md"), "# Target, edited\n").unwrap();
+    let refused = tools.apply_approved(&delete, &preview).unwrap_err();
+    assert!(matches!(refused, KilnError::Write(_)), "{refused:?}");
+    assert!(
+        refused.to_string().contains("changed since it was read"),
+        "{refused}"
+    );
+    assert_eq!(
+        fs::read_to_string(root.join("Target.md")).unwrap(),
+        "# Target, edited\n"
+    );
+
+    let replace = WriteRequest::Update(update("Target", Some("new\n"), None, None));
+    let preview = tools.preview(&replace).unwrap();
+    assert_eq!(
+        preview.summary(),
+        "Replace the content of `Target.md` (its frontmatter is kept); it will hold 1 word."
+    );
+    fs::write(root.join("Target.md"), "# Target, edited twice\n").unwrap();
+    assert!(tools.apply_approved(&replace, &preview).is_err());
+    assert_eq!(
+        fs::read_to_string(root.join("Target.md")).unwrap(),
+        "# Target, edited twice\n"
+    );
+
+    // Unchanged since the preview: applied.
+    let preview = tools.preview(&replace).unwrap();
+    let done = tools.apply_approved(&replace, &preview).unwrap();
+    assert!(matches!(done, WriteDone::Updated(_)), "{done:?}");
+    assert_eq!(fs::read_to_string(root.join("Target.md")).unwrap(), "new\n");
+    let preview = tools.preview(&delete).unwrap();
+    assert!(matches!(
+        tools.apply_approved(&delete, &preview).unwrap(),
+        WriteDone::Deleted(_)
+    ));
+    assert!(!root.join("Target.md").exists());
+
+    // A preview of a create that is refused is refused as the create is.
+    let existing = WriteRequest::Create(create("Linker", "x", None));
+    assert!(
+        tools
+            .preview(&existing)
+            .unwrap_err()
+            .to_string()
+            .contains("already exists")
+    );
+}

@@ -1,0 +1,277 @@
+"""`--writes ask` (the default) through the official Python MCP client: every
+write is put to the user first, and only an approval writes anything.
+
+- over stdio on a handshake-era session, with an `elicitation_callback`
+  that approves once, approves for the session, denies, declines, cancels,
+  or answers something else;
+- on a 2026-07-28 session (`Client(mode="2026-07-28")`), where the server
+  answers with an input-required result and the client asks and retries;
+- over Streamable HTTP, where the question travels on the call's stream;
+- with a client that cannot elicit: a preview and a single-use
+  `confirmation` token, and every way a token can be wrong.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable
+
+import pytest
+from mcp import Client, ClientSession, StdioServerParameters, stdio_client, types
+from mcp.client.streamable_http import streamable_http_client
+
+from conftest import Quire, changed, snapshot
+from test_tracker_http import serving_http
+
+pytestmark = pytest.mark.anyio
+
+NEW = {"path": "ideas/Asked", "content": "# Asked\n\nSee [[job-search]].\n"}
+TARGET = "notes/job-search"
+
+
+class User:
+    """An elicitation callback that answers as told and records each
+    question it was asked."""
+
+    def __init__(self, answer: Callable[[], types.ElicitResult]):
+        self.answer = answer
+        self.questions: list[types.ElicitRequestParams] = []
+
+    async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        self.questions.append(params)
+        return self.answer()
+
+
+def choosing(decision: str) -> User:
+    return User(lambda: types.ElicitResult(action="accept", content={"decision": decision}))
+
+
+def acting(action: str) -> User:
+    return User(lambda: types.ElicitResult(action=action))
+
+
+@asynccontextmanager
+async def asking_session(quire: Path, vault: Path, tmp_path: Path, user: User | None) -> AsyncIterator[Quire]:
+    """`quire serve --tools kiln` (writes: the default, ask) over stdio, with
+    a handshake-era session whose client elicits through `user` (or cannot
+    elicit at all)."""
+    parameters = StdioServerParameters(
+        command=str(quire),
+        args=["serve", "--root", str(vault), "--tools", "kiln"],
+        env={"RUST_LOG": os.environ.get("RUST_LOG", "info")},
+    )
+    with open(tmp_path / "server.stderr", "a", encoding="utf-8") as errlog:
+        async with stdio_client(parameters, errlog=errlog) as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=30, elicitation_callback=user) as session:
+                await session.initialize()
+                await session.list_tools()
+                yield Quire(session, vault)
+
+
+async def test_the_user_is_asked_exactly_what_will_change_and_approves_once(quire: Path, vault: Path, tmp_path: Path):
+    user = choosing("once")
+    async with asking_session(quire, vault, tmp_path, user) as server:
+        created = await server.ok_for(NEW, tool="create_note")
+        assert created["path"] == "ideas/Asked.md" and "declined" not in created
+        assert (vault / "ideas" / "Asked.md").read_text(encoding="utf-8") == NEW["content"]
+        [question] = user.questions
+        assert question.message == (
+            "An agent wants to change your notes. Create the note `ideas/Asked.md` (3 words, 29 bytes)."
+        )
+        choices = question.requested_schema["properties"]["decision"]["oneOf"]
+        assert [choice["const"] for choice in choices] == ["once", "session", "deny"]
+
+        # Approved once: the next write is asked about again.
+        await server.ok_for({"path": "ideas/Asked", "frontmatter": {"status": "new"}}, tool="update_note")
+        assert len(user.questions) == 2
+        assert user.questions[1].message.endswith(
+            "Replace the frontmatter of `ideas/Asked.md` (its content is kept); it will hold 3 words."
+        )
+        deleted = await server.ok_for({"path": TARGET}, tool="delete_note")
+        assert deleted["deleted"] is True and deleted["backlink_count"] == 1
+        assert user.questions[2].message.endswith(
+            "Delete `notes/job-search.md` (moved into .trash/, recoverable). 1 note links to it, and its link "
+            "will lead nowhere: ideas/Asked.md."
+        )
+        assert (vault / ".trash" / "job-search.md").exists()
+
+
+async def test_approving_for_the_session_asks_no_more(quire: Path, vault: Path, tmp_path: Path):
+    user = choosing("session")
+    async with asking_session(quire, vault, tmp_path, user) as server:
+        await server.ok_for(NEW, tool="create_note")
+        await server.ok_for({"path": "ideas/Asked", "content": "changed\n"}, tool="update_note")
+        await server.ok_for({"path": "ideas/Asked", "permanent": True}, tool="delete_note")
+        assert len(user.questions) == 1
+        assert not (vault / "ideas" / "Asked.md").exists()
+    # A new session starts asking again.
+    user = choosing("deny")
+    async with asking_session(quire, vault, tmp_path, user) as server:
+        declined = await server.ok_for(NEW, tool="create_note")
+        assert declined["declined"] is True and len(user.questions) == 1
+
+
+@pytest.mark.parametrize(
+    "user, reason",
+    [
+        (choosing("deny"), "the user denied the change"),
+        (acting("decline"), "the user declined the change"),
+        (acting("cancel"), "the user dismissed the question without deciding"),
+        (choosing("always"), "the answer was not one of the choices (once, session, deny)"),
+    ],
+    ids=["deny", "decline", "cancel", "unknown-choice"],
+)
+async def test_anything_but_an_approval_writes_nothing(quire: Path, vault: Path, tmp_path: Path, user: User,
+                                                      reason: str):
+    before = snapshot(vault)
+    async with asking_session(quire, vault, tmp_path, user) as server:
+        for tool, arguments in [
+            ("create_note", NEW),
+            ("update_note", {"path": TARGET, "content": "gone?\n"}),
+            ("delete_note", {"path": TARGET}),
+        ]:
+            value = await server.ok_for(arguments, tool=tool)
+            expected = {"path": value["path"], "declined": True, "reason": reason}
+            if tool == "delete_note":
+                expected["deleted"] = False
+            assert value == expected
+    assert changed(before, snapshot(vault)) == set()
+
+
+async def test_a_refused_write_is_refused_before_anyone_is_asked(quire: Path, vault: Path, tmp_path: Path):
+    user = choosing("once")
+    async with asking_session(quire, vault, tmp_path, user) as server:
+        message = await server.error_for("VALIDATION_ERROR", {"path": TARGET, "content": "x"}, tool="create_note")
+        assert "update_note" in message
+        await server.error_for("FILE_NOT_FOUND", {"path": "no/such note"}, tool="delete_note")
+        await server.error_for("VALIDATION_ERROR", {"path": TARGET, "content": "x", "expected_sha256": "0" * 64},
+                               tool="update_note")
+    assert user.questions == []
+
+
+# --- a client that cannot elicit: the confirmation token -----------------------------------------------------
+
+
+async def test_without_elicitation_a_preview_and_a_token_confirm_the_write(quire: Path, vault: Path,
+                                                                          tmp_path: Path):
+    async with asking_session(quire, vault, tmp_path, None) as server:
+        before = snapshot(vault)
+        pending = await server.ok_for({"path": TARGET}, tool="delete_note")
+        assert pending["pending"] is True and pending["deleted"] is False
+        assert pending["change"] == (
+            "Delete `notes/job-search.md` (moved into .trash/, recoverable). No note links to it."
+        )
+        assert pending["expires_in_seconds"] == 300
+        assert "same call again" in pending["next"]
+        token = pending["confirmation"]
+        assert len(token) == 32
+        assert changed(before, snapshot(vault)) == set()
+
+        # A token for another call, then a made-up one, write nothing.
+        other = await server.error_for("VALIDATION_ERROR", {"path": TARGET, "permanent": True, "confirmation": token},
+                                       tool="delete_note")
+        assert "other arguments" in other
+        again = await server.error_for("VALIDATION_ERROR", {"path": TARGET, "confirmation": token}, tool="delete_note")
+        assert "already used" in again
+        assert changed(before, snapshot(vault)) == set()
+
+        token = (await server.ok_for({"path": TARGET}, tool="delete_note"))["confirmation"]
+        deleted = await server.ok_for({"path": TARGET, "confirmation": token}, tool="delete_note")
+        assert deleted["deleted"] is True and deleted["trashed_to"] == ".trash/job-search.md"
+        assert changed(before, snapshot(vault)) == {".trash", ".trash/job-search.md", "notes/job-search.md"}
+
+
+async def test_a_token_does_not_outlive_a_change_to_the_note(quire: Path, vault: Path, tmp_path: Path):
+    async with asking_session(quire, vault, tmp_path, None) as server:
+        arguments = {"path": TARGET, "content": "replaced\n"}
+        token = (await server.ok_for(arguments, tool="update_note"))["confirmation"]
+        note = vault / "notes" / "job-search.md"
+        note.write_text(note.read_text(encoding="utf-8") + "\nedited meanwhile\n", encoding="utf-8")
+        edited = note.read_bytes()
+        message = await server.error_for("VALIDATION_ERROR", {**arguments, "confirmation": token}, tool="update_note")
+        assert "changed since the change was shown for approval" in message
+        assert note.read_bytes() == edited
+
+        created = await server.ok_for(NEW, tool="create_note")
+        (vault / "ideas").mkdir(exist_ok=True)
+        (vault / "ideas" / "Asked.md").write_text("someone else's\n", encoding="utf-8")
+        message = await server.error_for("VALIDATION_ERROR", {**NEW, "confirmation": created["confirmation"]},
+                                         tool="create_note")
+        assert "already exists" in message
+        assert (vault / "ideas" / "Asked.md").read_text(encoding="utf-8") == "someone else's\n"
+
+
+async def test_a_confirmation_of_the_wrong_type_is_refused(quire: Path, vault: Path, tmp_path: Path):
+    async with asking_session(quire, vault, tmp_path, None) as server:
+        message = await server.error_for("VALIDATION_ERROR", {**NEW, "confirmation": 7}, tool="create_note")
+        assert "`confirmation` must be the token string" in message
+    assert not (vault / "ideas").exists()
+
+
+# --- a 2026-07-28 session: the input-required result ---------------------------------------------------------
+
+
+async def modern_call(quire: Path, vault: Path, tmp_path: Path, user: User, calls: list[tuple[str, dict]]) -> list:
+    parameters = StdioServerParameters(
+        command=str(quire),
+        args=["serve", "--root", str(vault), "--tools", "kiln"],
+        env={"RUST_LOG": os.environ.get("RUST_LOG", "info")},
+    )
+    results = []
+    with open(tmp_path / "server.stderr", "a", encoding="utf-8") as errlog:
+        client = Client(parameters, mode="2026-07-28", elicitation_callback=user, read_timeout_seconds=30)
+        async with client:
+            assert client.protocol_version == "2026-07-28"
+            for tool, arguments in calls:
+                results.append(await client.call_tool(tool, arguments))
+    return results
+
+
+async def test_a_2026_07_28_client_is_asked_through_an_input_required_result(quire: Path, vault: Path,
+                                                                            tmp_path: Path):
+    user = choosing("once")
+    [created] = await modern_call(quire, vault, tmp_path, user, [("create_note", NEW)])
+    assert created.is_error is False, created
+    assert created.structured_content["path"] == "ideas/Asked.md"
+    assert (vault / "ideas" / "Asked.md").read_text(encoding="utf-8") == NEW["content"]
+    [question] = user.questions
+    assert question.message.endswith("Create the note `ideas/Asked.md` (3 words, 29 bytes).")
+
+    before = snapshot(vault)
+    user = choosing("deny")
+    [declined] = await modern_call(quire, vault, tmp_path, user, [("delete_note", {"path": TARGET})])
+    assert declined.is_error is False, declined
+    assert declined.structured_content == {
+        "path": "notes/job-search.md", "declined": True, "reason": "the user denied the change", "deleted": False,
+    }
+    assert changed(before, snapshot(vault)) == set()
+
+
+# --- Streamable HTTP ----------------------------------------------------------------------------------------
+
+
+async def test_over_http_the_question_travels_on_the_call_stream(quire: Path, vault: Path, tmp_path: Path):
+    with serving_http(quire, vault, tmp_path / "server.stderr", "kiln") as (url, _process):
+        user = choosing("session")
+        async with streamable_http_client(url) as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=30, elicitation_callback=user) as session:
+                await session.initialize()
+                created = await session.call_tool("create_note", NEW)
+                assert created.is_error is False, created
+                updated = await session.call_tool("update_note", {"path": "ideas/Asked", "content": "again\n"})
+                assert updated.is_error is False, updated
+        assert len(user.questions) == 1
+        assert (vault / "ideas" / "Asked.md").read_text(encoding="utf-8") == "again\n"
+
+        # Another session's approval is its own: this one is asked.
+        user = choosing("deny")
+        async with streamable_http_client(url) as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=30, elicitation_callback=user) as session:
+                await session.initialize()
+                declined = await session.call_tool("delete_note", {"path": "ideas/Asked"})
+                assert declined.structured_content["declined"] is True, declined
+        assert len(user.questions) == 1
+        assert (vault / "ideas" / "Asked.md").exists()
