@@ -92,6 +92,16 @@ impl KilnTools {
         self
     }
 
+    /// The workspace the tools work in.
+    pub fn workspace(&self) -> &Workspace {
+        self.reader.workspace()
+    }
+
+    /// How long a call may take.
+    pub fn budget(&self) -> Duration {
+        self.budget
+    }
+
     /// Starts building the index in the background.
     pub fn start_indexing(&self) {
         self.index.start();

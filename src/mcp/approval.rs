@@ -13,12 +13,13 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crate::kiln::{WritePreview, WriteRequest};
+use crate::kiln::{KilnTools, WritePreview, WriteRequest};
 
 /// How long a confirmation token (or the state of a pending elicitation)
 /// stays valid.
@@ -91,6 +92,18 @@ pub(super) struct Approvals {
     /// Shared by every session of the server: a client on the stateless
     /// 2026-07-28 transport may bring a token back on another connection.
     tokens: Arc<Mutex<Tokens>>,
+    /// The folder outside the root the user approved for this session.
+    extra: Arc<Mutex<Option<ExtraFolder>>>,
+}
+
+/// A folder outside the kiln root that the user let this session use, and
+/// the kiln's tools over it.
+#[derive(Clone, Debug)]
+pub(super) struct ExtraFolder {
+    /// Its canonical path.
+    pub(super) folder: PathBuf,
+    /// The tools over it.
+    pub(super) kiln: Arc<KilnTools>,
 }
 
 impl Approvals {
@@ -99,6 +112,7 @@ impl Approvals {
             policy,
             session_approved: Arc::new(AtomicBool::new(false)),
             tokens: Arc::default(),
+            extra: Arc::default(),
         }
     }
 
@@ -109,6 +123,7 @@ impl Approvals {
             policy: self.policy,
             session_approved: Arc::new(AtomicBool::new(false)),
             tokens: Arc::clone(&self.tokens),
+            extra: Arc::default(),
         }
     }
 
@@ -142,21 +157,33 @@ impl Approvals {
         preview: &WritePreview,
         now: Instant,
     ) -> Result<String, getrandom::Error> {
+        let pending = Pending::Write {
+            request: request.clone(),
+            sha256: preview.sha256.clone(),
+        };
+        self.hold(pending, now)
+    }
+
+    /// A new single-use token for the question whether `folder` may be
+    /// used.
+    pub(super) fn issue_folder(&self, folder: &Path) -> Result<String, getrandom::Error> {
+        self.hold(Pending::Folder(folder.to_owned()), Instant::now())
+    }
+
+    fn hold(&self, what: Pending, now: Instant) -> Result<String, getrandom::Error> {
         let token = new_token()?;
-        let mut tokens = self
-            .tokens
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        tokens.insert(
-            token.clone(),
-            Issued {
-                request: request.clone(),
-                sha256: preview.sha256.clone(),
-                expires: now + TOKEN_LIFETIME,
-            },
-            now,
-        );
+        let issued = Issued {
+            what,
+            expires: now + TOKEN_LIFETIME,
+        };
+        self.tokens().insert(token.clone(), issued, now);
         Ok(token)
+    }
+
+    fn tokens(&self) -> std::sync::MutexGuard<'_, Tokens> {
+        self.tokens
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Takes the token back for `request`: the SHA-256 the note had when
@@ -176,18 +203,52 @@ impl Approvals {
         request: &WriteRequest,
         now: Instant,
     ) -> Result<Option<String>, TokenProblem> {
-        let mut tokens = self
-            .tokens
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let issued = tokens.by_token.remove(token).ok_or(TokenProblem::Unknown)?;
+        match self.take(token, now)? {
+            Pending::Write {
+                request: issued,
+                sha256,
+            } if &issued == request => Ok(sha256),
+            _ => Err(TokenProblem::OtherCall),
+        }
+    }
+
+    /// Takes back a token issued by [`Approvals::issue_folder`]: the folder
+    /// asked about.
+    pub(super) fn redeem_folder(&self, token: &str) -> Result<PathBuf, TokenProblem> {
+        match self.take(token, Instant::now())? {
+            Pending::Folder(folder) => Ok(folder),
+            Pending::Write { .. } => Err(TokenProblem::OtherCall),
+        }
+    }
+
+    fn take(&self, token: &str, now: Instant) -> Result<Pending, TokenProblem> {
+        let issued = self
+            .tokens()
+            .by_token
+            .remove(token)
+            .ok_or(TokenProblem::Unknown)?;
         if issued.expires <= now {
             return Err(TokenProblem::Expired);
         }
-        if &issued.request != request {
-            return Err(TokenProblem::OtherCall);
-        }
-        Ok(issued.sha256)
+        Ok(issued.what)
+    }
+
+    /// The folder outside the root this session may use, if the user
+    /// approved one.
+    pub(super) fn extra_folder(&self) -> Option<ExtraFolder> {
+        self.extra
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .clone()
+    }
+
+    /// Records the folder outside the root the user approved for the rest
+    /// of the session.
+    pub(super) fn approve_folder(&self, folder: ExtraFolder) {
+        *self
+            .extra
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(folder);
     }
 }
 
@@ -220,9 +281,20 @@ impl TokenProblem {
 
 #[derive(Debug)]
 struct Issued {
-    request: WriteRequest,
-    sha256: Option<String>,
+    what: Pending,
     expires: Instant,
+}
+
+/// What a token stands for.
+#[derive(Debug)]
+enum Pending {
+    /// A write shown for approval, and the note's SHA-256 then.
+    Write {
+        request: WriteRequest,
+        sha256: Option<String>,
+    },
+    /// A folder outside the root, asked about.
+    Folder(PathBuf),
 }
 
 #[derive(Debug, Default)]

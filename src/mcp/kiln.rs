@@ -3,12 +3,19 @@
 //! `_meta` as `{"category": ...}`.
 
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
-use rmcp::handler::server::tool::ToolName;
-use rmcp::model::{JsonObject, MetaObject};
-use rmcp::{tool, tool_router};
+use std::borrow::Cow;
 
-use super::result::{ToolFuture, run_tool};
+use rmcp::handler::server::tool::{InputResponses, RequestState, ToolName};
+use rmcp::model::{CallToolResponse, CallToolResult, JsonObject, MetaObject};
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, tool, tool_router};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::result::{ToolFuture, run_tool, to_call_result};
+use super::scope::Stop;
 use super::server::QuireServer;
+use super::tool_error::ToolError;
 use crate::kiln::{
     KilnInfo, KilnInfoRequest, KilnTools, ListNotesRequest, NoteList, NoteMetadata, NoteRead,
     PropertySearch, PropertySearchRequest, ReadMetadataRequest, ReadNoteRequest, TextSearch,
@@ -45,8 +52,22 @@ impl QuireServer {
             open_world_hint = false
         )
     )]
-    fn read_note(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::read_note)
+    async fn read_note(
+        &self,
+        ToolName(tool): ToolName,
+        args: JsonObject,
+        context: RequestContext<RoleServer>,
+        InputResponses(responses): InputResponses,
+        RequestState(state): RequestState,
+    ) -> CallToolResponse {
+        let call = ScopedCall {
+            tool,
+            args,
+            context,
+            responses,
+            state,
+        };
+        self.run_scoped(call, KilnTools::read_note).await
     }
 
     /// A note's metadata, without its text.
@@ -69,8 +90,22 @@ impl QuireServer {
             open_world_hint = false
         )
     )]
-    fn read_metadata(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::read_metadata)
+    async fn read_metadata(
+        &self,
+        ToolName(tool): ToolName,
+        args: JsonObject,
+        context: RequestContext<RoleServer>,
+        InputResponses(responses): InputResponses,
+        RequestState(state): RequestState,
+    ) -> CallToolResponse {
+        let call = ScopedCall {
+            tool,
+            args,
+            context,
+            responses,
+            state,
+        };
+        self.run_scoped(call, KilnTools::read_metadata).await
     }
 
     /// A page of a folder's notes.
@@ -171,5 +206,58 @@ impl QuireServer {
     )]
     fn property_search(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
         run_tool(&self.kiln, tool, args, KilnTools::property_search)
+    }
+}
+
+/// A call of a tool that takes a note `path`, which may lie in a folder
+/// outside the root the user lets the session use (see `scope.rs`).
+pub(super) struct ScopedCall {
+    pub(super) tool: Cow<'static, str>,
+    pub(super) args: JsonObject,
+    pub(super) context: RequestContext<RoleServer>,
+    pub(super) responses: Option<rmcp::model::InputResponses>,
+    pub(super) state: Option<String>,
+}
+
+impl QuireServer {
+    /// Runs a read of one note on the kiln its path lies in.
+    async fn run_scoped<Request, Response, Error>(
+        &self,
+        mut call: ScopedCall,
+        operation: impl FnOnce(&KilnTools, &Request) -> Result<Response, Error> + Send + 'static,
+    ) -> CallToolResponse
+    where
+        Request: DeserializeOwned,
+        Response: Serialize + Send + 'static,
+        Error: Into<ToolError>,
+    {
+        let scope = self
+            .scope_of(
+                &call.tool,
+                &mut call.args,
+                &call.context,
+                &mut call.responses,
+                &mut call.state,
+            )
+            .await;
+        let scope = match scope {
+            Ok(scope) => scope,
+            Err(Stop::Asking(input)) => return input.into(),
+            Err(Stop::Refused(error)) => return to_call_result::<()>(Err(error)).into(),
+        };
+        let result = run_tool(
+            scope.kiln(&self.kiln),
+            ToolName(call.tool),
+            call.args,
+            operation,
+        )
+        .await;
+        match (&scope, result.structured_content.clone()) {
+            (super::scope::Scope::Extra(_), Some(mut value)) if result.is_error != Some(true) => {
+                scope.show_path_in(&mut value);
+                CallToolResult::structured(value).into()
+            }
+            _ => result.into(),
+        }
     }
 }

@@ -36,13 +36,14 @@ use rmcp::{RoleServer, tool, tool_router};
 use serde_json::{Value, json};
 
 use super::approval::{Decision, TOKEN_LIFETIME, WritePolicy};
-use super::kiln::category;
+use super::kiln::{ScopedCall, category};
 use super::result::{blocking, decode, to_call_result};
+use super::scope::{Scope, Stop};
 use super::server::QuireServer;
 use super::tool_error::ToolError;
 use crate::kiln::{
-    CreateNoteRequest, DeleteNoteRequest, NoteCreated, NoteDeleted, NoteUpdated, UpdateNoteRequest,
-    WriteDone, WritePreview, WriteRequest,
+    CreateNoteRequest, DeleteNoteRequest, KilnTools, NoteCreated, NoteDeleted, NoteUpdated,
+    UpdateNoteRequest, WriteDone, WritePreview, WriteRequest,
 };
 
 /// How long a call waits for the user to answer an elicitation.
@@ -84,10 +85,17 @@ impl QuireServer {
         InputResponses(responses): InputResponses,
         RequestState(state): RequestState,
     ) -> CallToolResponse {
-        let call = WriteCall::new(&tool, args, |args| {
-            decode::<CreateNoteRequest>(&tool, args).map(WriteRequest::Create)
-        });
-        self.guarded_write(call, context, responses, state).await
+        let call = ScopedCall {
+            tool,
+            args,
+            context,
+            responses,
+            state,
+        };
+        self.write_tool(call, |tool, args| {
+            decode::<CreateNoteRequest>(tool, args).map(WriteRequest::Create)
+        })
+        .await
     }
 
     /// Replace a note's body, its properties, or both.
@@ -119,10 +127,17 @@ impl QuireServer {
         InputResponses(responses): InputResponses,
         RequestState(state): RequestState,
     ) -> CallToolResponse {
-        let call = WriteCall::new(&tool, args, |args| {
-            decode::<UpdateNoteRequest>(&tool, args).map(WriteRequest::Update)
-        });
-        self.guarded_write(call, context, responses, state).await
+        let call = ScopedCall {
+            tool,
+            args,
+            context,
+            responses,
+            state,
+        };
+        self.write_tool(call, |tool, args| {
+            decode::<UpdateNoteRequest>(tool, args).map(WriteRequest::Update)
+        })
+        .await
     }
 
     /// Delete a note (into the trash).
@@ -152,10 +167,17 @@ impl QuireServer {
         InputResponses(responses): InputResponses,
         RequestState(state): RequestState,
     ) -> CallToolResponse {
-        let call = WriteCall::new(&tool, args, |args| {
-            decode::<DeleteNoteRequest>(&tool, args).map(WriteRequest::Delete)
-        });
-        self.guarded_write(call, context, responses, state).await
+        let call = ScopedCall {
+            tool,
+            args,
+            context,
+            responses,
+            state,
+        };
+        self.write_tool(call, |tool, args| {
+            decode::<DeleteNoteRequest>(tool, args).map(WriteRequest::Delete)
+        })
+        .await
     }
 }
 
@@ -202,24 +224,55 @@ enum Outcome {
 }
 
 impl QuireServer {
+    /// Runs a write tool's call on the kiln its path lies in.
+    async fn write_tool(
+        &self,
+        mut call: ScopedCall,
+        decode: impl FnOnce(&str, JsonObject) -> Result<WriteRequest, ToolError>,
+    ) -> CallToolResponse {
+        let scope = self
+            .scope_of(
+                &call.tool,
+                &mut call.args,
+                &call.context,
+                &mut call.responses,
+                &mut call.state,
+            )
+            .await;
+        let scope = match scope {
+            Ok(scope) => scope,
+            Err(Stop::Asking(input)) => return input.into(),
+            Err(Stop::Refused(error)) => return to_call_result::<Value>(Err(error)).into(),
+        };
+        let tool = call.tool;
+        let write = WriteCall::new(&tool, call.args, |args| decode(&tool, args));
+        self.guarded_write(write, &scope, call.context, call.responses, call.state)
+            .await
+    }
+
     /// Runs a write call as the write policy says: at once, or once the
     /// user approved it.
     async fn guarded_write(
         &self,
         call: WriteCall,
+        scope: &Scope,
         context: RequestContext<RoleServer>,
         responses: Option<rmcp::model::InputResponses>,
         state: Option<String>,
     ) -> CallToolResponse {
         let outcome = match call.request {
             Ok(request) => {
-                self.write_outcome(request, call.confirmation, context, responses, state)
+                self.write_outcome(request, scope, call.confirmation, context, responses, state)
                     .await
             }
             Err(error) => Err(error),
         };
         match outcome {
-            Ok(Outcome::Done(done)) => to_call_result(Ok(done_json(done))).into(),
+            Ok(Outcome::Done(done)) => {
+                let mut value = done_json(done);
+                scope.show_path_in(&mut value);
+                to_call_result(Ok(value)).into()
+            }
             Ok(Outcome::Declined(preview, reason)) => {
                 to_call_result(Ok(declined_json(&preview, &reason))).into()
             }
@@ -234,6 +287,7 @@ impl QuireServer {
     async fn write_outcome(
         &self,
         request: WriteRequest,
+        scope: &Scope,
         confirmation: Option<String>,
         context: RequestContext<RoleServer>,
         responses: Option<rmcp::model::InputResponses>,
@@ -246,10 +300,13 @@ impl QuireServer {
                 "writes are switched off on this server (--writes deny); nothing was written",
             ));
         }
+        let kiln = scope.kiln(&self.kiln);
         if approvals.approved_without_asking() {
-            return self.apply(request, None).await.map(Outcome::Done);
+            return apply(kiln, request, None).await.map(Outcome::Done);
         }
-        let preview = self.preview(&request).await?;
+        let mut preview = preview(kiln, &request).await?;
+        // The user is shown the path as the agent gave it.
+        preview.path = scope.shown(&preview.path);
         // A token brought back: the confirmation fallback's second call, or
         // a 2026-07-28 client's retry with the user's answer.
         if let Some(token) = confirmation.or(state) {
@@ -268,7 +325,7 @@ impl QuireServer {
                 None => Decision::Once,
                 Some(mut responses) => decision_of(responses.remove(APPROVAL_INPUT)),
             };
-            return self.decided(request, preview, decision).await;
+            return self.decided(kiln, request, preview, decision).await;
         }
         let capabilities = context.client_capabilities();
         let can_elicit = capabilities
@@ -300,7 +357,7 @@ impl QuireServer {
             match answer {
                 Ok(answer) => {
                     let decision = decision_of(serde_json::to_value(answer).ok());
-                    return self.decided(request, preview, decision).await;
+                    return self.decided(kiln, request, preview, decision).await;
                 }
                 Err(ServiceError::Timeout { .. }) => {
                     let reason = format!(
@@ -321,6 +378,7 @@ impl QuireServer {
     /// Applies a previewed write as the user decided.
     async fn decided(
         &self,
+        kiln: &Arc<KilnTools>,
         request: WriteRequest,
         preview: WritePreview,
         decision: Decision,
@@ -329,35 +387,35 @@ impl QuireServer {
             Decision::Declined(reason) => Ok(Outcome::Declined(preview, reason)),
             Decision::Session => {
                 self.approvals.approve_session();
-                self.apply(request, Some(preview)).await.map(Outcome::Done)
+                apply(kiln, request, Some(preview)).await.map(Outcome::Done)
             }
-            Decision::Once => self.apply(request, Some(preview)).await.map(Outcome::Done),
+            Decision::Once => apply(kiln, request, Some(preview)).await.map(Outcome::Done),
         }
     }
+}
 
-    async fn preview(&self, request: &WriteRequest) -> Result<WritePreview, ToolError> {
-        let kiln = Arc::clone(&self.kiln);
-        let request = request.clone();
-        blocking(move || kiln.preview(&request).map_err(Into::into)).await
-    }
+async fn preview(kiln: &Arc<KilnTools>, request: &WriteRequest) -> Result<WritePreview, ToolError> {
+    let kiln = Arc::clone(kiln);
+    let request = request.clone();
+    blocking(move || kiln.preview(&request).map_err(Into::into)).await
+}
 
-    /// Applies a write; one approved from a preview only if the note still
-    /// holds what it held then.
-    async fn apply(
-        &self,
-        request: WriteRequest,
-        preview: Option<WritePreview>,
-    ) -> Result<WriteDone, ToolError> {
-        let kiln = Arc::clone(&self.kiln);
-        blocking(move || {
-            match &preview {
-                Some(preview) => kiln.apply_approved(&request, preview),
-                None => kiln.apply(&request),
-            }
-            .map_err(Into::into)
-        })
-        .await
-    }
+/// Applies a write; one approved from a preview only if the note still
+/// holds what it held then.
+async fn apply(
+    kiln: &Arc<KilnTools>,
+    request: WriteRequest,
+    preview: Option<WritePreview>,
+) -> Result<WriteDone, ToolError> {
+    let kiln = Arc::clone(kiln);
+    blocking(move || {
+        match &preview {
+            Some(preview) => kiln.apply_approved(&request, preview),
+            None => kiln.apply(&request),
+        }
+        .map_err(Into::into)
+    })
+    .await
 }
 
 /// The user's decision from an elicitation's result (as JSON).

@@ -17,6 +17,7 @@ mod kiln_write;
 mod planner;
 mod resources;
 mod result;
+mod scope;
 mod server;
 mod stdio;
 mod tool_error;

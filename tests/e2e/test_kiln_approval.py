@@ -275,3 +275,111 @@ async def test_over_http_the_question_travels_on_the_call_stream(quire: Path, va
                 assert declined.structured_content["declined"] is True, declined
         assert len(user.questions) == 1
         assert (vault / "ideas" / "Asked.md").exists()
+
+
+# --- directory scope expansion: one folder outside the root, approved for the session ----------------------
+
+
+class Answering(User):
+    def __init__(self, folder: str, write: str):
+        super().__init__(lambda: types.ElicitResult(action="cancel"))
+        self.folder, self.write = folder, write
+
+    async def __call__(self, context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        self.questions.append(params)
+        decision = self.folder if "outside the kiln root" in params.message else self.write
+        return types.ElicitResult(action="accept", content={"decision": decision})
+
+
+@pytest.fixture
+def outside(tmp_path: Path) -> Path:
+    """A folder beside the vault, with one note."""
+    folder = tmp_path / "elsewhere"
+    folder.mkdir()
+    (folder / "Far note.md").write_text("# Far\n\nfrom elsewhere\n", encoding="utf-8")
+    return folder
+
+
+async def test_a_folder_outside_the_root_is_used_only_once_the_user_allows_it(quire: Path, vault: Path,
+                                                                             tmp_path: Path, outside: Path):
+    user = Answering("allow", "once")
+    far = str(outside / "Far note.md")
+    async with asking_session(quire, vault, tmp_path, user) as server:
+        read = await server.ok_for({"path": far}, tool="read_note")
+        assert read["content"] == "# Far\n\nfrom elsewhere\n"
+        assert read["path"] == far
+        [question] = user.questions
+        assert question.message == (
+            f"An agent asks to use the folder `{outside}`, outside the kiln root `{vault}`, for read_note of "
+            "`Far note.md`. Allow this session to read notes there (each write is still asked about)?"
+        )
+        # Approved for the session: the same folder is not asked about again,
+        # by absolute path or by one that climbs out of the root.
+        metadata = await server.ok_for({"path": "../elsewhere/Far note"}, tool="read_metadata")
+        assert metadata["path"] == far and metadata["stats"]["word_count"] == 3, metadata["stats"]
+        assert len(user.questions) == 1
+
+        # A write there is still asked about, showing where it goes.
+        created = await server.ok_for({"path": str(outside / "New.md"), "content": "new\n"}, tool="create_note")
+        assert created["path"] == str(outside / "New.md")
+        assert (outside / "New.md").read_text(encoding="utf-8") == "new\n"
+        assert user.questions[1].message.endswith(f"Create the note `{outside / 'New.md'}` (1 word, 4 bytes).")
+        # The root's notes are untouched and still answer by their own paths.
+        assert not (vault / "New.md").exists()
+        await server.ok_for({"path": TARGET}, tool="read_note")
+
+        # One extra folder per session: another is refused, nothing read.
+        other = tmp_path / "another"
+        other.mkdir()
+        (other / "x.md").write_text("x\n", encoding="utf-8")
+        message = await server.error_for("VALIDATION_ERROR", {"path": str(other / "x.md")}, tool="read_note")
+        assert "the one other folder this session may use" in message
+        assert len(user.questions) == 2
+
+
+async def test_a_folder_the_user_denies_is_not_read(quire: Path, vault: Path, tmp_path: Path, outside: Path):
+    user = Answering("deny", "once")
+    async with asking_session(quire, vault, tmp_path, user) as server:
+        message = await server.error_for("VALIDATION_ERROR", {"path": str(outside / "Far note.md")},
+                                         tool="read_note")
+        assert "did not let this session use" in message and "from elsewhere" not in message
+        before = snapshot(outside)
+        await server.error_for("VALIDATION_ERROR", {"path": str(outside / "Far note.md")}, tool="delete_note")
+        assert changed(before, snapshot(outside)) == set()
+        assert len(user.questions) == 2  # asked each time, never remembered as a yes
+
+
+async def test_a_folder_outside_is_refused_without_a_way_to_ask(quire: Path, vault: Path, tmp_path: Path,
+                                                               outside: Path):
+    async with asking_session(quire, vault, tmp_path, None) as server:
+        message = await server.error_for("VALIDATION_ERROR", {"path": str(outside / "Far note.md")},
+                                         tool="read_note")
+        assert "is outside the kiln root" in message and "cannot ask the user" in message
+        # Whether the folder exists is not told.
+        missing = await server.error_for("VALIDATION_ERROR", {"path": str(tmp_path / "nowhere" / "x.md")},
+                                         tool="read_note")
+        assert missing.replace(str(tmp_path / "nowhere" / "x.md"), "P") == message.replace(
+            str(outside / "Far note.md"), "P")
+    args = ("--tools", "kiln", "--writes", "allow")
+    from conftest import stdio_session
+    async with stdio_session(quire, vault, tmp_path / "allow.stderr", args=args) as server:
+        message = await server.error_for("VALIDATION_ERROR", {"path": "../elsewhere/Far note.md"},
+                                         tool="read_note")
+        assert "climbs above the kiln root" in message, message
+
+
+async def test_a_2026_07_28_client_is_asked_about_the_folder_then_the_write(quire: Path, vault: Path,
+                                                                           tmp_path: Path, outside: Path):
+    user = Answering("allow", "once")
+    calls = [
+        ("read_note", {"path": str(outside / "Far note.md")}),
+        ("update_note", {"path": str(outside / "Far note.md"), "content": "changed\n"}),
+    ]
+    read, updated = await modern_call(quire, vault, tmp_path, user, calls)
+    assert read.is_error is False, read
+    assert read.structured_content["content"] == "# Far\n\nfrom elsewhere\n"
+    assert updated.is_error is False, updated
+    assert updated.structured_content["path"] == str(outside / "Far note.md")
+    assert (outside / "Far note.md").read_text(encoding="utf-8") == "changed\n"
+    # The folder once (a 2026-07-28 connection is one session), then the write.
+    assert ["outside the kiln root" in q.message for q in user.questions] == [True, False]
