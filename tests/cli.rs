@@ -1196,3 +1196,38 @@ fn call_asks_on_the_terminal_before_a_write() {
         "# New\n"
     );
 }
+
+#[test]
+fn call_asks_on_the_terminal_before_reading_a_folder_outside_the_root() {
+    let folder = tempfile::tempdir().unwrap();
+    let root = folder.path().join("root");
+    let outside = folder.path().join("outside");
+    fs::create_dir_all(&root).unwrap();
+    fs::create_dir_all(&outside).unwrap();
+    fs::write(outside.join("Far.md"), "far away\n").unwrap();
+    let arguments = format!(r#"{{"path": "{}"}}"#, outside.join("Far.md").display());
+    let command = |answer: &str| {
+        let command = format!(
+            "{} call read_note '{arguments}' --root {}",
+            env!("CARGO_BIN_EXE_quire"),
+            root.display()
+        );
+        let mut child = Command::new("script")
+            .args(["-qec", &command, "/dev/null"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("script (util-linux) runs");
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(answer.as_bytes()).unwrap();
+        drop(stdin);
+        String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into_owned()
+    };
+    let shown = command("y\n");
+    assert!(shown.contains("outside the kiln root"), "{shown}");
+    assert!(shown.contains("\"content\": \"far away\\n\""), "{shown}");
+    let shown = command("n\n");
+    assert!(shown.contains("did not let this session use"), "{shown}");
+    assert!(!shown.contains("\"content\""), "{shown}");
+}

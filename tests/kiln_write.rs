@@ -494,3 +494,47 @@ fn a_preview_writes_nothing_and_an_approved_write_is_bound_to_what_was_previewed
             .contains("already exists")
     );
 }
+
+#[test]
+fn backlinks_on_delete_count_every_form_of_link_and_nothing_in_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("x")).unwrap();
+    fs::create_dir_all(root.join("y")).unwrap();
+    fs::write(root.join("x/Topic.md"), "# Topic\n\nA para ^blk\n").unwrap();
+    fs::write(root.join("y/Topic.md"), "the other topic\n").unwrap();
+    let linkers = [
+        ("Alias.md", "see [[x/Topic|the topic]]\n"),
+        ("Heading.md", "see [[x/Topic#Topic]]\n"),
+        ("Block.md", "see [[x/Topic#^blk]]\n"),
+        ("Embed.md", "![[x/Topic]]\n"),
+        ("Markdown.md", "see [the topic](x/Topic.md)\n"),
+        ("Escaped.md", "see [the topic](<x/Topic.md>)\n"),
+    ];
+    for (name, text) in linkers {
+        fs::write(root.join(name), text).unwrap();
+    }
+    fs::write(root.join("Stem.md"), "see [[Topic]]\n").unwrap();
+    fs::write(
+        root.join("Code.md"),
+        "`[[x/Topic]]`\n\n```\n[[x/Topic]]\n```\n\n    [[x/Topic]]\n",
+    )
+    .unwrap();
+    fs::write(root.join("Other.md"), "see [[y/Topic]]\n").unwrap();
+    let tools = tools(root);
+    let deleted = tools
+        .delete_note(&DeleteNoteRequest {
+            path: "x/Topic".into(),
+            permanent: false,
+        })
+        .unwrap();
+    let mut expected: Vec<&str> = linkers.iter().map(|(name, _)| *name).collect();
+    expected.sort();
+    assert_eq!(deleted.backlinks, expected);
+    assert_eq!(deleted.backlink_count, linkers.len());
+    // `[[Topic]]` matched both notes; Obsidian picks the one nearer the
+    // root, sorted first (x/), and it is reported apart.
+    assert_eq!(deleted.ambiguous_backlinks, ["Stem.md"]);
+    assert!(!deleted.backlinks.contains(&"Code.md".to_owned()));
+    assert!(!deleted.backlinks.contains(&"Other.md".to_owned()));
+}

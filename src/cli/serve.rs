@@ -207,15 +207,18 @@ pub(super) fn call(
     if !server.tools().iter().any(|served| served.name == tool) {
         bail!("{}", unknown_tool(&server, tool, tools, writes));
     }
-    let asking = writes == WritePolicy::Ask && QuireServer::is_write_tool(tool);
-    let terminal = match (asking, ask::terminal()) {
-        (false, _) => None,
-        (true, Some(terminal)) => Some(terminal),
-        (true, None) => bail!(
+    // With --writes ask, the terminal answers the server's questions: a
+    // write, or a folder outside the root for a note tool.
+    let terminal = match writes {
+        WritePolicy::Ask => ask::terminal(),
+        WritePolicy::Allow | WritePolicy::Deny => None,
+    };
+    if terminal.is_none() && writes == WritePolicy::Ask && QuireServer::is_write_tool(tool) {
+        bail!(
             "`{tool}` changes notes, and with --writes ask (the default) every change is put to you first, but \
              there is no terminal to ask on; nothing was written. Pass --writes allow to write without asking"
-        ),
-    };
+        );
+    }
     let runtime = runtime()?;
     let outcome = match terminal {
         Some(terminal) => runtime.block_on(mcp::call_in_process_asking(

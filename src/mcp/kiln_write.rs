@@ -28,14 +28,15 @@ use std::time::Duration;
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::handler::server::tool::{InputResponses, RequestState, ToolName};
 use rmcp::model::{
-    CallToolResponse, ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction,
-    ElicitationSchema, InputRequest, InputRequiredResult, JsonObject, ProtocolVersion,
+    CallToolResponse, ElicitRequest, ElicitRequestParams, InputRequest, InputRequiredResult,
+    JsonObject, ProtocolVersion,
 };
 use rmcp::service::{RequestContext, ServiceError};
 use rmcp::{RoleServer, tool, tool_router};
 use serde_json::{Value, json};
 
 use super::approval::{Decision, TOKEN_LIFETIME, WritePolicy};
+use super::elicit::{Answer, answer_of, choice_question};
 use super::kiln::{ScopedCall, category};
 use super::result::{blocking, decode, to_call_result};
 use super::scope::{Scope, Stop};
@@ -419,68 +420,35 @@ async fn apply(
 }
 
 /// The user's decision from an elicitation's result (as JSON).
-fn decision_of(answer: Option<Value>) -> Decision {
-    let Some(answer) = answer else {
-        return Decision::Declined("the client gave no answer from the user".to_owned());
-    };
-    let answer: ElicitResult = match serde_json::from_value(answer) {
-        Ok(answer) => answer,
-        Err(_) => return Decision::Declined("the client's answer could not be read".to_owned()),
-    };
-    match answer.action {
-        ElicitationAction::Accept => {
-            let choice = answer
-                .content
-                .as_ref()
-                .and_then(|content| content.get("decision"))
-                .and_then(Value::as_str);
-            match choice {
-                Some("once") => Decision::Once,
-                Some("session") => Decision::Session,
-                Some("deny") => Decision::Declined("the user denied the change".to_owned()),
-                _ => Decision::Declined(
-                    "the answer was not one of the choices (once, session, deny)".to_owned(),
-                ),
-            }
+fn decision_of(result: Option<Value>) -> Decision {
+    let reason = match answer_of(result) {
+        Answer::Chose(choice) if choice == "once" => return Decision::Once,
+        Answer::Chose(choice) if choice == "session" => return Decision::Session,
+        Answer::Chose(choice) if choice == "deny" => "the user denied the change",
+        Answer::Chose(_) | Answer::NoChoice => {
+            "the answer was not one of the choices (once, session, deny)"
         }
-        ElicitationAction::Decline => Decision::Declined("the user declined the change".to_owned()),
-        ElicitationAction::Cancel => {
-            Decision::Declined("the user dismissed the question without deciding".to_owned())
-        }
-        _ => Decision::Declined("the client's answer was none this server knows".to_owned()),
-    }
+        Answer::Declined => "the user declined the change",
+        Answer::Cancelled => "the user dismissed the question without deciding",
+        Answer::Unreadable => "the client gave no answer from the user that could be read",
+    };
+    Decision::Declined(reason.to_owned())
 }
 
 /// The question put to the user about `preview`.
 fn elicitation(preview: &WritePreview) -> Result<ElicitRequestParams, ToolError> {
-    let schema = json!({
-        "type": "object",
-        "properties": {
-            "decision": {
-                "type": "string",
-                "title": "Allow this change?",
-                "oneOf": [
-                    {"const": "once", "title": "Approve this change"},
-                    {"const": "session", "title": "Approve every note change for the rest of this session"},
-                    {"const": "deny", "title": "Deny"},
-                ],
-            },
-        },
-        "required": ["decision"],
-    });
-    let Value::Object(schema) = schema else {
-        unreachable!("a JSON object literal")
-    };
-    let requested_schema = ElicitationSchema::from_json_schema(schema).map_err(|error| {
-        ToolError::internal(format!(
-            "the approval question could not be made ({error}); nothing was written"
-        ))
-    })?;
-    Ok(ElicitRequestParams::FormElicitationParams {
-        meta: None,
-        message: format!("An agent wants to change your notes. {}", preview.summary()),
-        requested_schema,
-    })
+    choice_question(
+        format!("An agent wants to change your notes. {}", preview.summary()),
+        "Allow this change?",
+        &[
+            ("once", "Approve this change"),
+            (
+                "session",
+                "Approve every note change for the rest of this session",
+            ),
+            ("deny", "Deny"),
+        ],
+    )
 }
 
 fn done_json(done: WriteDone) -> Value {

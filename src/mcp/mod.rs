@@ -10,6 +10,7 @@
 //! shape; the domains are plain typed Rust.
 
 mod approval;
+mod elicit;
 mod http;
 mod jsonrpc;
 mod kiln;

@@ -17,13 +17,14 @@ use std::sync::Arc;
 
 use rmcp::RoleServer;
 use rmcp::model::{
-    ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema,
-    InputRequest, InputRequiredResult, InputResponses, JsonObject, ProtocolVersion,
+    ElicitRequest, ElicitRequestParams, InputRequest, InputRequiredResult, InputResponses,
+    JsonObject, ProtocolVersion,
 };
 use rmcp::service::RequestContext;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::approval::{ExtraFolder, WritePolicy};
+use super::elicit::{Answer, answer_of, choice_question};
 use super::kiln_write::ELICITATION_WAIT;
 use super::server::QuireServer;
 use super::tool_error::ToolError;
@@ -297,18 +298,7 @@ impl QuireServer {
 /// Whether the user's answer (an elicitation result, as JSON) allows the
 /// folder.
 fn folder_allowed(answer: Option<Value>) -> bool {
-    let Some(answer) =
-        answer.and_then(|answer| serde_json::from_value::<ElicitResult>(answer).ok())
-    else {
-        return false;
-    };
-    answer.action == ElicitationAction::Accept
-        && answer
-            .content
-            .as_ref()
-            .and_then(|content| content.get("decision"))
-            .and_then(Value::as_str)
-            == Some("allow")
+    answer_of(answer) == Answer::Chose("allow".to_owned())
 }
 
 /// The question put to the user about a folder outside the root.
@@ -318,41 +308,25 @@ fn folder_question(
     root: &Path,
     name: &str,
 ) -> Result<ElicitRequestParams, ToolError> {
-    let schema = json!({
-        "type": "object",
-        "properties": {
-            "decision": {
-                "type": "string",
-                "title": "Allow this folder?",
-                "oneOf": [
-                    {"const": "allow", "title": "Allow this folder for the rest of this session"},
-                    {"const": "deny", "title": "Deny"},
-                ],
-            },
-        },
-        "required": ["decision"],
-    });
-    let Value::Object(schema) = schema else {
-        return Err(ToolError::internal("the folder question could not be made"));
-    };
-    let requested_schema = ElicitationSchema::from_json_schema(schema).map_err(|error| {
-        ToolError::internal(format!("the folder question could not be made ({error})"))
-    })?;
-    Ok(ElicitRequestParams::FormElicitationParams {
-        meta: None,
-        message: format!(
+    choice_question(
+        format!(
             "An agent asks to use the folder `{}`, outside the kiln root `{}`, for {tool} of `{name}`. Allow this \
              session to read notes there (each write is still asked about)?",
             folder.display(),
             root.display()
         ),
-        requested_schema,
-    })
+        "Allow this folder?",
+        &[
+            ("allow", "Allow this folder for the rest of this session"),
+            ("deny", "Deny"),
+        ],
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn outside(folder: &str, name: &str) -> Place {
         Place::Outside {

@@ -85,9 +85,22 @@ impl ClientHandler for AskingClient {
         request: ElicitRequestParams,
         _context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
-        let ElicitRequestParams::FormElicitationParams { message, .. } = request else {
+        let ElicitRequestParams::FormElicitationParams {
+            message,
+            requested_schema,
+            ..
+        } = request
+        else {
             return Ok(ElicitResult::new(ElicitationAction::Decline));
         };
+        // The options offered: a write's (once, session, deny) or a
+        // folder's (allow, deny).
+        let offered = serde_json::to_value(&requested_schema)
+            .ok()
+            .and_then(|schema| schema.pointer("/properties/decision/oneOf").cloned())
+            .and_then(|options| options.as_array().cloned())
+            .unwrap_or_default();
+        let offers = |choice: &str| offered.iter().any(|option| option["const"] == choice);
         let ask = Arc::clone(&self.ask);
         let choice = tokio::task::spawn_blocking(move || ask(&message))
             .await
@@ -95,9 +108,10 @@ impl ClientHandler for AskingClient {
             .flatten();
         let decision = match choice {
             None => return Ok(ElicitResult::new(ElicitationAction::Cancel)),
+            Some(ApprovalChoice::Deny) => "deny",
+            Some(_) if offers("allow") => "allow",
             Some(ApprovalChoice::Once) => "once",
             Some(ApprovalChoice::Session) => "session",
-            Some(ApprovalChoice::Deny) => "deny",
         };
         Ok(ElicitResult::new(ElicitationAction::Accept)
             .with_content(serde_json::json!({ "decision": decision })))
