@@ -27,6 +27,7 @@
 extern crate self as quire;
 
 pub mod diagnostics;
+pub mod embed;
 pub mod frontmatter;
 #[cfg(feature = "fs")]
 pub mod fs;
