@@ -11,6 +11,9 @@ mod semantic_eval;
 
 use std::collections::{HashMap, HashSet};
 
+use quire::fs::Workspace;
+use quire::kiln::KilnIndex;
+
 use semantic_eval::{
     EvalQuery, QueryKind, RANK_DEPTH, bm25_ranker, english_tokenizer, evaluate, load_eval,
     recall_at, reciprocal_rank, word_overlap,
@@ -85,18 +88,34 @@ fn the_vault_has_enough_notes_on_distinct_subjects() {
 }
 
 #[test]
-fn every_wikilink_names_a_note_of_the_vault() {
+fn the_kiln_reads_every_note_and_resolves_every_wikilink() {
+    // The embedders index the vault through the kiln: it must see the same
+    // notes, read their frontmatter, and resolve the links between them.
     let set = load_eval();
-    let titles: HashSet<&str> = set.notes.iter().map(|n| n.title()).collect();
+    let index = KilnIndex::build(&Workspace::new(&set.vault).unwrap()).unwrap();
+    let indexed: Vec<String> = index.notes().map(|n| n.path.to_string()).collect();
+    let loaded: Vec<&str> = set.notes.iter().map(|n| n.path.as_str()).collect();
+    assert_eq!(indexed, loaded);
     let mut links = 0;
-    for note in &set.notes {
-        for target in note.text.split("[[").skip(1) {
-            let target = target.split("]]").next().unwrap();
-            let target = target.split(['|', '#']).next().unwrap();
+    for (note, loaded) in index.notes().zip(&set.notes) {
+        assert!(
+            note.problems.is_empty(),
+            "{}: {:?}",
+            note.path,
+            note.problems
+        );
+        assert_eq!(
+            note.facts.frontmatter.is_some(),
+            loaded.text.starts_with("---\n"),
+            "{}: frontmatter not read",
+            note.path
+        );
+        for link in &note.links {
             assert!(
-                titles.contains(target),
-                "{} links to [[{target}]], which is not a note",
-                note.path
+                link.path.is_some() && !link.ambiguous,
+                "{} links to [[{}]], which is not one note of the vault",
+                note.path,
+                link.target
             );
             links += 1;
         }
