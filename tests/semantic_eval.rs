@@ -16,7 +16,7 @@ use quire::kiln::KilnIndex;
 
 use semantic_eval::{
     EvalQuery, QueryKind, RANK_DEPTH, bm25_ranker, english_tokenizer, evaluate, load_eval,
-    recall_at, reciprocal_rank, word_overlap,
+    recall_at, reciprocal_rank, temporary_vault, word_overlap,
 };
 
 /// The issue asks for at least this many notes and queries.
@@ -92,7 +92,8 @@ fn the_kiln_reads_every_note_and_resolves_every_wikilink() {
     // The embedders index the vault through the kiln: it must see the same
     // notes, read their frontmatter, and resolve the links between them.
     let set = load_eval();
-    let index = KilnIndex::build(&Workspace::new(&set.vault).unwrap()).unwrap();
+    let copy = temporary_vault(&set);
+    let index = KilnIndex::build(&Workspace::new(copy.path()).unwrap()).unwrap();
     let indexed: Vec<String> = index.notes().map(|n| n.path.to_string()).collect();
     let loaded: Vec<&str> = set.notes.iter().map(|n| n.path.as_str()).collect();
     assert_eq!(indexed, loaded);

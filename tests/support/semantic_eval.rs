@@ -9,8 +9,9 @@
 //!
 //! A ranker is any `Fn(&str) -> Vec<String>` returning note paths relative
 //! to the vault root (`"Cooking/Bread troubleshooting.md"`), best first:
-//! the BM25 baseline here ([`bm25_ranker`]), or `semantic_search` over the
-//! vault for an embedder. [`evaluate`] scores it with recall@5 and MRR@10,
+//! the BM25 baseline here ([`bm25_ranker`]), or `semantic_search` over a
+//! [`temporary_vault`] copy for an embedder (ask for 10 results and keep the
+//! paths; a note returned twice counts once). [`evaluate`] scores it with recall@5 and MRR@10,
 //! overall and per kind of query.
 //!
 //! Word overlap ([`word_overlap`]) and BM25 both see text through the `bm25`
@@ -85,11 +86,11 @@ impl EvalNote {
     }
 }
 
-/// The evaluation set: the vault and the queries.
+/// The evaluation set: the vault's notes and the queries. Open a
+/// [`temporary_vault`] copy as a kiln root, not the fixture itself: the kiln
+/// writes beneath its root.
 #[derive(Debug, Clone)]
 pub(crate) struct EvalSet {
-    /// The vault folder, to open as a kiln root.
-    pub(crate) vault: PathBuf,
     /// Every note, sorted by path.
     pub(crate) notes: Vec<EvalNote>,
     /// Every query, in file order.
@@ -115,7 +116,6 @@ pub(crate) fn load_eval() -> EvalSet {
     let file: QueriesFile = serde_json::from_str(&json)
         .unwrap_or_else(|e| panic!("{} is malformed: {e}", json_path.display()));
     EvalSet {
-        vault,
         notes,
         queries: file.queries,
     }
@@ -142,6 +142,18 @@ fn collect_notes(root: &Path, dir: &Path, notes: &mut Vec<EvalNote>) {
             });
         }
     }
+}
+
+/// A copy of the vault in a temporary folder, to open as a kiln root: an
+/// index persisted under `<root>/.quire/` must not land in the repository.
+pub(crate) fn temporary_vault(set: &EvalSet) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for note in &set.notes {
+        let to = dir.path().join(&note.path);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::write(&to, &note.text).unwrap();
+    }
+    dir
 }
 
 /// The tokenizer both the overlap and the BM25 baseline use.
