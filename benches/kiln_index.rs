@@ -15,6 +15,11 @@
 //! finds nothing changed (the cost of polling without a watcher, every 2 s
 //! at most); and `get_kiln_info` with `detailed`, which must answer in
 //! under 1 ms.
+//!
+//! Writing (issue 11): `update_note` alone (`--writes allow`) against a
+//! preview followed by the write bound to it (`--writes ask`, the human's
+//! time aside). Both are dominated by the fsyncs of an atomic replace, so
+//! measure them on an idle machine.
 
 #[path = "../tests/fixtures/vault.rs"]
 mod vault;
@@ -24,7 +29,7 @@ use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use quire::fs::Workspace;
-use quire::kiln::{KilnIndex, KilnInfoRequest, KilnTools};
+use quire::kiln::{KilnIndex, KilnInfoRequest, KilnTools, UpdateNoteRequest, WriteRequest};
 
 /// The bytes of every `.md` file beneath `folder`, hidden folders and links
 /// skipped: the floor.
@@ -117,6 +122,37 @@ fn kiln_index(c: &mut Criterion) {
         b.iter(|| tools.get_kiln_info(black_box(&detailed)).unwrap())
     });
     group.finish();
+
+    // What asking the user adds on the server (`--writes ask`, the human's
+    // time aside): a preview with every check, then the write bound to it,
+    // against the write alone (`--writes allow`).
+    let mut group = c.benchmark_group("kiln_write");
+    let update = |content: &str| {
+        WriteRequest::Update(UpdateNoteRequest {
+            path: edited.to_owned(),
+            content: Some(content.to_owned()),
+            frontmatter: None,
+            expected_sha256: None,
+        })
+    };
+    let mut flip = false;
+    group.bench_function("update_note/10k", |b| {
+        b.iter(|| {
+            flip = !flip;
+            let request = update(if flip { "one\n" } else { "two\n" });
+            tools.apply(black_box(&request)).unwrap()
+        })
+    });
+    group.bench_function("preview_then_apply_approved/10k", |b| {
+        b.iter(|| {
+            flip = !flip;
+            let request = update(if flip { "one\n" } else { "two\n" });
+            let preview = tools.preview(black_box(&request)).unwrap();
+            tools.apply_approved(&request, &preview).unwrap()
+        })
+    });
+    group.finish();
+    std::fs::write(root.join(edited), &original).unwrap();
 }
 
 criterion_group!(benches, kiln_index);
