@@ -11,22 +11,22 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Words hashed into 64 buckets; counts the texts it embedded.
 #[derive(Debug, Default)]
-pub struct HashingEmbedder {
+pub(crate) struct HashingEmbedder {
     /// How many texts [`Embedder::embed`] was given, over all calls.
-    pub texts_embedded: AtomicUsize,
+    pub(crate) texts_embedded: AtomicUsize,
 }
 
 impl HashingEmbedder {
     /// Its vectors' length.
-    pub const DIMENSION: usize = 64;
+    pub(crate) const DIMENSION: usize = 64;
 
     /// A new embedder that has embedded nothing yet.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         HashingEmbedder::default()
     }
 
     /// How many texts it embedded so far.
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.texts_embedded.load(Ordering::Relaxed)
     }
 }

@@ -125,6 +125,7 @@ pub fn chunk_note(path: &str, text: &str, options: &ChunkOptions) -> Vec<Chunk> 
         }
         path_stack.push(heading);
         let end = headings.get(index + 1).map_or(text.len(), |h| h.span.start);
+        // markdown.ebnf: heading-path
         let heading_path = path_stack
             .iter()
             .map(|h| format!("{} {}", "#".repeat(usize::from(h.level)), h.text))
@@ -155,6 +156,9 @@ fn body_start(text: &str) -> usize {
     }
 }
 
+// markdown.ebnf: chunk-text
+/// The chunks of the piece `range` of the note, `title` and `heading_path`
+/// put before each one's text.
 fn push_section(
     chunks: &mut Vec<Chunk>,
     text: &str,

@@ -35,6 +35,6 @@ pub use persist::{INDEX_FOLDER, MAX_INDEX_BYTES, index_file_name};
 pub use store::{ContentSha, Hit, SNIPPET_CHARS, SemanticIndex, content_sha};
 
 #[cfg(test)]
-#[allow(dead_code, unreachable_pub)]
+#[allow(dead_code)]
 #[path = "../../../tests/support/hashing_embedder.rs"]
 pub(crate) mod hashing_embedder;
