@@ -223,3 +223,30 @@ fn the_index_folder_never_leads_out_of_the_root() {
         "{error}"
     );
 }
+
+#[test]
+fn hostile_notes_are_skipped_and_reported_never_indexed() {
+    let outside = tempfile::tempdir().unwrap();
+    write(outside.path(), "secret.md", "# Secret\nboats\n");
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "good.md", "# Good\nboats\n");
+    fs::write(root.join("latin1.md"), b"# Caf\xe9\nboats\n").unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret.md"), root.join("link.md")).unwrap();
+    rustix::fs::mkfifoat(
+        rustix::fs::CWD,
+        root.join("pipe.md"),
+        rustix::fs::Mode::from_raw_mode(0o644),
+    )
+    .unwrap();
+    let workspace = Workspace::new(root).unwrap();
+    let embedder = HashingEmbedder::new();
+    let mut index = SemanticIndex::new(embedder.id(), embedder.dimension());
+    let report = refresh(&workspace, &embedder, &mut index, &ChunkOptions::default()).unwrap();
+    let paths: Vec<_> = index.paths().collect();
+    assert_eq!(paths, ["good.md"], "{report:?}");
+    let skipped = report.skipped.join("\n");
+    for name in ["latin1.md", "link.md", "pipe.md"] {
+        assert!(skipped.contains(name), "{name} not reported: {skipped}");
+    }
+}

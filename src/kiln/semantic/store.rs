@@ -366,19 +366,15 @@ impl Eq for Ranked<'_> {}
 /// that the compiler turns the loop into SIMD multiply-adds (a single
 /// running sum would be a dependency chain it may not reorder).
 pub(super) fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let (a_lanes, a_tail) = a.as_chunks::<8>();
+    let (b_lanes, b_tail) = b.as_chunks::<8>();
     let mut lanes = [0.0f32; 8];
-    let (a_chunks, b_chunks) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = a_chunks
-        .remainder()
-        .iter()
-        .zip(b_chunks.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    for (x, y) in a_chunks.zip(b_chunks) {
-        for lane in 0..8 {
-            lanes[lane] += x[lane] * y[lane];
+    for (x, y) in a_lanes.iter().zip(b_lanes) {
+        for ((lane, x), y) in lanes.iter_mut().zip(x).zip(y) {
+            *lane += x * y;
         }
     }
+    let tail: f32 = a_tail.iter().zip(b_tail).map(|(x, y)| x * y).sum();
     lanes.iter().sum::<f32>() + tail
 }
 
