@@ -175,7 +175,7 @@ pub fn hybrid_search(
         .iter()
         .map(|(path, ordinal, _)| (path.as_str(), *ordinal))
         .collect();
-    let mut hits = Vec::with_capacity(k.min(fused.len()));
+    let mut hits = Vec::with_capacity(fused.len().min(k));
     for (path, score) in fused {
         if hits.len() == k {
             break;
@@ -292,6 +292,8 @@ mod tests {
         assert_eq!(hits[0].path, "kubernetes.md");
         assert_eq!(hits[0].heading.as_deref(), Some("Cluster"));
         assert!(hits.len() <= 3);
+        let all = hybrid_search(&index, &bm25, &vector, text, usize::MAX, |_| true).unwrap();
+        assert_eq!(all.len(), 4);
         assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
         let filtered =
             hybrid_search(&index, &bm25, &vector, text, 3, |p| p != "kubernetes.md").unwrap();

@@ -283,7 +283,8 @@ impl SemanticIndex {
             }
         }
         // A min-heap of the k best notes so far: the root is the one to beat.
-        let mut heap: BinaryHeap<Reverse<Ranked<'_>>> = BinaryHeap::with_capacity(k + 1);
+        let mut heap: BinaryHeap<Reverse<Ranked<'_>>> =
+            BinaryHeap::with_capacity(k.min(self.notes.len()) + 1);
         for (slot, &(score, chunk)) in best.iter().enumerate() {
             if chunk == usize::MAX {
                 continue;
