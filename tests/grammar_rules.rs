@@ -43,7 +43,11 @@ const FRONTMATTER: Grammar = Grammar {
 const MARKDOWN: Grammar = Grammar {
     file: "grammar/markdown.ebnf",
     source: "src/markdown",
-    named_elsewhere: &[],
+    named_elsewhere: &[
+        ("chunks", "chunk_note in src/kiln/semantic/chunk.rs"),
+        ("heading-path", "chunk_note in src/kiln/semantic/chunk.rs"),
+        ("chunk-text", "push_section in src/kiln/semantic/chunk.rs"),
+    ],
 };
 
 const GRAMMARS: [Grammar; 3] = [PLAN, FRONTMATTER, MARKDOWN];

@@ -20,7 +20,10 @@
 //! - [`search_text`] (with the `fs` feature): the lines of the notes that
 //!   match a query, with ripgrep's engine, read from the files as they are;
 //! - [`property_search`] (with the `fs` feature): the notes whose
-//!   properties hold the values asked for.
+//!   properties hold the values asked for;
+//! - [`SemanticIndex`] (with the `fs` feature): notes chunked by heading,
+//!   their vectors searched by cosine similarity, alone or fused with BM25
+//!   ([`hybrid_search`]), persisted in `.quire/`.
 
 mod compose;
 mod error;
@@ -48,6 +51,8 @@ mod resolve;
 mod resources;
 #[cfg(feature = "fs")]
 mod search;
+#[cfg(feature = "fs")]
+mod semantic;
 mod suggest;
 #[cfg(feature = "fs")]
 mod tools;
@@ -94,6 +99,12 @@ pub use search::{
     CaseMode, MAX_CONTEXT_LINES, MAX_LINE_CHARS, MAX_QUERY_CHARS, MAX_SEARCH_LIMIT,
     MAX_SKIPPED_SHOWN, SearchError, SearchMatch, SkippedNote, TextSearch, TextSearchRequest,
     TruncatedReason, search_text,
+};
+#[cfg(feature = "fs")]
+pub use semantic::{
+    Bm25Index, Chunk, ChunkOptions, ContentSha, DEFAULT_MAX_CHUNK_CHARS, Hit, INDEX_FOLDER,
+    MAX_INDEX_BYTES, RRF_K, RefreshReport, SNIPPET_CHARS, SemanticError, SemanticIndex, chunk_note,
+    content_sha, fuse_rrf, hybrid_search, index_file_name, index_note, note_title, refresh,
 };
 pub use suggest::suggest;
 #[cfg(feature = "fs")]
