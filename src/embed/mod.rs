@@ -11,6 +11,16 @@
 
 use std::fmt;
 
+#[cfg(feature = "semantic")]
+mod minilm;
+#[cfg(feature = "semantic")]
+pub mod models;
+
+#[cfg(feature = "semantic")]
+pub use minilm::{BATCH_SIZE as MINILM_BATCH_SIZE, MiniLm};
+#[cfg(feature = "semantic")]
+pub use models::{default_models_dir, minilm_dir};
+
 /// An embedder's failure: what went wrong and what to do.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum EmbedError {
