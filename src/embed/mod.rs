@@ -12,10 +12,14 @@
 use std::fmt;
 
 #[cfg(feature = "semantic")]
+mod http;
+#[cfg(feature = "semantic")]
 mod minilm;
 #[cfg(feature = "semantic")]
 pub mod models;
 
+#[cfg(feature = "semantic")]
+pub use http::{HttpEmbedder, HttpEmbedderConfig};
 #[cfg(feature = "semantic")]
 pub use minilm::{BATCH_SIZE as MINILM_BATCH_SIZE, MiniLm};
 #[cfg(feature = "semantic")]
