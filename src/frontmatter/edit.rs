@@ -230,10 +230,16 @@ fn missing_key(frontmatter: &Frontmatter, key: &str) -> EditError {
         .collect();
     EditError::MissingKey {
         key: key.into(),
+        // Each key quoted, so a key that reads like words (or like a
+        // message) is not taken for the message's own text; a backtick in
+        // a key would end the quote, so it is shown as `'`.
         available: if keys.is_empty() {
             "none".into()
         } else {
-            keys.join(", ")
+            keys.iter()
+                .map(|key| format!("`{}`", key.replace('`', "'")))
+                .collect::<Vec<_>>()
+                .join(", ")
         },
         span: frontmatter.yaml,
     }
@@ -460,7 +466,7 @@ mod tests {
     fn refuses_missing_and_duplicate_keys_and_broken_text() {
         let missing = refused("---\na: 1\nb: 2\n---\n", "c");
         assert_eq!(missing.code(), Code::MissingKey);
-        assert!(missing.to_string().contains("(its keys are: a, b)"));
+        assert!(missing.to_string().contains("(its keys are: `a`, `b`)"));
         assert_eq!(refused("no frontmatter\n", "a").code(), Code::NoFrontmatter);
         assert_eq!(
             refused("---\na: 1\na: 2\n---\n", "a").code(),

@@ -250,7 +250,8 @@ pub enum EditError {
     MissingKey {
         /// The key the caller asked to set.
         key: String,
-        /// The keys it does have, comma-separated, in file order (`none` when empty).
+        /// The keys it does have, each in backticks, comma-separated, in file
+        /// order (`none` when empty).
         available: String,
         /// The whole YAML content.
         span: Span,
