@@ -5,10 +5,11 @@
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use std::borrow::Cow;
 
-use rmcp::handler::server::tool::{InputResponses, RequestState, ToolName};
+use rmcp::handler::server::common::FromContextPart;
+use rmcp::handler::server::tool::{ToolCallContext, ToolName};
 use rmcp::model::{CallToolResponse, CallToolResult, JsonObject, MetaObject};
 use rmcp::service::RequestContext;
-use rmcp::{RoleServer, tool, tool_router};
+use rmcp::{ErrorData, RoleServer, tool, tool_router};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -52,21 +53,7 @@ impl QuireServer {
             open_world_hint = false
         )
     )]
-    async fn read_note(
-        &self,
-        ToolName(tool): ToolName,
-        args: JsonObject,
-        context: RequestContext<RoleServer>,
-        InputResponses(responses): InputResponses,
-        RequestState(state): RequestState,
-    ) -> CallToolResponse {
-        let call = ScopedCall {
-            tool,
-            args,
-            context,
-            responses,
-            state,
-        };
+    async fn read_note(&self, call: ScopedCall) -> CallToolResponse {
         self.run_scoped(call, KilnTools::read_note).await
     }
 
@@ -90,21 +77,7 @@ impl QuireServer {
             open_world_hint = false
         )
     )]
-    async fn read_metadata(
-        &self,
-        ToolName(tool): ToolName,
-        args: JsonObject,
-        context: RequestContext<RoleServer>,
-        InputResponses(responses): InputResponses,
-        RequestState(state): RequestState,
-    ) -> CallToolResponse {
-        let call = ScopedCall {
-            tool,
-            args,
-            context,
-            responses,
-            state,
-        };
+    async fn read_metadata(&self, call: ScopedCall) -> CallToolResponse {
         self.run_scoped(call, KilnTools::read_metadata).await
     }
 
@@ -210,13 +183,26 @@ impl QuireServer {
 }
 
 /// A call of a tool that takes a note `path`, which may lie in a folder
-/// outside the root the user lets the session use (see `scope.rs`).
+/// outside the root the user lets the session use (see `scope.rs`): what
+/// rmcp gives such a tool, taken from the call in one extractor.
 pub(super) struct ScopedCall {
     pub(super) tool: Cow<'static, str>,
     pub(super) args: JsonObject,
     pub(super) context: RequestContext<RoleServer>,
     pub(super) responses: Option<rmcp::model::InputResponses>,
     pub(super) state: Option<String>,
+}
+
+impl<S> FromContextPart<ToolCallContext<'_, S>> for ScopedCall {
+    fn from_context_part(call: &mut ToolCallContext<'_, S>) -> Result<Self, ErrorData> {
+        Ok(ScopedCall {
+            tool: call.name.clone(),
+            args: call.arguments.take().unwrap_or_default(),
+            context: call.request_context.clone(),
+            responses: call.input_responses.take(),
+            state: call.request_state.take(),
+        })
+    }
 }
 
 impl QuireServer {

@@ -26,7 +26,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::handler::server::common::{schema_for_output, schema_for_type};
-use rmcp::handler::server::tool::{InputResponses, RequestState, ToolName};
 use rmcp::model::{
     CallToolResponse, ElicitRequest, ElicitRequestParams, InputRequest, InputRequiredResult,
     JsonObject, ProtocolVersion,
@@ -78,21 +77,7 @@ impl QuireServer {
             open_world_hint = false
         )
     )]
-    async fn create_note(
-        &self,
-        ToolName(tool): ToolName,
-        args: JsonObject,
-        context: RequestContext<RoleServer>,
-        InputResponses(responses): InputResponses,
-        RequestState(state): RequestState,
-    ) -> CallToolResponse {
-        let call = ScopedCall {
-            tool,
-            args,
-            context,
-            responses,
-            state,
-        };
+    async fn create_note(&self, call: ScopedCall) -> CallToolResponse {
         self.write_tool(call, |tool, args| {
             decode::<CreateNoteRequest>(tool, args).map(WriteRequest::Create)
         })
@@ -120,21 +105,7 @@ impl QuireServer {
             open_world_hint = false
         )
     )]
-    async fn update_note(
-        &self,
-        ToolName(tool): ToolName,
-        args: JsonObject,
-        context: RequestContext<RoleServer>,
-        InputResponses(responses): InputResponses,
-        RequestState(state): RequestState,
-    ) -> CallToolResponse {
-        let call = ScopedCall {
-            tool,
-            args,
-            context,
-            responses,
-            state,
-        };
+    async fn update_note(&self, call: ScopedCall) -> CallToolResponse {
         self.write_tool(call, |tool, args| {
             decode::<UpdateNoteRequest>(tool, args).map(WriteRequest::Update)
         })
@@ -160,21 +131,7 @@ impl QuireServer {
             open_world_hint = false
         )
     )]
-    async fn delete_note(
-        &self,
-        ToolName(tool): ToolName,
-        args: JsonObject,
-        context: RequestContext<RoleServer>,
-        InputResponses(responses): InputResponses,
-        RequestState(state): RequestState,
-    ) -> CallToolResponse {
-        let call = ScopedCall {
-            tool,
-            args,
-            context,
-            responses,
-            state,
-        };
+    async fn delete_note(&self, call: ScopedCall) -> CallToolResponse {
         self.write_tool(call, |tool, args| {
             decode::<DeleteNoteRequest>(tool, args).map(WriteRequest::Delete)
         })
