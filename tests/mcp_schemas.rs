@@ -227,6 +227,25 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
             ),
         ),
         (
+            "semantic_search",
+            (
+                vec![
+                    json!({"query": "how we chose the database"}),
+                    json!({"query": "x", "limit": 100, "properties": {"status": ["a", "b"], "n": null}, "folder": "notes", "min_score": 0.3, "mode": "semantic"}),
+                    json!({"query": "QX-2291", "mode": "hybrid"}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"query": 3}),
+                    json!({"query": "x", "mode": "lexical"}),
+                    json!({"query": "x", "limit": -1}),
+                    json!({"query": "x", "min_score": "high"}),
+                    json!({"query": "x", "properties": {"s": {"a": 1}}}),
+                    json!({"query": "x", "k": 3}),
+                ],
+            ),
+        ),
+        (
             "text_search",
             (
                 vec![

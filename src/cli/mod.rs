@@ -3,10 +3,12 @@
 
 mod ask;
 mod check;
+mod embedder;
 mod files;
 mod fmt;
 mod git_message;
 mod hook;
+mod index;
 mod input;
 #[cfg(feature = "semantic")]
 mod models;
@@ -20,6 +22,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
+use embedder::EmbedderArgs;
 use quire::plan::{ParserConfig, Preset};
 
 const EXIT_STATUS_HELP: &str = "\
@@ -111,6 +114,18 @@ enum Command {
         plan_file: Option<PathBuf>,
         #[command(flatten)]
         writes: WritesArg,
+        #[command(flatten)]
+        embedder: EmbedderArgs,
+    },
+    /// Build or refresh a kiln's semantic index (`.quire/` in the root),
+    /// with a progress bar, so that a large vault is ready before the
+    /// first `semantic_search`.
+    Index {
+        /// The kiln's root folder.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        root: PathBuf,
+        #[command(flatten)]
+        embedder: EmbedderArgs,
     },
     /// Git hooks.
     #[command(subcommand)]
@@ -195,6 +210,8 @@ pub(crate) struct KilnArgs {
     no_watch: bool,
     #[command(flatten)]
     writes: WritesArg,
+    #[command(flatten)]
+    embedder: EmbedderArgs,
 }
 
 /// Whether the kiln's write tools are offered, and how.
@@ -231,12 +248,13 @@ impl WritesArg {
 }
 
 impl KilnArgs {
-    fn options(&self) -> quire::kiln::KilnOptions {
+    fn options(&self) -> anyhow::Result<quire::kiln::KilnOptions> {
         let defaults = quire::kiln::KilnOptions::default();
-        quire::kiln::KilnOptions {
+        Ok(quire::kiln::KilnOptions {
             budget: self.tool_timeout.unwrap_or(defaults.budget),
             watch: !self.no_watch,
-        }
+            embedder: self.embedder.source()?,
+        })
     }
 }
 
@@ -371,7 +389,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             http.as_deref(),
             plan_file,
             &http_limits,
-            kiln.options(),
+            kiln.options()?,
             kiln.writes.policy(),
         ),
         Command::Call {
@@ -381,6 +399,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             tools,
             plan_file,
             writes,
+            embedder,
         } => serve::call(
             tool.as_deref(),
             arguments.as_deref(),
@@ -388,7 +407,9 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             tools.as_deref(),
             plan_file,
             writes.policy(),
+            &embedder,
         ),
+        Command::Index { root, embedder } => index::run(&root, &embedder),
         Command::Hook(HookCommand::PrepareCommitMsg {
             file,
             source,

@@ -11,7 +11,7 @@ use quire::fs::Workspace;
 use quire::kiln::KilnOptions;
 use quire::mcp::{self, HttpLimits, QuireServer, Toolset, WritePolicy};
 
-use super::{HttpLimitArgs, Outcome, ask, output};
+use super::{EmbedderArgs, HttpLimitArgs, Outcome, ask, output};
 
 /// Parses `--tools tracker,planner` (all toolsets of this build when absent).
 pub(super) fn toolsets(list: Option<&str>) -> anyhow::Result<Vec<Toolset>> {
@@ -163,7 +163,9 @@ pub(super) fn call(
     tools: Option<&str>,
     plan_file: Option<PathBuf>,
     writes: WritePolicy,
+    embedder: &EmbedderArgs,
 ) -> anyhow::Result<Outcome> {
+    embedder.check()?;
     let Some(tool) = tool else {
         // The list does not depend on the plan file.
         let server = server(root, tools, None, one_call(), writes)?;
@@ -203,7 +205,14 @@ pub(super) fn call(
         ),
         Err(error) => bail!("the arguments are not valid JSON: {error}"),
     };
-    let server = server(root, tools, plan_file, one_call(), writes)?;
+    let mut options = one_call();
+    // Only a semantic search loads a model and embeds the notes: it waits
+    // until every note is embedded, since the call ends with its answer.
+    if tool == "semantic_search" {
+        options.embedder = embedder.source()?;
+        options.budget = Duration::from_secs(24 * 3600);
+    }
+    let server = server(root, tools, plan_file, options, writes)?;
     if !server.tools().iter().any(|served| served.name == tool) {
         bail!("{}", unknown_tool(&server, tool, tools, writes));
     }

@@ -32,7 +32,7 @@ const NAME: &str = "minilm";
 pub const BATCH_SIZE: usize = 32;
 
 /// The files [`MiniLm::load`] reads from the model folder.
-const REQUIRED_FILES: [&str; 4] = [
+pub(super) const REQUIRED_FILES: [&str; 4] = [
     "model.safetensors",
     "tokenizer.json",
     "config.json",

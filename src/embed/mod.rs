@@ -12,12 +12,16 @@
 use std::fmt;
 
 #[cfg(feature = "semantic")]
+mod choice;
+#[cfg(feature = "semantic")]
 mod http;
 #[cfg(feature = "semantic")]
 mod minilm;
 #[cfg(feature = "semantic")]
 pub mod models;
 
+#[cfg(feature = "semantic")]
+pub use choice::EmbedderChoice;
 #[cfg(feature = "semantic")]
 pub use http::{HttpEmbedder, HttpEmbedderConfig};
 #[cfg(feature = "semantic")]

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::index::KilnIndex;
 use super::live::{Freshness, IndexView, WatcherStatus};
 use super::metadata::rfc3339;
+use super::semantic::SemanticProgress;
 
 /// The URI of the kiln's root: every note is the resource
 /// `kiln:///<path>` (see `resources/list`).
@@ -45,6 +46,48 @@ pub struct KilnInfo {
     /// How the index stands (with `detailed`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub index: Option<IndexDetails>,
+    /// How the semantic index of `semantic_search` stands (with
+    /// `detailed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub semantic: Option<SemanticDetails>,
+}
+
+/// How the semantic index stands: embedded in the background when the
+/// server starts and whenever notes change.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "mcp", derive(schemars::JsonSchema))]
+pub struct SemanticDetails {
+    /// `unavailable` (no embedder: `problem` says how to install one),
+    /// `loading`, `indexing`, `ready` or `failed`.
+    pub state: &'static str,
+    /// The embedder's id (its name while it loads); absent without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub embedder: Option<String>,
+    /// Chunks (note sections) embedded.
+    pub chunks_embedded: usize,
+    /// Chunks there are: embedded and waiting.
+    pub chunks_total: usize,
+    /// Notes waiting to be embedded.
+    pub notes_pending: usize,
+    /// Whether every note is embedded as it is now.
+    pub ready: bool,
+    /// Why there is no semantic index, or the last problem met.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+impl From<SemanticProgress> for SemanticDetails {
+    fn from(progress: SemanticProgress) -> Self {
+        SemanticDetails {
+            state: progress.state,
+            embedder: progress.embedder,
+            chunks_embedded: progress.chunks_embedded,
+            chunks_total: progress.chunks_total,
+            notes_pending: progress.notes_pending,
+            ready: progress.ready,
+            problem: progress.problem,
+        }
+    }
 }
 
 /// How the index stands.
@@ -110,6 +153,7 @@ pub fn kiln_info(
         total_size: 0,
         total_words: 0,
         index: None,
+        semantic: None,
     };
     match view {
         IndexView::Building {

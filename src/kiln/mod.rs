@@ -53,6 +53,8 @@ mod resources;
 mod search;
 #[cfg(feature = "fs")]
 mod semantic;
+#[cfg(feature = "fs")]
+mod semantic_search;
 mod suggest;
 #[cfg(feature = "fs")]
 mod tools;
@@ -69,7 +71,7 @@ pub use excerpt::{
 #[cfg(feature = "fs")]
 pub use index::{IndexedNote, KilnIndex, LinkTarget};
 #[cfg(feature = "fs")]
-pub use info::{IndexDetails, KilnInfo, KilnInfoRequest, ROOT_URI, kiln_info};
+pub use info::{IndexDetails, KilnInfo, KilnInfoRequest, ROOT_URI, SemanticDetails, kiln_info};
 #[cfg(feature = "fs")]
 pub use listing::{ListError, ListNotesRequest, ListedNote, MAX_LIST_LIMIT, NoteList, list_notes};
 #[cfg(feature = "fs")]
@@ -102,9 +104,17 @@ pub use search::{
 };
 #[cfg(feature = "fs")]
 pub use semantic::{
-    Bm25Index, Chunk, ChunkOptions, ContentSha, DEFAULT_MAX_CHUNK_CHARS, Hit, INDEX_FOLDER,
-    MAX_INDEX_BYTES, RRF_K, RefreshReport, SNIPPET_CHARS, SemanticError, SemanticIndex, chunk_note,
-    content_sha, fuse_rrf, hybrid_search, index_file_name, index_note, note_title, refresh,
+    Bm25Index, Chunk, ChunkOptions, ContentSha, DEFAULT_MAX_CHUNK_CHARS, EMBED_BATCH,
+    EmbedderSource, Hit, INDEX_FOLDER, LiveSemantic, LoadEmbedder, MAX_INDEX_BYTES, PlannedNote,
+    RRF_K, RefreshPlan, RefreshReport, SAVE_EVERY, SNIPPET_CHARS, SemanticError, SemanticIndex,
+    SemanticProgress, SemanticUnavailable, SemanticView, TICK, apply_plan, chunk_note, content_sha,
+    embed_chunks, fuse_rrf, hybrid_search, index_file_name, index_note, note_title, plan_refresh,
+    refresh,
+};
+#[cfg(feature = "fs")]
+pub use semantic_search::{
+    MAX_SEMANTIC_LIMIT, MAX_SEMANTIC_QUERY_CHARS, SearchMode, SemanticIndexState, SemanticMatch,
+    SemanticSearch, SemanticSearchError, SemanticSearchRequest, rank_notes,
 };
 pub use suggest::suggest;
 #[cfg(feature = "fs")]

@@ -88,7 +88,7 @@ impl PropertySearchRequest {
 /// of scalars (a bare `Map<String, Value>` would allow anything). Its
 /// description is the field's doc comment.
 #[cfg(feature = "mcp")]
-fn properties_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+pub(super) fn properties_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({
         "type": "object",
         "additionalProperties": {

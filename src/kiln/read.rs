@@ -117,6 +117,12 @@ pub enum KilnError {
     /// The property search's arguments do not make one.
     #[error(transparent)]
     Properties(#[from] super::properties::PropertySearchError),
+    /// The semantic search's arguments do not make one.
+    #[error(transparent)]
+    SemanticSearch(#[from] super::semantic_search::SemanticSearchError),
+    /// Semantic search cannot answer: no embedder, or it is loading.
+    #[error(transparent)]
+    Semantic(#[from] super::semantic::SemanticUnavailable),
 }
 
 fn did_you_mean(suggestions: &[String]) -> String {
@@ -144,14 +150,25 @@ impl KilnError {
             | KilnError::Uri(_)
             | KilnError::Write(_)
             | KilnError::Search(_)
-            | KilnError::Properties(_) => true,
+            | KilnError::Properties(_)
+            | KilnError::SemanticSearch(_) => true,
             KilnError::NotFound { .. }
+            | KilnError::Semantic(_)
             | KilnError::IndexBuilding { .. }
             | KilnError::IndexFailed(_) => false,
             KilnError::File(error) => {
                 !error.retryable() && !matches!(error, FsError::NotFound { .. })
             }
         }
+    }
+
+    /// Whether semantic search has no embedder (none configured or
+    /// installed, or it failed to load).
+    pub fn is_unavailable(&self) -> bool {
+        matches!(
+            self,
+            KilnError::Semantic(super::semantic::SemanticUnavailable::NoEmbedder(_))
+        )
     }
 
     /// Whether no note was found at the path.
@@ -167,6 +184,10 @@ impl KilnError {
         match self {
             KilnError::File(error) => error.retryable(),
             KilnError::IndexBuilding { .. } => true,
+            KilnError::Semantic(unavailable) => !matches!(
+                unavailable,
+                super::semantic::SemanticUnavailable::NoEmbedder(_)
+            ),
             _ => false,
         }
     }

@@ -21,6 +21,12 @@ use super::resources::{
     NoteResource, NoteText, RESOURCE_PAGE, ResourcePage, note_path_of_uri, note_uri,
 };
 use super::search::{TextSearch, TextSearchRequest, search_text};
+use super::semantic::{
+    ChunkOptions, EmbedderSource, LiveSemantic, SemanticProgress, SemanticUnavailable,
+};
+use super::semantic_search::{
+    SemanticIndexState, SemanticSearch, SemanticSearchRequest, rank_notes,
+};
 use super::suggest::suggest;
 use super::write::{
     self, CreateNoteRequest, DeleteNoteRequest, NoteCreated, NoteDeleted, NoteUpdated,
@@ -34,7 +40,7 @@ use crate::fs::{
 pub const DEFAULT_TOOL_BUDGET: Duration = Duration::from_secs(10);
 
 /// How the kiln's tools run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct KilnOptions {
     /// How long a call may take: how long it waits for the index, and how
     /// long a search runs before it returns what it found so far.
@@ -42,14 +48,18 @@ pub struct KilnOptions {
     /// Whether a file watcher keeps the index fresh (else the root is
     /// rescanned before a call, at most every [`super::POLL_INTERVAL`]).
     pub watch: bool,
+    /// The embedder of `semantic_search` (none by default: the tool then
+    /// says how to get one).
+    pub embedder: EmbedderSource,
 }
 
 impl Default for KilnOptions {
-    /// [`DEFAULT_TOOL_BUDGET`], with a watcher.
+    /// [`DEFAULT_TOOL_BUDGET`], with a watcher, without an embedder.
     fn default() -> Self {
         KilnOptions {
             budget: DEFAULT_TOOL_BUDGET,
             watch: true,
+            embedder: EmbedderSource::default(),
         }
     }
 }
@@ -59,6 +69,7 @@ impl Default for KilnOptions {
 pub struct KilnTools {
     reader: KilnReader,
     index: LiveIndex,
+    semantic: LiveSemantic,
     budget: Duration,
 }
 
@@ -73,6 +84,7 @@ impl KilnTools {
     pub fn with_options(workspace: Workspace, options: KilnOptions) -> Self {
         KilnTools {
             index: LiveIndex::with_watcher(workspace.clone(), options.watch),
+            semantic: LiveSemantic::new(options.embedder, ChunkOptions::default()),
             reader: KilnReader::new(workspace),
             budget: options.budget,
         }
@@ -102,9 +114,58 @@ impl KilnTools {
         self.budget
     }
 
-    /// Starts building the index in the background.
+    /// Starts building the index in the background, and the semantic
+    /// index when there is an embedder.
     pub fn start_indexing(&self) {
         self.index.start();
+        self.semantic.start(self.reader.workspace(), &self.index);
+    }
+
+    /// Where the semantic index stands.
+    pub fn semantic_progress(&self) -> SemanticProgress {
+        self.semantic.progress()
+    }
+
+    /// `semantic_search`: the notes closest in meaning to the query, best
+    /// first. Waits at most the budget for the semantic index to be
+    /// complete, then answers from what it holds (the result says how
+    /// complete it was).
+    pub fn semantic_search(
+        &self,
+        request: &SemanticSearchRequest,
+    ) -> Result<SemanticSearch, KilnError> {
+        let filter = request.check()?;
+        let folder = FolderPath::parse(
+            request.folder.as_deref().unwrap_or(""),
+            self.reader.workspace().root(),
+        )?;
+        self.start_indexing();
+        let embedder = self.semantic.wait(self.budget)?;
+        let query_vector = embedder
+            .embed(&[request.query.as_str()])
+            .map_err(|error| SemanticUnavailable::Query(error.to_string()))?
+            .pop()
+            .ok_or_else(|| SemanticUnavailable::Query("the embedder returned no vector".into()))?;
+        let results = self.index.with(self.budget, |_, index| {
+            self.semantic
+                .view(|view| {
+                    rank_notes(
+                        index,
+                        &view,
+                        &query_vector,
+                        request,
+                        &folder,
+                        filter.as_ref(),
+                    )
+                })?
+                .map_err(|error| KilnError::Semantic(SemanticUnavailable::Query(error.to_string())))
+        })?;
+        Ok(SemanticSearch {
+            results,
+            embedder: embedder.id().to_owned(),
+            mode: request.mode,
+            index: SemanticIndexState::from(&self.semantic.progress()),
+        })
     }
 
     /// `read_note`: the lines of a note. A note not at its own path is
@@ -481,7 +542,11 @@ impl KilnTools {
     /// the index stands. Never waits for the index.
     pub fn get_kiln_info(&self, request: &KilnInfoRequest) -> Result<KilnInfo, KilnError> {
         let watcher = self.index.watcher_status();
-        Ok(self.index.peek(|view| kiln_info(request, view, watcher)))
+        let mut info = self.index.peek(|view| kiln_info(request, view, watcher));
+        if request.detailed {
+            info.semantic = Some(self.semantic.progress().into());
+        }
+        Ok(info)
     }
 }
 

@@ -19,8 +19,8 @@ use super::server::QuireServer;
 use super::tool_error::ToolError;
 use crate::kiln::{
     KilnInfo, KilnInfoRequest, KilnTools, ListNotesRequest, NoteList, NoteMetadata, NoteRead,
-    PropertySearch, PropertySearchRequest, ReadMetadataRequest, ReadNoteRequest, TextSearch,
-    TextSearchRequest,
+    PropertySearch, PropertySearchRequest, ReadMetadataRequest, ReadNoteRequest, SemanticSearch,
+    SemanticSearchRequest, TextSearch, TextSearchRequest,
 };
 
 /// A tool's `_meta`: its category.
@@ -179,6 +179,35 @@ impl QuireServer {
     )]
     fn property_search(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
         run_tool(&self.kiln, tool, args, KilnTools::property_search)
+    }
+
+    /// The notes closest in meaning to a query.
+    #[tool(
+        name = "semantic_search",
+        description = "Find the notes closest in meaning to a question or description, even when they share none of its words: \
+                       `results` [{path, score, heading, snippet, frontmatter, indexing}] best first, `embedder`, `mode`, and \
+                       `index` {ready, chunks_embedded, chunks_total, notes_pending} saying how complete the index was. Example: \
+                       {\"query\": \"how did we decide on the database\", \"limit\": 5}. Each note is scored by its best section \
+                       (`heading`, `snippet`); `score` is that section's cosine similarity (-1 to 1). `properties` keeps only notes \
+                       whose properties match, as property_search matches them; `folder` limits the search to a folder; \
+                       `min_score` drops weak matches (semantic mode); `limit` is 1 to 100 (default 10). `mode`: `semantic` \
+                       (default) or `hybrid`, which also ranks by the query's exact words (use it for identifiers, codes, rare \
+                       names; its scores only order results). Notes are embedded in the background when the server starts and \
+                       when they change: `indexing: true` marks a note changed since it was embedded. Without an installed \
+                       embedder the error says how to install one; use text_search for exact words.",
+        input_schema = schema_for_type::<SemanticSearchRequest>(),
+        output_schema = schema_for_output::<SemanticSearch>(),
+        meta = category("access"),
+        annotations(
+            title = "Search notes by meaning (access)",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    fn semantic_search(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        run_tool(&self.kiln, tool, args, KilnTools::semantic_search)
     }
 }
 

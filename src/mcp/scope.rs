@@ -281,6 +281,7 @@ impl QuireServer {
         let options = KilnOptions {
             budget: self.kiln.budget(),
             watch: false,
+            ..KilnOptions::default()
         };
         let kiln = KilnTools::with_options(workspace, options);
         kiln.start_indexing();

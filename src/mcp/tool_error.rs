@@ -116,11 +116,15 @@ impl From<TrackerError> for ToolError {
 /// A path or line arguments the kiln refuses, and a file it cannot read as
 /// a note (outside, not a file, too large, not UTF-8), are the request's
 /// fault; a missing note is `FILE_NOT_FOUND` (its message lists the closest
-/// notes); a failing disk is `INTERNAL_ERROR`.
+/// notes); semantic search without an embedder is `STORE_ERROR` (what
+/// keeps its state is missing; the message says how to install it); a
+/// failing disk is `INTERNAL_ERROR`.
 impl From<KilnError> for ToolError {
     fn from(error: KilnError) -> Self {
         let code = if error.is_not_found() {
             ErrorCode::FileNotFound
+        } else if error.is_unavailable() {
+            ErrorCode::StoreError
         } else if error.is_invalid() {
             ErrorCode::ValidationError
         } else {

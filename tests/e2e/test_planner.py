@@ -635,6 +635,7 @@ async def test_lists_exactly_the_six_planner_tools(planner: Planner):
 
 KILN_TOOLS = [
     "read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search",
+    "semantic_search",
     # Offered by `--writes ask`, the default.
     "create_note", "update_note", "delete_note",
 ]
@@ -685,6 +686,10 @@ SCHEMA_SAMPLES: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
     "text_search": (
         [{"query": "review"}, {"query": "a.b", "regex": True, "case": "sensitive", "folder": "notes", "limit": 5}],
         [{}, {"query": 1}, {"query": "x", "case": "upper"}, {"query": "x", "context_lines": -1}],
+    ),
+    "semantic_search": (
+        [{"query": "how we chose the database"}, {"query": "x", "limit": 5, "properties": {"s": 1}, "folder": "notes", "min_score": 0.2, "mode": "hybrid"}],
+        [{}, {"query": 1}, {"query": "x", "mode": "lexical"}, {"query": "x", "limit": -1}],
     ),
     "property_search": (
         [{"properties": {"status": "active"}}, {"properties": {"tags": ["a", "b"], "n": None}, "folder": "notes", "limit": 5}],

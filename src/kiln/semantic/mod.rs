@@ -12,6 +12,8 @@
 //!   [`SemanticIndex::load`]);
 //! - [`refresh`] and [`index_note`]: bring an index up to date with the
 //!   notes on disk, embedding only what changed;
+//! - [`LiveSemantic`]: the index as the server keeps it, loaded and kept
+//!   in step with the notes on a thread of its own;
 //! - [`Bm25Index`] and [`hybrid_search`]: BM25 over the same chunks, fused
 //!   with the semantic ranking by reciprocal rank fusion ([`fuse_rrf`]).
 //!
@@ -24,13 +26,21 @@ mod build;
 mod chunk;
 mod error;
 mod hybrid;
+mod live;
 mod persist;
 mod store;
 
-pub use build::{RefreshReport, index_note, refresh};
+pub use build::{
+    EMBED_BATCH, PlannedNote, RefreshPlan, RefreshReport, apply_plan, embed_chunks, index_note,
+    plan_refresh, refresh,
+};
 pub use chunk::{Chunk, ChunkOptions, DEFAULT_MAX_CHUNK_CHARS, chunk_note, note_title};
 pub use error::SemanticError;
 pub use hybrid::{Bm25Index, RRF_K, fuse_rrf, hybrid_search};
+pub use live::{
+    EmbedderSource, LiveSemantic, LoadEmbedder, SAVE_EVERY, SemanticProgress, SemanticUnavailable,
+    SemanticView, TICK,
+};
 pub use persist::{INDEX_FOLDER, MAX_INDEX_BYTES, index_file_name};
 pub use store::{ContentSha, Hit, SNIPPET_CHARS, SemanticIndex, content_sha};
 

@@ -143,26 +143,7 @@ impl SemanticIndex {
     /// the workspace root, atomically: the folder is made if missing, and a
     /// reader sees the old file or the new one, never a part.
     pub fn save(&self, workspace: &Workspace) -> Result<(), SemanticError> {
-        let bytes = self.to_bytes();
-        let folder = workspace.make_folders(INDEX_FOLDER)?;
-        let name = index_file_name(&self.embedder_id);
-        // Another writer may create the file between the look and the
-        // write: then replace it.
-        for _ in 0..2 {
-            let file = folder.open_child(name.as_str())?;
-            if file.exists() {
-                let original = file.open()?;
-                file.replace(&original, &bytes)?;
-                return Ok(());
-            }
-            match file.create(&bytes, 0o644) {
-                Err(FsError::AlreadyExists { .. }) => continue,
-                done => return done.map_err(SemanticError::from),
-            }
-        }
-        Err(SemanticError::Fs(FsError::Changed {
-            path: format!("{INDEX_FOLDER}/{name}"),
-        }))
+        save_index_bytes(workspace, &self.embedder_id, &self.to_bytes())
     }
 
     /// The index of the embedder `embedder_id` (vectors of `dimension`
@@ -208,6 +189,35 @@ impl SemanticIndex {
             Err(error) => (SemanticIndex::new(embedder_id, dimension), Some(error)),
         }
     }
+}
+
+/// Writes `bytes` (an index of the embedder `embedder_id`, from
+/// [`SemanticIndex::to_bytes`]) as its file in `.quire/`, replacing the
+/// file atomically, so that a reader never sees half of one.
+pub(super) fn save_index_bytes(
+    workspace: &Workspace,
+    embedder_id: &str,
+    bytes: &[u8],
+) -> Result<(), SemanticError> {
+    let folder = workspace.make_folders(INDEX_FOLDER)?;
+    let name = index_file_name(embedder_id);
+    // Another writer may create the file between the look and the write:
+    // then replace it.
+    for _ in 0..2 {
+        let file = folder.open_child(name.as_str())?;
+        if file.exists() {
+            let original = file.open()?;
+            file.replace(&original, bytes)?;
+            return Ok(());
+        }
+        match file.create(bytes, 0o644) {
+            Err(FsError::AlreadyExists { .. }) => continue,
+            done => return done.map_err(SemanticError::from),
+        }
+    }
+    Err(SemanticError::Fs(FsError::Changed {
+        path: format!("{INDEX_FOLDER}/{name}"),
+    }))
 }
 
 fn put_u32(out: &mut Vec<u8>, value: u32) {
