@@ -50,6 +50,13 @@ if [[ -z ${QUIRE_BIN:-} ]]; then
 fi
 export QUIRE_BIN
 
+# The servers the tests start find no embedder unless a test gives them one
+# (test_kiln_semantic.py passes QUIRE_E2E_MODELS_DIR on): each would load a
+# model and write its index into the vault's .quire/, which the tests'
+# snapshots of the vault would see.
+export QUIRE_E2E_MODELS_DIR=${QUIRE_E2E_MODELS_DIR:-${QUIRE_MODELS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/quire/models}}
+export QUIRE_MODELS_DIR=$(pwd)/target/e2e-no-models
+
 # No __pycache__ or .pytest_cache in the source tree.
 export PYTHONDONTWRITEBYTECODE=1
 # -rs: every skipped test (e.g. the jj ones without jj) is listed with its reason.

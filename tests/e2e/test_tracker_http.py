@@ -10,7 +10,7 @@ import subprocess
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Mapping, Sequence
 
 import pytest
 from mcp import ClientSession
@@ -55,15 +55,17 @@ def stop(process: subprocess.Popen) -> None:
 
 
 @contextmanager
-def serving_http(quire: Path, root: Path, log: Path, tools: str) -> Iterator[tuple[str, subprocess.Popen]]:
-    """`quire serve --root ROOT --tools TOOLS --http` on a free loopback
-    port, listening; yields its MCP URL and process, and stops it after."""
+def serving_http(quire: Path, root: Path, log: Path, tools: str, args: Sequence[str] = (),
+                 env: Mapping[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen]]:
+    """`quire serve --root ROOT --tools TOOLS --http ... ARGS` on a free
+    loopback port, listening; yields its MCP URL and process, and stops it
+    after. `env` goes over this process's environment."""
     port = free_port()
     with open(log, "wb") as errlog:
         process = subprocess.Popen(
-            [str(quire), "serve", "--root", str(root), "--tools", tools, "--http", f"127.0.0.1:{port}"],
+            [str(quire), "serve", "--root", str(root), "--tools", tools, "--http", f"127.0.0.1:{port}", *args],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=errlog,
-            env={**os.environ, "RUST_LOG": os.environ.get("RUST_LOG", "info")},
+            env={**os.environ, "RUST_LOG": os.environ.get("RUST_LOG", "info"), **(env or {})},
         )
     try:
         wait_until_listening(process, port, log)
