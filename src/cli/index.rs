@@ -9,21 +9,35 @@ use std::path::Path;
 use super::Outcome;
 use super::embedder::EmbedderArgs;
 
+/// Runs `quire index`: exit 2 for bad usage or a root that cannot be
+/// opened, 1 when the notes cannot be embedded or saved (what was embedded
+/// and saved is kept).
 #[cfg(feature = "semantic")]
 pub(super) fn run(root: &Path, embedder: &EmbedderArgs) -> anyhow::Result<Outcome> {
+    embedder.check()?;
+    let workspace = quire::fs::Workspace::new(root).map_err(|error| {
+        anyhow::anyhow!("cannot open the kiln root {}: {error}", root.display())
+    })?;
+    match index(&workspace, embedder) {
+        Ok(()) => Ok(Outcome::Success),
+        Err(error) => {
+            super::output::message(&format!("error: {error}"));
+            Ok(Outcome::Findings)
+        }
+    }
+}
+
+#[cfg(feature = "semantic")]
+fn index(workspace: &quire::fs::Workspace, embedder: &EmbedderArgs) -> anyhow::Result<()> {
     use std::io::IsTerminal;
     use std::time::Instant;
 
-    use anyhow::Context;
     use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-    use quire::fs::Workspace;
     use quire::kiln::{
         ChunkOptions, EmbedderSource, INDEX_FOLDER, SAVE_EVERY, SemanticIndex, apply_plan,
         index_file_name, plan_refresh,
     };
 
-    let workspace = Workspace::new(root)
-        .with_context(|| format!("cannot open the kiln root {}", root.display()))?;
     let (name, load) = match embedder.source()? {
         EmbedderSource::Load { name, load } => (name, load),
         EmbedderSource::Unavailable(why) => anyhow::bail!("{why}"),
@@ -31,13 +45,13 @@ pub(super) fn run(root: &Path, embedder: &EmbedderArgs) -> anyhow::Result<Outcom
     eprintln!("loading the `{name}` embedder");
     let embedder = load().map_err(|error| anyhow::anyhow!("{error}"))?;
     let (index, problem) =
-        SemanticIndex::load_or_new(&workspace, embedder.id(), embedder.dimension());
+        SemanticIndex::load_or_new(workspace, embedder.id(), embedder.dimension());
     if let Some(problem) = problem {
         eprintln!("{problem}");
     }
     let mut index = index;
     let started = Instant::now();
-    let plan = plan_refresh(&workspace, &index, &ChunkOptions::default())
+    let plan = plan_refresh(workspace, &index, &ChunkOptions::default())
         .map_err(|error| anyhow::anyhow!("{error}"))?;
     let chunks = plan.chunk_count();
     eprintln!(
@@ -64,7 +78,7 @@ pub(super) fn run(root: &Path, embedder: &EmbedderArgs) -> anyhow::Result<Outcom
     let mut notes_done = 0u64;
     let mut last_save = Instant::now();
     let mut save_error = None;
-    let save = |index: &SemanticIndex| index.save(&workspace);
+    let save = |index: &SemanticIndex| index.save(workspace);
     let report = apply_plan(&mut index, embedder.as_ref(), plan, |index, _, embedded| {
         notes_done += 1;
         bar.set_message(format!("{notes_done}/{notes} notes"));
@@ -99,7 +113,7 @@ pub(super) fn run(root: &Path, embedder: &EmbedderArgs) -> anyhow::Result<Outcom
     for skipped in &report.skipped {
         eprintln!("skipped: {skipped}");
     }
-    Ok(Outcome::Success)
+    Ok(())
 }
 
 /// `1 note`, `2 notes`.
