@@ -530,3 +530,105 @@ fn a_note_changed_since_it_was_embedded_is_marked_indexing() {
         found.index.ready && found.results.iter().all(|r| !r.indexing)
     });
 }
+
+#[test]
+fn a_slow_embedder_never_holds_up_the_other_tools() {
+    let dir = vault();
+    let gate = Arc::new((std::sync::Mutex::new(false), std::sync::Condvar::new()));
+    let held = Arc::clone(&gate);
+    let source = EmbedderSource::Load {
+        name: "slow".into(),
+        load: Arc::new(move || {
+            let (open, opened) = &*held;
+            let mut open = open.lock().unwrap();
+            while !*open {
+                open = opened.wait(open).unwrap();
+            }
+            Ok(Arc::new(HashingEmbedder::new()) as Arc<dyn Embedder>)
+        }),
+    };
+    let tools = KilnTools::with_options(
+        Workspace::new(dir.path()).unwrap(),
+        KilnOptions {
+            budget: Duration::from_millis(300),
+            embedder: source,
+            ..KilnOptions::default()
+        },
+    );
+    let started = Instant::now();
+    tools.start_indexing();
+    let info = tools
+        .get_kiln_info(&KilnInfoRequest { detailed: true })
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(2));
+    let semantic = info.semantic.unwrap();
+    assert_eq!(semantic.state, "loading");
+    assert_eq!(semantic.embedder.as_deref(), Some("slow"));
+    let listed = tools
+        .list_notes(&serde_json::from_value(serde_json::json!({})).unwrap())
+        .unwrap();
+    assert_eq!(listed.total, 4);
+    // The search waits its budget, then says to retry.
+    let error = search(&tools, serde_json::json!({"query": "tomato"})).unwrap_err();
+    assert!(error.retryable(), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("`slow` embedder is still loading"),
+        "{error}"
+    );
+    *gate.0.lock().unwrap() = true;
+    gate.1.notify_all();
+    eventually("the index to be ready", || {
+        search(&tools, serde_json::json!({"query": "tomato"})).is_ok_and(|found| found.index.ready)
+    });
+}
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_in_place_of_the_saved_index_is_neither_read_nor_waited_on() {
+    let dir = vault();
+    fs::create_dir(dir.path().join(INDEX_FOLDER)).unwrap();
+    let file = dir
+        .path()
+        .join(INDEX_FOLDER)
+        .join(index_file_name("test-hashing-64"));
+    let made = std::process::Command::new("mkfifo")
+        .arg(&file)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let tools = tools(dir.path());
+    let found = search(&tools, serde_json::json!({"query": "tomato"})).unwrap();
+    assert_eq!(found.results[0].path, "garden/Tomatoes.md");
+    assert!(found.index.ready);
+}
+
+#[test]
+fn two_servers_on_one_vault_share_the_saved_index_safely() {
+    let dir = vault();
+    let first = tools(dir.path());
+    let second = tools(dir.path());
+    let threads: Vec<_> = [first, second]
+        .into_iter()
+        .map(|tools| {
+            std::thread::spawn(move || {
+                for _ in 0..20 {
+                    let found = search(&tools, serde_json::json!({"query": "tomato"})).unwrap();
+                    assert_eq!(found.results[0].path, "garden/Tomatoes.md");
+                }
+            })
+        })
+        .collect();
+    for thread in threads {
+        thread.join().unwrap();
+    }
+    let file = dir
+        .path()
+        .join(INDEX_FOLDER)
+        .join(index_file_name("test-hashing-64"));
+    eventually("the index to be saved", || file.is_file());
+    let workspace = Workspace::new(dir.path()).unwrap();
+    let saved = quire::kiln::SemanticIndex::load(&workspace, "test-hashing-64", 64).unwrap();
+    assert_eq!(saved.note_count(), 4);
+}
