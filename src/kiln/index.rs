@@ -42,6 +42,18 @@ pub struct IndexedNote {
     pub problems: Vec<String>,
 }
 
+impl IndexedNote {
+    /// The frontmatter's properties, as the tools return them (empty when
+    /// the note has none or it is broken).
+    pub fn properties(&self) -> serde_json::Map<String, serde_json::Value> {
+        self.facts
+            .frontmatter
+            .as_ref()
+            .map(|frontmatter| frontmatter.values.clone())
+            .unwrap_or_default()
+    }
+}
+
 /// Where one link of a note leads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LinkTarget {

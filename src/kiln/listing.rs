@@ -114,13 +114,7 @@ pub fn list_notes(
                 word_count: note.facts.word_count,
                 size: note.stat.size,
                 modified: rfc3339(note.stat.mtime_seconds()),
-                frontmatter: request.include_frontmatter.then(|| {
-                    note.facts
-                        .frontmatter
-                        .as_ref()
-                        .map(|frontmatter| frontmatter.values.clone())
-                        .unwrap_or_default()
-                }),
+                frontmatter: request.include_frontmatter.then(|| note.properties()),
             })
             .collect(),
         next_cursor: page.next_cursor,

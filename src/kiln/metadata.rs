@@ -106,11 +106,7 @@ pub fn metadata(index: &KilnIndex, note: &IndexedNote) -> NoteMetadata {
         .count();
     NoteMetadata {
         path: note.path.to_string(),
-        frontmatter: facts
-            .frontmatter
-            .as_ref()
-            .map(|frontmatter| frontmatter.values.clone())
-            .unwrap_or_default(),
+        frontmatter: note.properties(),
         stats: NoteStats {
             word_count: facts.word_count,
             line_count: facts.line_count,

@@ -241,12 +241,7 @@ pub fn property_search(
             .iter()
             .map(|note| MatchedNote {
                 path: note.path.to_string(),
-                frontmatter: note
-                    .facts
-                    .frontmatter
-                    .as_ref()
-                    .map(|frontmatter| frontmatter.values.clone())
-                    .unwrap_or_default(),
+                frontmatter: note.properties(),
             })
             .collect(),
         next_cursor: page.next_cursor,

@@ -263,12 +263,7 @@ pub fn rank_notes(
                 score: hit.score,
                 heading: hit.heading,
                 snippet: hit.snippet,
-                frontmatter: note
-                    .facts
-                    .frontmatter
-                    .as_ref()
-                    .map(|frontmatter| frontmatter.values.clone())
-                    .unwrap_or_default(),
+                frontmatter: note.properties(),
                 indexing: view.is_stale(&note.on_disk, &note.stat),
             })
         })
