@@ -130,6 +130,44 @@ impl KilnTools {
     /// first. Waits at most the budget for the semantic index to be
     /// complete, then answers from what it holds (the result says how
     /// complete it was).
+    ///
+    /// ```
+    /// # let folder = tempfile::tempdir()?;
+    /// # std::fs::write(folder.path().join("Boats.md"), "# Boats\nsailing on the sea\n")?;
+    /// # std::fs::write(folder.path().join("Bread.md"), "# Bread\nflour water salt\n")?;
+    /// use std::sync::Arc;
+    /// use quire::embed::{EmbedError, Embedder, normalize};
+    /// use quire::fs::Workspace;
+    /// use quire::kiln::{EmbedderSource, KilnOptions, KilnTools, SemanticSearchRequest};
+    ///
+    /// /// A toy embedder: how often each of a few words occurs.
+    /// #[derive(Debug)]
+    /// struct Words;
+    /// impl Embedder for Words {
+    ///     fn id(&self) -> &str { "toy-words" }
+    ///     fn dimension(&self) -> usize { 3 }
+    ///     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+    ///         Ok(texts.iter().map(|text| {
+    ///             let mut vector: Vec<f32> = ["sea", "flour", "boats"].iter()
+    ///                 .map(|word| text.matches(word).count() as f32 + 0.01)
+    ///                 .collect();
+    ///             normalize(&mut vector);
+    ///             vector
+    ///         }).collect())
+    ///     }
+    /// }
+    ///
+    /// let options = KilnOptions {
+    ///     embedder: EmbedderSource::ready(Arc::new(Words)),
+    ///     ..KilnOptions::default()
+    /// };
+    /// let kiln = KilnTools::with_options(Workspace::new(folder.path())?, options);
+    /// let found = kiln.semantic_search(&SemanticSearchRequest::new("the sea"))?;
+    /// assert_eq!(found.results[0].path, "Boats.md");
+    /// assert_eq!(found.embedder, "toy-words");
+    /// assert!(found.index.ready);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn semantic_search(
         &self,
         request: &SemanticSearchRequest,
