@@ -102,6 +102,10 @@ pub use search::{
 };
 #[cfg(feature = "fs")]
 pub use semantic::{
+    BM25_WEIGHT, HybridParams, MIN_QUERY_COVERAGE, fuse_weighted_rrf, hybrid_search_with,
+};
+#[cfg(feature = "fs")]
+pub use semantic::{
     Bm25Index, Chunk, ChunkOptions, ContentSha, DEFAULT_MAX_CHUNK_CHARS, Hit, INDEX_FOLDER,
     MAX_INDEX_BYTES, RRF_K, RefreshReport, SNIPPET_CHARS, SemanticError, SemanticIndex, chunk_note,
     content_sha, fuse_rrf, hybrid_search, index_file_name, index_note, note_title, refresh,

@@ -30,7 +30,10 @@ mod store;
 pub use build::{RefreshReport, index_note, refresh};
 pub use chunk::{Chunk, ChunkOptions, DEFAULT_MAX_CHUNK_CHARS, chunk_note, note_title};
 pub use error::SemanticError;
-pub use hybrid::{Bm25Index, RRF_K, fuse_rrf, hybrid_search};
+pub use hybrid::{
+    BM25_WEIGHT, Bm25Index, HybridParams, MIN_QUERY_COVERAGE, RRF_K, fuse_rrf, fuse_weighted_rrf,
+    hybrid_search, hybrid_search_with,
+};
 pub use persist::{INDEX_FOLDER, MAX_INDEX_BYTES, index_file_name};
 pub use store::{ContentSha, Hit, SNIPPET_CHARS, SemanticIndex, content_sha};
 
