@@ -104,12 +104,12 @@ pub use search::{
 };
 #[cfg(feature = "fs")]
 pub use semantic::{
-    Bm25Index, Chunk, ChunkOptions, ContentSha, DEFAULT_MAX_CHUNK_CHARS, EMBED_BATCH,
-    EmbedderSource, Hit, INDEX_FOLDER, LiveSemantic, LoadEmbedder, MAX_INDEX_BYTES, PlannedNote,
-    RRF_K, RefreshPlan, RefreshReport, SAVE_EVERY, SNIPPET_CHARS, SemanticError, SemanticIndex,
-    SemanticProgress, SemanticUnavailable, SemanticView, TICK, apply_plan, chunk_note, content_sha,
-    embed_chunks, fuse_rrf, hybrid_search, index_file_name, index_note, note_title, plan_refresh,
-    refresh,
+    BM25_WEIGHT, Bm25Index, Chunk, ChunkOptions, ContentSha, DEFAULT_MAX_CHUNK_CHARS, EMBED_BATCH,
+    EmbedderSource, Hit, HybridParams, INDEX_FOLDER, LiveSemantic, LoadEmbedder, MAX_INDEX_BYTES,
+    MIN_QUERY_COVERAGE, PlannedNote, RRF_K, RefreshPlan, RefreshReport, SAVE_EVERY, SNIPPET_CHARS,
+    SemanticError, SemanticIndex, SemanticProgress, SemanticUnavailable, SemanticView, TICK,
+    apply_plan, chunk_note, content_sha, embed_chunks, fuse_rrf, fuse_weighted_rrf, hybrid_search,
+    hybrid_search_with, index_file_name, index_note, note_title, plan_refresh, refresh,
 };
 #[cfg(feature = "fs")]
 pub use semantic_search::{

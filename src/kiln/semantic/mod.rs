@@ -36,7 +36,10 @@ pub use build::{
 };
 pub use chunk::{Chunk, ChunkOptions, DEFAULT_MAX_CHUNK_CHARS, chunk_note, note_title};
 pub use error::SemanticError;
-pub use hybrid::{Bm25Index, RRF_K, fuse_rrf, hybrid_search};
+pub use hybrid::{
+    BM25_WEIGHT, Bm25Index, HybridParams, MIN_QUERY_COVERAGE, RRF_K, fuse_rrf, fuse_weighted_rrf,
+    hybrid_search, hybrid_search_with,
+};
 pub use live::{
     EmbedderSource, LiveSemantic, LoadEmbedder, SAVE_EVERY, SemanticProgress, SemanticUnavailable,
     SemanticView, TICK,
