@@ -8,10 +8,15 @@
 //! `k` notes. `SemanticIndex::search` scans one contiguous buffer with an
 //! eight-lane dot product, keeps each note's best chunk, and ranks notes
 //! with a k-sized heap.
+//!
+//! `hybrid` is the same query fused with BM25 over the chunks' texts (40
+//! words each from a 5,000-word vocabulary, so a query's words match a
+//! few thousand chunks), and `bm25_build` what the server pays once at
+//! start to build that BM25 index from a loaded semantic index.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use quire::embed::{cosine, normalize};
-use quire::kiln::{Chunk, SemanticIndex};
+use quire::kiln::{Bm25Index, Chunk, SemanticIndex, hybrid_search};
 use quire::span::Span;
 
 const CHUNKS: usize = 100_000;
@@ -25,12 +30,20 @@ fn unit_vector(rng: &mut fastrand::Rng) -> Vec<f32> {
     vector
 }
 
-fn chunk(ordinal: usize) -> Chunk {
+/// A made-up word: `w` and its number in the vocabulary.
+fn word(rng: &mut fastrand::Rng) -> String {
+    format!("w{}", rng.usize(..VOCABULARY))
+}
+
+const VOCABULARY: usize = 5_000;
+
+fn chunk(ordinal: usize, rng: &mut fastrand::Rng) -> Chunk {
+    let words: Vec<String> = (0..40).map(|_| word(rng)).collect();
     Chunk {
         span: Span::new(ordinal * 10, ordinal * 10 + 10),
         heading_path: format!("# Part {ordinal}"),
         heading: Some(format!("Part {ordinal}")),
-        text: format!("Note\n# Part {ordinal}\n\nsome text"),
+        text: format!("Note\n# Part {ordinal}\n\n{}", words.join(" ")),
         section_start: 0,
     }
 }
@@ -43,7 +56,9 @@ fn corpus() -> (SemanticIndex, Vec<(usize, Vec<f32>)>) {
     for note in 0..CHUNKS / PER_NOTE {
         let vectors: Vec<Vec<f32>> = (0..PER_NOTE).map(|_| unit_vector(&mut rng)).collect();
         plain.extend(vectors.iter().map(|vector| (note, vector.clone())));
-        let chunks = (0..PER_NOTE).map(chunk).collect();
+        let chunks = (0..PER_NOTE)
+            .map(|ordinal| chunk(ordinal, &mut rng))
+            .collect();
         index
             .upsert_note(&format!("notes/{note}.md"), [0; 32], chunks, vectors)
             .unwrap();
@@ -102,6 +117,26 @@ fn bench(c: &mut Criterion) {
     group.bench_function("naive_score_all_sort", |b| {
         b.iter(|| naive(&plain, std::hint::black_box(&query), K))
     });
+    group.finish();
+
+    let bm25 = Bm25Index::build(&index);
+    let words = "w17 w4242 w99";
+    let mut group = c.benchmark_group("semantic_hybrid_100k_x_384");
+    group.sample_size(10);
+    group.bench_function("hybrid_search_top10", |b| {
+        b.iter(|| {
+            hybrid_search(
+                &index,
+                &bm25,
+                std::hint::black_box(&query),
+                words,
+                K,
+                |_| true,
+            )
+            .unwrap()
+        })
+    });
+    group.bench_function("bm25_build", |b| b.iter(|| Bm25Index::build(&index)));
     group.finish();
 }
 
