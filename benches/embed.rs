@@ -10,8 +10,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use quire::embed::{
-    Embedder, MINILM_BATCH_SIZE, MiniLm, StaticEmbedder, default_models_dir, minilm_dir,
-    static_dir,
+    Embedder, MINILM_BATCH_SIZE, MiniLm, StaticEmbedder, default_models_dir, minilm_dir, static_dir,
 };
 
 /// Short paragraphs of 40 to 60 words, all different.
@@ -76,7 +75,8 @@ fn embed_static(c: &mut Criterion) {
         );
         return;
     };
-    let Ok(mut tokenizer) = tokenizers::Tokenizer::from_file(minilm_dir(&models).join("tokenizer.json"))
+    let Ok(mut tokenizer) =
+        tokenizers::Tokenizer::from_file(minilm_dir(&models).join("tokenizer.json"))
     else {
         eprintln!("static bench skipped: the minilm tokenizer does not load");
         return;

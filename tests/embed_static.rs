@@ -9,7 +9,9 @@
 
 use std::sync::OnceLock;
 
-use quire::embed::{EmbedError, Embedder, StaticEmbedder, cosine, default_models_dir, models, static_dir};
+use quire::embed::{
+    EmbedError, Embedder, StaticEmbedder, cosine, default_models_dir, models, static_dir,
+};
 
 /// The table, loaded once for all the tests; `None` (with a notice) when
 /// it is not distilled.

@@ -31,13 +31,16 @@ fn without_minilm_it_names_the_install_command_and_writes_nothing() {
     let models_dir = tempfile::tempdir().unwrap();
     let output = distill(models_dir.path());
     let message = stderr(&output);
-    assert!(!output.status.success(), "{message}");
+    assert_eq!(output.status.code(), Some(2), "{message}");
     let install = format!(
         "run `quire models install --models-dir {}` first",
         models_dir.path().display()
     );
     assert!(message.contains(&install), "{message}");
-    assert!(message.contains("then `quire models distill --models-dir"), "{message}");
+    assert!(
+        message.contains("then `quire models distill --models-dir"),
+        "{message}"
+    );
     assert_eq!(std::fs::read_dir(models_dir.path()).unwrap().count(), 0);
 }
 
@@ -48,7 +51,11 @@ fn a_missing_models_folder_argument_is_refused_by_clap() {
         .output()
         .unwrap();
     assert!(!output.status.success());
-    assert!(stderr(&output).contains("--models-dir <DIR>"), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("--models-dir <DIR>"),
+        "{}",
+        stderr(&output)
+    );
 }
 
 #[test]
@@ -67,7 +74,11 @@ fn it_distills_once_and_again_over_a_damaged_table() {
 
     let first = distill(models_dir.path());
     assert!(first.status.success(), "{}", stderr(&first));
-    assert!(stderr(&first).contains("distilled all-MiniLM-L6-v2-static"), "{}", stderr(&first));
+    assert!(
+        stderr(&first).contains("distilled all-MiniLM-L6-v2-static"),
+        "{}",
+        stderr(&first)
+    );
     let table = StaticEmbedder::load(&table_dir).unwrap();
     assert_eq!(table.dimension(), 384);
     // Nothing but the table beside the model: no temporary folder left.
@@ -76,8 +87,15 @@ fn it_distills_once_and_again_over_a_damaged_table() {
     let written = std::fs::metadata(&table_file).unwrap().modified().unwrap();
     let second = distill(models_dir.path());
     assert!(second.status.success(), "{}", stderr(&second));
-    assert!(stderr(&second).contains("is already distilled"), "{}", stderr(&second));
-    assert_eq!(std::fs::metadata(&table_file).unwrap().modified().unwrap(), written);
+    assert!(
+        stderr(&second).contains("is already distilled"),
+        "{}",
+        stderr(&second)
+    );
+    assert_eq!(
+        std::fs::metadata(&table_file).unwrap().modified().unwrap(),
+        written
+    );
 
     // A damaged table: the embedder refuses it, and distill makes it anew.
     let mut bytes = std::fs::read(&table_file).unwrap();
@@ -86,10 +104,17 @@ fn it_distills_once_and_again_over_a_damaged_table() {
     std::fs::write(&table_file, &bytes).unwrap();
     let error = StaticEmbedder::load(&table_dir).unwrap_err();
     assert!(matches!(error, EmbedError::Load { .. }), "{error}");
-    assert!(error.to_string().contains("quire models distill"), "{error}");
+    assert!(
+        error.to_string().contains("quire models distill"),
+        "{error}"
+    );
     let third = distill(models_dir.path());
     assert!(third.status.success(), "{}", stderr(&third));
-    assert!(stderr(&third).contains("distilled all-MiniLM-L6-v2-static"), "{}", stderr(&third));
+    assert!(
+        stderr(&third).contains("distilled all-MiniLM-L6-v2-static"),
+        "{}",
+        stderr(&third)
+    );
     let again = StaticEmbedder::load(&table_dir).unwrap();
     assert_eq!(again.id(), table.id(), "the distillation is deterministic");
 }

@@ -16,7 +16,7 @@
 //! came from and of the table, so a changed MiniLM makes the table stale and
 //! a damaged table is noticed.
 //!
-//! Then two of Model2Vec's post-processing steps ([`post_process`]), which
+//! Then two of Model2Vec's post-processing steps (`post_process`), which
 //! the evaluation set (tests/semantic_eval_static.rs, 91 queries) showed to
 //! matter: the mean row is subtracted from every row (the centering of
 //! Model2Vec's PCA; the rotation that follows does not change a cosine), and
@@ -55,7 +55,7 @@ const MANIFEST_FORMAT: u32 = 1;
 
 /// How the rows are made, recorded in the manifest and in the embedder's
 /// id: BERT over `[CLS] token [SEP]`, mean-pooled, then centered and
-/// SIF-weighted with coefficient 1e-4 ([`post_process`]). A new recipe
+/// SIF-weighted with coefficient 1e-4 (`post_process`). A new recipe
 /// makes every table stale.
 pub const RECIPE: &str = "mean-centered-sif1e-4";
 
@@ -307,7 +307,9 @@ fn post_process(table: &mut [f32], empty: &mut [f32]) {
     let rows = table.len() / dimension;
     let mut mean = vec![0f64; dimension];
     for row in table.chunks_exact(dimension) {
-        mean.iter_mut().zip(row).for_each(|(m, &x)| *m += f64::from(x));
+        mean.iter_mut()
+            .zip(row)
+            .for_each(|(m, &x)| *m += f64::from(x));
     }
     mean.iter_mut().for_each(|m| *m /= rows.max(1) as f64);
     let zipf_total: f64 = (0..rows).map(|rank| 1.0 / (rank as f64 + 2.0)).sum();
@@ -505,7 +507,9 @@ mod tests {
         fs::create_dir_all(&dir).unwrap();
         fs::write(dir.join("stale"), b"old").unwrap();
         // A leftover of a killed run is cleared, not mixed in.
-        let leftover = models_dir.path().join(format!(".{}.tmp", models::STATIC_DIR));
+        let leftover = models_dir
+            .path()
+            .join(format!(".{}.tmp", models::STATIC_DIR));
         fs::create_dir_all(&leftover).unwrap();
         fs::write(leftover.join("half"), b"half").unwrap();
         write_folder(models_dir.path(), &dir, |temporary| {

@@ -90,8 +90,9 @@ impl StaticEmbedder {
                 dir.display()
             ),
         };
-        let read =
-            |name: &str| fs::read(dir.join(name)).map_err(|error| load_error(name, error.to_string()));
+        let read = |name: &str| {
+            fs::read(dir.join(name)).map_err(|error| load_error(name, error.to_string()))
+        };
 
         let manifest: Manifest = serde_json::from_slice(&read(MANIFEST_FILE)?)
             .map_err(|error| load_error(MANIFEST_FILE, error.to_string()))?;
@@ -240,7 +241,11 @@ mod tests {
             vocabulary: VOCABULARY.len(),
             dimension: 3,
         };
-        fs::write(path.join(MANIFEST_FILE), serde_json::to_vec(&manifest).unwrap()).unwrap();
+        fs::write(
+            path.join(MANIFEST_FILE),
+            serde_json::to_vec(&manifest).unwrap(),
+        )
+        .unwrap();
         dir
     }
 
@@ -249,8 +254,15 @@ mod tests {
         let dir = folder();
         let model = StaticEmbedder::load(dir.path()).unwrap();
         assert_eq!(model.dimension(), 3);
-        assert!(model.id().starts_with("static:all-MiniLM-L6-v2:test:512:"), "{}", model.id());
-        assert_eq!(model.id().len(), "static:all-MiniLM-L6-v2:test:512:".len() + 12);
+        assert!(
+            model.id().starts_with("static:all-MiniLM-L6-v2:test:512:"),
+            "{}",
+            model.id()
+        );
+        assert_eq!(
+            model.id().len(),
+            "static:all-MiniLM-L6-v2:test:512:".len() + 12
+        );
         // garden = 4 → [0, 4, 0]; river = 5 → [0, 0, 5]; "rivers" = river ##s
         // (6 → [6, 0, 0]); unknown words are left out of the mean.
         let vectors = model
@@ -283,8 +295,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let error = StaticEmbedder::load(&dir.path().join("nothing")).unwrap_err();
         let message = error.to_string();
-        assert!(matches!(error, EmbedError::NotInstalled { .. }), "{message}");
-        assert!(message.contains("has no model.safetensors; run `quire models distill`"), "{message}");
+        assert!(
+            matches!(error, EmbedError::NotInstalled { .. }),
+            "{message}"
+        );
+        assert!(
+            message.contains("has no model.safetensors; run `quire models distill`"),
+            "{message}"
+        );
     }
 
     #[test]
@@ -299,7 +317,10 @@ mod tests {
         let message = error.to_string();
         assert!(matches!(error, EmbedError::Load { .. }), "{message}");
         assert!(message.contains("not the"), "{message}");
-        assert!(message.contains("distill it again with `quire models distill`"), "{message}");
+        assert!(
+            message.contains("distill it again with `quire models distill`"),
+            "{message}"
+        );
     }
 
     #[test]
