@@ -67,6 +67,10 @@ const SIF: f64 = 1e-4;
 /// is a few MB of activations).
 const BATCH: usize = 512;
 
+/// The progress bar: tokens done and to do, tokens a second, time left.
+const PROGRESS_TEMPLATE: &str =
+    "{msg} {wide_bar} {human_pos}/{human_len} tokens {per_sec} ETA {eta}";
+
 /// The Model2Vec `config.json` (what `model2vec` 0.4+ writes; `normalize`
 /// is the one field `model2vec-rs` reads).
 const CONFIG_JSON: &str = r#"{
@@ -273,11 +277,8 @@ fn token_table(
     cls: u32,
     sep: u32,
 ) -> Result<Vec<f32>, DistillError> {
-    let progress = models::progress_bar_with(
-        Some(vocabulary as u64),
-        "distilling",
-        "{msg} {wide_bar} {human_pos}/{human_len} tokens {per_sec} ETA {eta}",
-    );
+    let progress =
+        models::progress_bar_with(Some(vocabulary as u64), "distilling", PROGRESS_TEMPLATE);
     let mut table = Vec::new();
     let ids: Vec<u32> = (0..vocabulary as u32).collect();
     for chunk in ids.chunks(BATCH) {
@@ -485,6 +486,12 @@ mod tests {
         assert!(weight(2.0) > weight(0.0));
         // Nothing to do on nothing.
         post_process(&mut [], &mut []);
+    }
+
+    #[test]
+    fn the_progress_template_is_valid() {
+        // An invalid one would silently fall back to indicatif's default.
+        assert!(indicatif::ProgressStyle::with_template(PROGRESS_TEMPLATE).is_ok());
     }
 
     #[test]
