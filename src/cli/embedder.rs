@@ -11,6 +11,9 @@ use quire::kiln::EmbedderSource;
 pub(crate) enum EmbedderName {
     /// all-MiniLM-L6-v2 run in this process (`quire models install`).
     Minilm,
+    /// The static table distilled from it (`quire models distill`): far
+    /// faster, less exact.
+    Static,
     /// An OpenAI-compatible `/v1/embeddings` server (`--embedder-url`,
     /// `--embedder-model`).
     Http,
@@ -21,8 +24,9 @@ pub(crate) enum EmbedderName {
 /// Which embedder semantic search uses.
 #[derive(Debug, Args, Default)]
 pub(crate) struct EmbedderArgs {
-    /// The embedder of semantic_search: `minilm`, `http` or `none`
-    /// (default: `minilm` when installed, else none).
+    /// The embedder of semantic_search: `minilm`, `static`, `http` or
+    /// `none` (default: `minilm` when installed, else `static` when
+    /// distilled, else none).
     #[arg(long, value_enum, value_name = "NAME")]
     embedder: Option<EmbedderName>,
     /// With --embedder http: the server's base URL, such as
@@ -86,8 +90,11 @@ impl EmbedderArgs {
                     .filter(|key| !key.is_empty());
                 EmbedderChoice::Http(config)
             }
-            Some(EmbedderName::Minilm) => match models_dir {
-                Some(models_dir) => EmbedderChoice::MiniLm { models_dir },
+            Some(name @ (EmbedderName::Minilm | EmbedderName::Static)) => match models_dir {
+                Some(models_dir) if name == EmbedderName::Minilm => {
+                    EmbedderChoice::MiniLm { models_dir }
+                }
+                Some(models_dir) => EmbedderChoice::Static { models_dir },
                 None => match EmbedderChoice::best_installed(None) {
                     Ok(choice) => choice,
                     Err(why) => return Ok(EmbedderSource::Unavailable(why)),

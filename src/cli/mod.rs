@@ -171,6 +171,18 @@ enum ModelsCommand {
         #[arg(long, value_name = "DIR")]
         models_dir: Option<PathBuf>,
     },
+    /// Distill the `static` embedder's table from the installed `minilm`
+    /// model: every vocabulary token through the model once (about a
+    /// minute), written as a Model2Vec model beside it.
+    ///
+    /// Does nothing (exit 0) when the table is already there, intact, and
+    /// made from the installed model.
+    Distill {
+        /// The models folder (default: $QUIRE_MODELS_DIR, else
+        /// $XDG_CACHE_HOME/quire/models, else ~/.cache/quire/models).
+        #[arg(long, value_name = "DIR")]
+        models_dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -422,5 +434,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             from,
             models_dir,
         }) => models::install(source, from, models_dir),
+        #[cfg(feature = "semantic")]
+        Command::Models(ModelsCommand::Distill { models_dir }) => models::distill(models_dir),
     }
 }

@@ -1,9 +1,12 @@
 //! `quire models install`: puts the `minilm` embedder's model files in the
 //! models folder, verified (the work is in `quire::embed::models`).
+//! `quire models distill`: distills the `static` embedder's table from them
+//! (the work is in `quire::embed::distill`).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use quire::embed::distill;
 use quire::embed::models::{self, Source};
 
 use super::Outcome;
@@ -37,6 +40,34 @@ pub(super) fn install(
     let report = models::install_minilm(&models_dir, &source)
         .with_context(|| format!("cannot install {} from {source}", models::MINILM_DIR))?;
     output::message(&summary(&report.dir, &report.installed, &source));
+    Ok(Outcome::Success)
+}
+
+/// Distills the `static` table in `models_dir` (default: the cache folder)
+/// unless a fresh one is there.
+pub(super) fn distill(models_dir: Option<PathBuf>) -> anyhow::Result<Outcome> {
+    let models_dir = match models_dir {
+        Some(dir) => dir,
+        None => models::default_models_dir().ok_or(models::ModelsError::NoModelsDir)?,
+    };
+    let report = distill::distill_static(&models_dir)?;
+    output::message(&if report.already_fresh {
+        format!(
+            "{} in {} is already distilled from the installed {} (nothing to do)",
+            models::STATIC_DIR,
+            report.dir.display(),
+            models::MINILM_DIR
+        )
+    } else {
+        format!(
+            "distilled {} from {} into {}: {} tokens in {:.1} s",
+            models::STATIC_DIR,
+            models::MINILM_DIR,
+            report.dir.display(),
+            report.tokens,
+            report.seconds
+        )
+    });
     Ok(Outcome::Success)
 }
 

@@ -133,9 +133,27 @@ impl MiniLm {
         })
     }
 
+    /// The WordPiece tokenizer (`quire models distill` runs its whole
+    /// vocabulary through the model).
+    pub(crate) fn tokenizer(&self) -> &Tokenizer {
+        &self.tokenizer
+    }
+
     /// One batch of token id sequences through BERT, mean-pooled and
     /// normalized.
     fn embed_batch(&self, batch: &[&[u32]]) -> candle_core::Result<Vec<Vec<f32>>> {
+        let mut vectors = self.mean_pooled(batch)?;
+        vectors
+            .iter_mut()
+            .for_each(|vector| super::normalize(vector));
+        Ok(vectors)
+    }
+
+    /// One batch of token id sequences (special tokens included, as given)
+    /// through BERT, mean-pooled over each sequence's tokens, not
+    /// normalized: the distillation (`super::distill`) keeps the norms,
+    /// which weigh tokens when the static table is mean-pooled.
+    pub(crate) fn mean_pooled(&self, batch: &[&[u32]]) -> candle_core::Result<Vec<Vec<f32>>> {
         let longest = batch.iter().map(|ids| ids.len()).max().unwrap_or(0);
         let mut ids = Vec::with_capacity(batch.len() * longest);
         let mut mask = Vec::with_capacity(batch.len() * longest);
@@ -155,11 +173,7 @@ impl MiniLm {
         let weights = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
         let summed = hidden.broadcast_mul(&weights)?.sum(1)?;
         let counts = weights.sum(1)?.clamp(1e-9, f32::MAX)?;
-        let mut vectors = summed.broadcast_div(&counts)?.to_vec2::<f32>()?;
-        vectors
-            .iter_mut()
-            .for_each(|vector| super::normalize(vector));
-        Ok(vectors)
+        summed.broadcast_div(&counts)?.to_vec2::<f32>()
     }
 }
 

@@ -14,11 +14,15 @@ use std::fmt;
 #[cfg(feature = "semantic")]
 mod choice;
 #[cfg(feature = "semantic")]
+pub mod distill;
+#[cfg(feature = "semantic")]
 mod http;
 #[cfg(feature = "semantic")]
 mod minilm;
 #[cfg(feature = "semantic")]
 pub mod models;
+#[cfg(feature = "semantic")]
+mod static_table;
 
 #[cfg(feature = "semantic")]
 pub use choice::EmbedderChoice;
@@ -27,7 +31,9 @@ pub use http::{HttpEmbedder, HttpEmbedderConfig};
 #[cfg(feature = "semantic")]
 pub use minilm::{BATCH_SIZE as MINILM_BATCH_SIZE, MiniLm};
 #[cfg(feature = "semantic")]
-pub use models::{default_models_dir, minilm_dir};
+pub use models::{default_models_dir, minilm_dir, static_dir};
+#[cfg(feature = "semantic")]
+pub use static_table::{MAX_TOKENS as STATIC_MAX_TOKENS, StaticEmbedder};
 
 /// An embedder's failure: what went wrong and what to do.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

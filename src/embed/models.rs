@@ -38,6 +38,13 @@ pub const MINILM_DIR: &str = "all-MiniLM-L6-v2";
 /// The command that installs the `minilm` model, for messages.
 pub const INSTALL_COMMAND: &str = "quire models install";
 
+/// The folder of the `static` embedder's table (a Model2Vec model) in the
+/// models folder, beside the model it is distilled from.
+pub const STATIC_DIR: &str = "all-MiniLM-L6-v2-static";
+
+/// The command that distills the `static` embedder's table, for messages.
+pub const DISTILL_COMMAND: &str = "quire models distill";
+
 /// The Hugging Face repository the `hf` source downloads from.
 pub const HF_REPO: &str = "sentence-transformers/all-MiniLM-L6-v2";
 
@@ -195,6 +202,12 @@ pub fn default_models_dir() -> Option<PathBuf> {
 /// The folder of the `minilm` model inside `models_dir`.
 pub fn minilm_dir(models_dir: &Path) -> PathBuf {
     models_dir.join(MINILM_DIR)
+}
+
+/// The folder of the `static` embedder's table inside `models_dir`,
+/// distilled from the `minilm` model by `quire models distill`.
+pub fn static_dir(models_dir: &Path) -> PathBuf {
+    models_dir.join(STATIC_DIR)
 }
 
 /// What an install did.
@@ -486,6 +499,20 @@ fn download_verified(url: &str, sha256: &str, path: &Path) -> Result<(), ModelsE
 
 /// A byte progress bar on stderr, drawn only when stderr is a terminal.
 fn progress_bar(length: Option<u64>, message: &'static str) -> indicatif::ProgressBar {
+    progress_bar_with(
+        length,
+        message,
+        "{msg} {wide_bar} {bytes}/{total_bytes} {bytes_per_sec} ETA {eta}",
+    )
+}
+
+/// A progress bar on stderr drawn with `template`, only when stderr is a
+/// terminal.
+pub(crate) fn progress_bar_with(
+    length: Option<u64>,
+    message: &'static str,
+    template: &str,
+) -> indicatif::ProgressBar {
     let bar = match length {
         Some(length) => indicatif::ProgressBar::new(length),
         None => indicatif::ProgressBar::new_spinner(),
@@ -493,9 +520,7 @@ fn progress_bar(length: Option<u64>, message: &'static str) -> indicatif::Progre
     if !stderr_is_terminal() {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{msg} {wide_bar} {bytes}/{total_bytes} {bytes_per_sec} ETA {eta}",
-    ) {
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
         bar.set_style(style);
     }
     bar.set_message(message);
@@ -578,7 +603,7 @@ fn copy_hashing(reader: &mut dyn Read, out: &mut dyn Write) -> io::Result<String
 }
 
 /// The SHA-256 of everything `reader` yields, lowercase hex.
-fn sha256_of(reader: &mut dyn Read) -> io::Result<String> {
+pub(crate) fn sha256_of(reader: &mut dyn Read) -> io::Result<String> {
     copy_hashing(reader, &mut io::sink())
 }
 
