@@ -86,8 +86,8 @@ fn static_beats_bm25_and_hybrid_matches_the_better_on_test() {
         ("all", set.queries.clone()),
     ] {
         let baseline = evaluate(&queries, &bm25);
-        let alone = evaluate(&queries, &rank_static);
-        let fused = evaluate(&queries, &rank_hybrid);
+        let alone = evaluate(&queries, rank_static);
+        let fused = evaluate(&queries, rank_hybrid);
         eprintln!(
             "--- {name} ({} queries)\nBM25 (whole notes)\n{baseline}\nstatic\n{alone}\nhybrid (static + BM25)\n{fused}",
             queries.len()
