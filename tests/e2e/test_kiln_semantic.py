@@ -32,6 +32,7 @@ pytestmark = pytest.mark.anyio
 TOOL = "semantic_search"
 MODELS = Path(os.environ.get("QUIRE_E2E_MODELS_DIR", "/nonexistent"))
 MINILM_INSTALLED = (MODELS / "all-MiniLM-L6-v2" / "model.safetensors").is_file()
+STATIC_DISTILLED = (MODELS / "all-MiniLM-L6-v2-static" / "model.safetensors").is_file()
 
 NOTES = {
     "garden/Tomatoes.md": "---\nstatus: active\ntags: [garden]\n---\n# Tomatoes\n\n"
@@ -113,6 +114,21 @@ async def test_minilm_finds_notes_by_meaning_with_filters_modes_and_progress(qui
         await eventually(kayak_first, "the new note to be embedded")
     saved = list((kiln / ".quire").iterdir())
     assert [p.name for p in saved] == ["semantic-minilm-all-minilm-l6-v2-mean-256.idx"]
+
+
+@pytest.mark.skipif(not STATIC_DISTILLED, reason=f"the static table is not distilled in {MODELS}")
+async def test_the_static_tier_answers_and_keeps_an_index_of_its_own(quire: Path, kiln: Path, tmp_path: Path):
+    async with stdio_session(quire, kiln, tmp_path / "server.stderr",
+                             args=("--tools", "kiln", "--embedder", "static"), env=minilm_env()) as session:
+        found = await session.ok_for({"query": "baking bread with a starter", "limit": 2}, tool=TOOL)
+        assert found["embedder"].startswith("static:all-MiniLM-L6-v2:")
+        assert found["results"][0]["path"] == "cooking/Sourdough.md", found
+        assert found["index"]["ready"] is True
+        info = await session.ok_for({"detailed": True}, tool="get_kiln_info")
+        assert info["semantic"]["embedder"] == found["embedder"]
+    # Its vectors are not minilm's: a file of its own, never mixed.
+    names = sorted(p.name for p in (kiln / ".quire").iterdir())
+    assert len(names) == 1 and names[0].startswith("semantic-static-all-minilm-l6-v2-"), names
 
 
 class FakeEmbeddings:
