@@ -28,7 +28,7 @@ TOOLSETS = {
     },
     # The write tools too: `--writes ask`, the default, offers them (asking before each change).
     "kiln": {
-        "read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search",
+        "read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search", "semantic_search",
         "create_note", "update_note", "delete_note",
     },
 }
