@@ -559,5 +559,48 @@ async fn answers_the_api_does_not_describe_are_reported() {
         .await
         .unwrap_err();
     assert_eq!(error, NovaError::NothingToUpdate);
+    // So is one with a blank id, which would name another path.
+    let error = client
+        .update_execution("", &session("s-1"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            NovaError::MissingId {
+                field: "execution_id",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    let error = client
+        .create_step(" ", &StepCreate::new("build"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            NovaError::MissingId {
+                field: "execution_id",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    let error = client
+        .update_step("e-1", "", &completed())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            NovaError::MissingId {
+                field: "step_id",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
     assert_eq!(requests(&seen).len(), 3);
 }

@@ -58,6 +58,15 @@ pub enum NovaError {
         /// The valid statuses.
         valid: Vec<&'static str>,
     },
+    /// An execution or step id that is empty (or only blanks), which would
+    /// name another path of the API.
+    #[error("{field} is empty: {hint}")]
+    MissingId {
+        /// `execution_id` or `step_id`.
+        field: &'static str,
+        /// Where the id comes from.
+        hint: &'static str,
+    },
     /// A step update that gives neither a status nor a message.
     #[error("a step update needs at least one of status and message; neither was given")]
     NothingToUpdate,
@@ -92,6 +101,7 @@ impl NovaError {
             }
             NovaError::InvalidResponse(_)
             | NovaError::InvalidStatus { .. }
+            | NovaError::MissingId { .. }
             | NovaError::NothingToUpdate
             | NovaError::Config { .. }
             | NovaError::Setup(_) => false,

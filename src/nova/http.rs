@@ -27,7 +27,10 @@ use super::client::{ClientKind, NovaFuture, TaskManagerClient};
 use super::config::HttpConfig;
 use super::error::NovaError;
 use super::generated::{self, types};
-use super::model::{Execution, ExecutionPatch, Health, Step, StepCreate, StepPatch, StepStatus};
+use super::model::{
+    Execution, ExecutionPatch, Health, Step, StepCreate, StepPatch, StepStatus, check_execution_id,
+    check_step_id,
+};
 
 /// How many times an idempotent call is tried again.
 pub const RETRIES: u32 = 2;
@@ -190,6 +193,7 @@ impl TaskManagerClient for HttpClient {
         patch: &'a ExecutionPatch,
     ) -> NovaFuture<'a, Execution> {
         Box::pin(async move {
+            check_execution_id(execution_id)?;
             let body = types::ExecutionPatch {
                 session_id: patch.session_id.clone(),
                 worktree_path: patch.worktree_path.clone(),
@@ -213,6 +217,7 @@ impl TaskManagerClient for HttpClient {
         step: &'a StepCreate,
     ) -> NovaFuture<'a, Step> {
         Box::pin(async move {
+            check_execution_id(execution_id)?;
             let body = types::StepCreate {
                 step_name: step.step_name.clone(),
                 message: step.message.clone(),
@@ -234,6 +239,8 @@ impl TaskManagerClient for HttpClient {
         patch: &'a StepPatch,
     ) -> NovaFuture<'a, Step> {
         Box::pin(async move {
+            check_execution_id(execution_id)?;
+            check_step_id(step_id)?;
             patch.check()?;
             let body = types::StepPatch {
                 status: patch.status.map(to_generated),

@@ -7,7 +7,10 @@ use std::sync::{Mutex, MutexGuard};
 
 use super::client::{ClientKind, NovaFuture, TaskManagerClient};
 use super::error::NovaError;
-use super::model::{Execution, ExecutionPatch, Health, Step, StepCreate, StepPatch};
+use super::model::{
+    Execution, ExecutionPatch, Health, Step, StepCreate, StepPatch, check_execution_id,
+    check_step_id,
+};
 
 /// A Task Manager in memory. An execution comes into being the first time
 /// it is named (the real Task Manager creates them before an agent runs);
@@ -96,6 +99,8 @@ impl MockClient {
         step_id: &str,
         patch: &StepPatch,
     ) -> Result<Step, NovaError> {
+        check_execution_id(execution_id)?;
+        check_step_id(step_id)?;
         patch.check()?;
         let mut state = self.state();
         let step = state
@@ -140,7 +145,10 @@ impl TaskManagerClient for MockClient {
         execution_id: &'a str,
         patch: &'a ExecutionPatch,
     ) -> NovaFuture<'a, Execution> {
-        Box::pin(async move { Ok(self.update_execution_now(execution_id, patch)) })
+        Box::pin(async move {
+            check_execution_id(execution_id)?;
+            Ok(self.update_execution_now(execution_id, patch))
+        })
     }
 
     fn create_step<'a>(
@@ -148,7 +156,10 @@ impl TaskManagerClient for MockClient {
         execution_id: &'a str,
         step: &'a StepCreate,
     ) -> NovaFuture<'a, Step> {
-        Box::pin(async move { Ok(self.create_step_now(execution_id, step)) })
+        Box::pin(async move {
+            check_execution_id(execution_id)?;
+            Ok(self.create_step_now(execution_id, step))
+        })
     }
 
     fn update_step<'a>(
@@ -256,5 +267,26 @@ mod tests {
             Some(StepStatus::Running)
         );
         assert_eq!(mock.health().await.unwrap().status, "healthy");
+        let error = mock
+            .create_step(" ", &StepCreate::new("x"))
+            .await
+            .unwrap_err();
+        assert!(matches!(
+            error,
+            NovaError::MissingId {
+                field: "execution_id",
+                ..
+            }
+        ));
+        let error = mock.update_step("e1", "", &patch).await.unwrap_err();
+        assert!(matches!(
+            error,
+            NovaError::MissingId {
+                field: "step_id",
+                ..
+            }
+        ));
+        assert_eq!(mock.steps("e1").len(), 1);
+        assert_eq!(mock.execution(" "), None);
     }
 }

@@ -19,9 +19,10 @@
 //! - in build.rs, the client cannot fall behind the document: an edit
 //!   changes it on the next build, with nothing to remember to run. The
 //!   generator is an optional build dependency switched on by `nova`
-//!   alone, so other builds neither compile nor run it; a `nova` build
-//!   compiles it once (progenitor, typify, openapiv3, syn: about a minute
-//!   on two cores), then only when the document or build.rs changes.
+//!   alone, so other builds neither compile nor run it; the first `nova`
+//!   build compiles it (progenitor, typify, openapiv3, syn) and reqwest:
+//!   about two minutes on two cores. It runs again only when the document
+//!   or build.rs changes.
 //!   A checked-in generated file would have needed the generator as a
 //!   dev-dependency (compiled by every test build, whatever its features)
 //!   to check that the file is current.

@@ -81,6 +81,28 @@ impl fmt::Display for StepStatus {
     }
 }
 
+/// [`NovaError::MissingId`] when `execution_id` is empty or blank.
+pub(crate) fn check_execution_id(execution_id: &str) -> Result<(), NovaError> {
+    if execution_id.trim().is_empty() {
+        return Err(NovaError::MissingId {
+            field: "execution_id",
+            hint: "pass the execution's id (an agent finds it in the NOVA_EXECUTION_ID environment variable)",
+        });
+    }
+    Ok(())
+}
+
+/// [`NovaError::MissingId`] when `step_id` is empty or blank.
+pub(crate) fn check_step_id(step_id: &str) -> Result<(), NovaError> {
+    if step_id.trim().is_empty() {
+        return Err(NovaError::MissingId {
+            field: "step_id",
+            hint: "pass the step's id, as create_step returned it",
+        });
+    }
+    Ok(())
+}
+
 /// The fields of an execution to change; `None` keeps a field as it is.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ExecutionPatch {
@@ -211,5 +233,21 @@ mod tests {
         };
         assert_eq!(status.check(), Ok(()));
         assert_eq!(StepCreate::new("build").status, StepStatus::Running);
+    }
+
+    #[test]
+    fn ids_must_not_be_blank() {
+        assert_eq!(check_execution_id("e-1"), Ok(()));
+        assert_eq!(check_step_id("step-1"), Ok(()));
+        for blank in ["", " ", "\t\n"] {
+            let error = check_execution_id(blank).unwrap_err();
+            assert!(
+                error.to_string().starts_with("execution_id is empty"),
+                "{error}"
+            );
+            assert!(error.to_string().contains("NOVA_EXECUTION_ID"), "{error}");
+            let error = check_step_id(blank).unwrap_err();
+            assert!(error.to_string().starts_with("step_id is empty"), "{error}");
+        }
     }
 }
