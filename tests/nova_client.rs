@@ -42,6 +42,9 @@ enum Answer {
     Send(u16, &'static str, String),
     /// Read the request, then say nothing for 10 s.
     Stall,
+    /// A status and a text body that goes on (for 20 s, unless the client
+    /// hangs up first).
+    Endless(u16),
 }
 
 fn json_answer(status: u16, body: Value) -> Answer {
@@ -101,6 +104,22 @@ async fn server(answers: Vec<Answer>) -> (HttpConfig, Arc<Mutex<Vec<Seen>>>) {
                     Some(Answer::Send(status, content_type, body)) => (status, content_type, body),
                     Some(Answer::Stall) => {
                         tokio::time::sleep(Duration::from_secs(10)).await;
+                        return;
+                    }
+                    Some(Answer::Endless(status)) => {
+                        let head = format!(
+                            "HTTP/1.1 {status} X\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n"
+                        );
+                        let _ = writer.write_all(head.as_bytes()).await;
+                        // 64 KiB a millisecond, for at most 20 s.
+                        let chunk = vec![b'y'; 64 * 1024];
+                        let until = Instant::now() + Duration::from_secs(20);
+                        while Instant::now() < until {
+                            if writer.write_all(&chunk).await.is_err() {
+                                return;
+                            }
+                            tokio::time::sleep(Duration::from_millis(1)).await;
+                        }
                         return;
                     }
                     None => (599, "text/plain", "no answer left".to_owned()),
@@ -364,6 +383,7 @@ async fn error_answers_carry_the_servers_error_or_the_start_of_a_body_that_is_no
             "text/html",
             format!("<html>{}</html>", "x".repeat(500)),
         ),
+        Answer::Endless(500),
     ])
     .await;
     let client = client(&config);
@@ -440,7 +460,22 @@ async fn error_answers_carry_the_servers_error_or_the_start_of_a_body_that_is_no
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(requests(&seen).len(), 6, "none of these was retried");
+    // An endless error body is read only as far as a message needs (read
+    // whole, it would run into the timeout).
+    let started = Instant::now();
+    let error = client
+        .create_step("e-1", &StepCreate::new("build"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error,
+        NovaError::NotJsonError {
+            status: 500,
+            body: format!("{}...", "y".repeat(300)),
+        }
+    );
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert_eq!(requests(&seen).len(), 7, "none of these was retried");
 }
 
 #[tokio::test]

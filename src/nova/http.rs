@@ -38,6 +38,11 @@ pub const RETRIES: u32 = 2;
 /// The most of an error body an error message shows.
 const BODY_EXCERPT: usize = 300;
 
+/// The most of an error body read: the JSON error is a line or two, and a
+/// server (or proxy) sending megabytes with its error must not make the
+/// client hold them.
+const ERROR_BODY_LIMIT: usize = 64 * 1024;
+
 /// The Task Manager's API over HTTP.
 #[derive(Debug)]
 pub struct HttpClient {
@@ -164,10 +169,15 @@ impl HttpClient {
                 "status {status}, which the API does not describe for this call"
             ));
         }
-        let body = match response.bytes().await {
-            Ok(body) => body,
-            Err(error) => return self.transport(&error),
-        };
+        let mut response = response;
+        let mut body = Vec::new();
+        while body.len() < ERROR_BODY_LIMIT {
+            match response.chunk().await {
+                Ok(Some(chunk)) => body.extend_from_slice(&chunk),
+                Ok(None) => break,
+                Err(error) => return self.transport(&error),
+            }
+        }
         match serde_json::from_slice::<types::ErrorBody>(&body) {
             Ok(said) => NovaError::Server {
                 status: status.as_u16(),
