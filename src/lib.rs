@@ -36,6 +36,8 @@ pub mod kiln;
 pub mod markdown;
 #[cfg(feature = "mcp")]
 pub mod mcp;
+#[cfg(feature = "nova")]
+pub mod nova;
 pub mod plan;
 #[cfg(feature = "fs")]
 pub mod planner;

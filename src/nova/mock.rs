@@ -1,0 +1,292 @@
+//! The in-memory Task Manager (`USE_MOCK_CLIENT=true`): executions and
+//! steps kept in a map, step ids assigned in order, and everything
+//! inspectable, so that tools and tests run without a server.
+
+use std::collections::BTreeMap;
+use std::sync::{Mutex, MutexGuard};
+
+use super::client::{ClientKind, NovaFuture, TaskManagerClient};
+use super::error::NovaError;
+use super::model::{
+    Execution, ExecutionPatch, Health, Step, StepCreate, StepPatch, check_execution_id,
+    check_step_id,
+};
+
+/// A Task Manager in memory. An execution comes into being the first time
+/// it is named (the real Task Manager creates them before an agent runs);
+/// a step must have been created before it is updated, as on the server.
+#[derive(Debug, Default)]
+pub struct MockClient {
+    state: Mutex<MockState>,
+}
+
+#[derive(Debug, Default)]
+struct MockState {
+    executions: BTreeMap<String, Execution>,
+    /// Steps in creation order.
+    steps: Vec<Step>,
+    created: u64,
+}
+
+impl MockClient {
+    /// An empty Task Manager.
+    pub fn new() -> MockClient {
+        MockClient::default()
+    }
+
+    /// Execution `execution_id` as it stands, if it was named.
+    pub fn execution(&self, execution_id: &str) -> Option<Execution> {
+        self.state().executions.get(execution_id).cloned()
+    }
+
+    /// The steps of execution `execution_id`, in creation order.
+    pub fn steps(&self, execution_id: &str) -> Vec<Step> {
+        self.state()
+            .steps
+            .iter()
+            .filter(|step| step.execution_id.as_deref() == Some(execution_id))
+            .cloned()
+            .collect()
+    }
+
+    /// Step `step_id` of execution `execution_id`, if created.
+    pub fn step(&self, execution_id: &str, step_id: &str) -> Option<Step> {
+        self.state()
+            .steps
+            .iter()
+            .find(|step| step.id == step_id && step.execution_id.as_deref() == Some(execution_id))
+            .cloned()
+    }
+
+    /// The state; a panic elsewhere while it was held leaves it usable,
+    /// since every change is made whole under the lock.
+    fn state(&self) -> MutexGuard<'_, MockState> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn update_execution_now(&self, execution_id: &str, patch: &ExecutionPatch) -> Execution {
+        let mut state = self.state();
+        let execution = state.execution(execution_id);
+        if let Some(session_id) = &patch.session_id {
+            execution.session_id = Some(session_id.clone());
+        }
+        if let Some(worktree_path) = &patch.worktree_path {
+            execution.worktree_path = Some(worktree_path.clone());
+        }
+        execution.clone()
+    }
+
+    fn create_step_now(&self, execution_id: &str, step: &StepCreate) -> Step {
+        let mut state = self.state();
+        state.execution(execution_id);
+        state.created += 1;
+        let step = Step {
+            id: format!("step-{}", state.created),
+            execution_id: Some(execution_id.to_owned()),
+            step_name: Some(step.step_name.clone()),
+            status: Some(step.status),
+            message: step.message.clone(),
+        };
+        state.steps.push(step.clone());
+        step
+    }
+
+    fn update_step_now(
+        &self,
+        execution_id: &str,
+        step_id: &str,
+        patch: &StepPatch,
+    ) -> Result<Step, NovaError> {
+        check_execution_id(execution_id)?;
+        check_step_id(step_id)?;
+        patch.check()?;
+        let mut state = self.state();
+        let step = state
+            .steps
+            .iter_mut()
+            .find(|step| step.id == step_id && step.execution_id.as_deref() == Some(execution_id))
+            // As the real Task Manager would answer.
+            .ok_or_else(|| NovaError::Server {
+                status: 404,
+                error: format!("step {step_id} of execution {execution_id} not found"),
+                error_code: Some("STEP_NOT_FOUND".to_owned()),
+            })?;
+        if let Some(status) = patch.status {
+            step.status = Some(status);
+        }
+        if let Some(message) = &patch.message {
+            step.message = Some(message.clone());
+        }
+        Ok(step.clone())
+    }
+}
+
+impl MockState {
+    fn execution(&mut self, execution_id: &str) -> &mut Execution {
+        self.executions
+            .entry(execution_id.to_owned())
+            .or_insert_with(|| Execution {
+                id: execution_id.to_owned(),
+                session_id: None,
+                worktree_path: None,
+            })
+    }
+}
+
+impl TaskManagerClient for MockClient {
+    fn kind(&self) -> ClientKind {
+        ClientKind::Mock
+    }
+
+    fn update_execution<'a>(
+        &'a self,
+        execution_id: &'a str,
+        patch: &'a ExecutionPatch,
+    ) -> NovaFuture<'a, Execution> {
+        Box::pin(async move {
+            check_execution_id(execution_id)?;
+            Ok(self.update_execution_now(execution_id, patch))
+        })
+    }
+
+    fn create_step<'a>(
+        &'a self,
+        execution_id: &'a str,
+        step: &'a StepCreate,
+    ) -> NovaFuture<'a, Step> {
+        Box::pin(async move {
+            check_execution_id(execution_id)?;
+            Ok(self.create_step_now(execution_id, step))
+        })
+    }
+
+    fn update_step<'a>(
+        &'a self,
+        execution_id: &'a str,
+        step_id: &'a str,
+        patch: &'a StepPatch,
+    ) -> NovaFuture<'a, Step> {
+        Box::pin(async move { self.update_step_now(execution_id, step_id, patch) })
+    }
+
+    fn health(&self) -> NovaFuture<'_, Health> {
+        Box::pin(async {
+            Ok(Health {
+                status: "healthy".to_owned(),
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nova::StepStatus;
+
+    #[tokio::test]
+    async fn the_mock_keeps_executions_and_steps_and_assigns_step_ids() {
+        let mock = MockClient::new();
+        assert_eq!(mock.kind(), ClientKind::Mock);
+        assert_eq!(mock.execution("e1"), None);
+
+        let patch = ExecutionPatch {
+            session_id: Some("s1".into()),
+            worktree_path: None,
+        };
+        let execution = mock.update_execution("e1", &patch).await.unwrap();
+        assert_eq!(execution.session_id.as_deref(), Some("s1"));
+        let patch = ExecutionPatch {
+            session_id: None,
+            worktree_path: Some("/w".into()),
+        };
+        mock.update_execution("e1", &patch).await.unwrap();
+        let kept = mock.execution("e1").unwrap();
+        assert_eq!(
+            (kept.session_id.as_deref(), kept.worktree_path.as_deref()),
+            (Some("s1"), Some("/w")),
+            "a field left out keeps its value"
+        );
+
+        let first = mock
+            .create_step("e1", &StepCreate::new("build"))
+            .await
+            .unwrap();
+        let second = StepCreate {
+            message: Some("testing".into()),
+            status: StepStatus::Completed,
+            ..StepCreate::new("test")
+        };
+        let second = mock.create_step("e2", &second).await.unwrap();
+        assert_eq!(
+            (first.id.as_str(), second.id.as_str()),
+            ("step-1", "step-2")
+        );
+        assert_eq!(first.status, Some(StepStatus::Running));
+        assert_eq!(second.message.as_deref(), Some("testing"));
+        assert!(mock.execution("e2").is_some(), "a step's execution is kept");
+
+        let patch = StepPatch {
+            status: Some(StepStatus::Failed),
+            message: None,
+        };
+        let updated = mock.update_step("e1", "step-1", &patch).await.unwrap();
+        assert_eq!(
+            (updated.status, updated.step_name.as_deref()),
+            (Some(StepStatus::Failed), Some("build"))
+        );
+        assert_eq!(mock.steps("e1"), vec![updated.clone()]);
+        assert_eq!(mock.step("e1", "step-1"), Some(updated));
+        assert_eq!(mock.step("e1", "step-2"), None, "step-2 is e2's");
+    }
+
+    #[tokio::test]
+    async fn the_mock_refuses_unknown_steps_and_empty_updates() {
+        let mock = MockClient::new();
+        let patch = StepPatch {
+            status: Some(StepStatus::Completed),
+            message: None,
+        };
+        let error = mock.update_step("e1", "step-9", &patch).await.unwrap_err();
+        assert!(
+            matches!(&error, NovaError::Server { status: 404, error_code: Some(code), .. } if code == "STEP_NOT_FOUND"),
+            "{error:?}"
+        );
+        let step = mock
+            .create_step("e1", &StepCreate::new("build"))
+            .await
+            .unwrap();
+        let error = mock
+            .update_step("e1", &step.id, &StepPatch::default())
+            .await
+            .unwrap_err();
+        assert_eq!(error, NovaError::NothingToUpdate);
+        assert_eq!(
+            mock.step("e1", &step.id).unwrap().status,
+            Some(StepStatus::Running)
+        );
+        assert_eq!(mock.health().await.unwrap().status, "healthy");
+        let error = mock
+            .create_step(" ", &StepCreate::new("x"))
+            .await
+            .unwrap_err();
+        assert!(matches!(
+            error,
+            NovaError::MissingId {
+                field: "execution_id",
+                ..
+            }
+        ));
+        let error = mock.update_step("e1", "", &patch).await.unwrap_err();
+        assert!(matches!(
+            error,
+            NovaError::MissingId {
+                field: "step_id",
+                ..
+            }
+        ));
+        assert_eq!(mock.steps("e1").len(), 1);
+        assert_eq!(mock.execution(" "), None);
+    }
+}
