@@ -74,7 +74,8 @@ fn references(schema: &Value, found: &mut Vec<String>) {
 /// Arguments each input schema must accept, and arguments it must refuse.
 fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
     let goal = json!({"type": "feat", "scope": "cli", "breaking": false, "title": "Add a hook"});
-    BTreeMap::from([
+    #[cfg_attr(not(feature = "nova"), allow(unused_mut))]
+    let mut samples = BTreeMap::from([
         (
             "gather_requirements",
             (vec![json!({})], vec![json!({"stage": 1})]),
@@ -292,7 +293,57 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
                 ],
             ),
         ),
-    ])
+    ]);
+    // The nova tools refuse only what does not fit their schema; an invalid
+    // status or an update that changes nothing is a normal result with
+    // `success: false` (tests/nova_tools.rs), so their schemas accept them.
+    #[cfg(feature = "nova")]
+    samples.extend([
+        (
+            "update_execution_session",
+            (
+                vec![json!({"execution_id": "e1", "session_id": "s1"})],
+                vec![
+                    json!({"execution_id": "e1"}),
+                    json!({"session_id": "s1"}),
+                    json!({"execution_id": 1, "session_id": "s1"}),
+                    json!({"execution_id": "e1", "session_id": "s1", "worktree_path": "/w"}),
+                ],
+            ),
+        ),
+        (
+            "create_step",
+            (
+                vec![
+                    json!({"execution_id": "e1", "step_name": "build"}),
+                    json!({"execution_id": "e1", "step_name": "build", "message": "m", "status": "completed"}),
+                    json!({"execution_id": "e1", "step_name": "build", "status": "done"}),
+                ],
+                vec![
+                    json!({"execution_id": "e1"}),
+                    json!({"execution_id": "e1", "step_name": ["build"]}),
+                    json!({"execution_id": "e1", "step_name": "build", "step_id": "s"}),
+                ],
+            ),
+        ),
+        (
+            "update_step",
+            (
+                vec![
+                    json!({"execution_id": "e1", "step_id": "step-1", "status": "failed"}),
+                    json!({"execution_id": "e1", "step_id": "step-1", "message": "half way"}),
+                    json!({"execution_id": "e1", "step_id": "step-1"}),
+                ],
+                vec![
+                    json!({"execution_id": "e1", "status": "failed"}),
+                    json!({"execution_id": "e1", "step_id": 1, "status": "failed"}),
+                    json!({"execution_id": "e1", "step_id": "step-1", "step_name": "x"}),
+                ],
+            ),
+        ),
+        ("health_check", (vec![json!({})], vec![json!({"verbose": true})])),
+    ]);
+    samples
 }
 
 fn server(root: &Path, plan_file: Option<&str>) -> QuireServer {

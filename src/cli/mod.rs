@@ -75,7 +75,8 @@ enum Command {
         /// The workspace every tool path is relative to.
         #[arg(long, value_name = "DIR", default_value = ".")]
         root: PathBuf,
-        /// Comma-separated toolsets to offer (default: all of this build).
+        /// Comma-separated toolsets to offer (default: all of this build but
+        /// nova, which is served only when named).
         #[arg(long, value_name = "LIST")]
         tools: Option<String>,
         /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio
@@ -106,7 +107,8 @@ enum Command {
         /// The workspace every tool path is relative to.
         #[arg(long, value_name = "DIR", default_value = ".")]
         root: PathBuf,
-        /// Comma-separated toolsets to offer (default: all of this build).
+        /// Comma-separated toolsets to offer (default: all of this build but
+        /// nova, which is served only when named).
         #[arg(long, value_name = "LIST")]
         tools: Option<String>,
         /// Keep the planner's plan in this file (relative to --root).

@@ -13,10 +13,11 @@ use quire::mcp::{self, HttpLimits, QuireServer, Toolset, WritePolicy};
 
 use super::{EmbedderArgs, HttpLimitArgs, Outcome, ask, output};
 
-/// Parses `--tools tracker,planner` (all toolsets of this build when absent).
+/// Parses `--tools tracker,planner` ([`Toolset::DEFAULT`] when absent:
+/// every toolset of this build but nova).
 pub(super) fn toolsets(list: Option<&str>) -> anyhow::Result<Vec<Toolset>> {
     let Some(list) = list else {
-        return Ok(Toolset::ALL.to_vec());
+        return Ok(Toolset::DEFAULT.to_vec());
     };
     let mut chosen = Vec::new();
     for name in list.split(',').filter(|name| !name.trim().is_empty()) {
@@ -298,10 +299,19 @@ fn unknown_tool(
              each change) or --writes allow"
             )
         }
-        Some(toolset) => format!(
-            "`{shown}` belongs to the {toolset} toolset, which `--tools {}` leaves out; add it (`--tools {},{toolset}`) or leave --tools out",
-            tools.unwrap_or_default(),
+        Some(toolset) if tools.is_none() => format!(
+            "`{shown}` belongs to the {toolset} toolset, which is served only when named; add `--tools {},{toolset}`",
             served.join(",")
+        ),
+        Some(toolset) => format!(
+            "`{shown}` belongs to the {toolset} toolset, which `--tools {}` leaves out; add it (`--tools {},{toolset}`){}",
+            tools.unwrap_or_default(),
+            served.join(","),
+            if Toolset::DEFAULT.contains(&toolset) {
+                " or leave --tools out"
+            } else {
+                ""
+            }
         ),
         None => format!("there is no tool `{shown}`"),
     };
@@ -318,14 +328,24 @@ mod tests {
 
     #[test]
     fn toolset_lists() {
-        assert_eq!(toolsets(None).unwrap(), Toolset::ALL.to_vec());
+        assert_eq!(toolsets(None).unwrap(), Toolset::DEFAULT.to_vec());
+        #[cfg(feature = "nova")]
+        assert_eq!(
+            toolsets(Some("kiln,nova")).unwrap(),
+            vec![Toolset::Kiln, Toolset::Nova]
+        );
         assert_eq!(
             toolsets(Some("tracker, tracker")).unwrap(),
             vec![Toolset::Tracker]
         );
+        let known = if cfg!(feature = "nova") {
+            "tracker, planner, kiln, nova"
+        } else {
+            "tracker, planner, kiln"
+        };
         assert_eq!(
             toolsets(Some("nope")).unwrap_err().to_string(),
-            "unknown toolset `nope`; this build has: tracker, planner, kiln"
+            format!("unknown toolset `nope`; this build has: {known}")
         );
         assert!(toolsets(Some(",")).is_err());
     }

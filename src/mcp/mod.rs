@@ -15,6 +15,8 @@ mod http;
 mod jsonrpc;
 mod kiln;
 mod kiln_write;
+#[cfg(feature = "nova")]
+mod nova;
 mod planner;
 mod resources;
 mod result;

@@ -31,11 +31,30 @@ pub enum Toolset {
     Planner,
     /// The tools over the kiln, the markdown vault beneath the root.
     Kiln,
+    /// The four tools that report an agent's progress to the Nova Task
+    /// Manager (feature `nova`).
+    #[cfg(feature = "nova")]
+    Nova,
 }
 
 impl Toolset {
     /// Every toolset this build has.
+    #[cfg(not(feature = "nova"))]
     pub const ALL: [Toolset; 3] = [Toolset::Tracker, Toolset::Planner, Toolset::Kiln];
+    /// Every toolset this build has.
+    #[cfg(feature = "nova")]
+    pub const ALL: [Toolset; 4] = [
+        Toolset::Tracker,
+        Toolset::Planner,
+        Toolset::Kiln,
+        Toolset::Nova,
+    ];
+
+    /// The toolsets served when none are named: all but nova, whose tools
+    /// work only where a Nova Task Manager runs the agent (it sets
+    /// `NOVA_EXECUTION_ID`), and elsewhere would offer four tools that can
+    /// only fail.
+    pub const DEFAULT: [Toolset; 3] = [Toolset::Tracker, Toolset::Planner, Toolset::Kiln];
 
     /// The name `--toolset` takes and tool listings show.
     pub fn name(self) -> &'static str {
@@ -43,6 +62,8 @@ impl Toolset {
             Toolset::Tracker => "tracker",
             Toolset::Planner => "planner",
             Toolset::Kiln => "kiln",
+            #[cfg(feature = "nova")]
+            Toolset::Nova => "nova",
         }
     }
 }
@@ -79,6 +100,10 @@ pub struct QuireServer {
     pub(super) tracker: Arc<TrackerTools>,
     pub(super) planner: Arc<PlannerTools>,
     pub(super) kiln: Arc<KilnTools>,
+    /// The Task Manager client of the nova tools, as the environment
+    /// chooses it (or why it chooses none).
+    #[cfg(feature = "nova")]
+    pub(super) nova: Arc<super::nova::NovaTools>,
     /// The write policy and what this session has approved.
     pub(super) approvals: Approvals,
 }
@@ -102,6 +127,8 @@ impl QuireServer {
                 Toolset::Tracker => tool_router += Self::tracker_router(),
                 Toolset::Planner => tool_router += Self::planner_router(),
                 Toolset::Kiln => tool_router += Self::kiln_router(),
+                #[cfg(feature = "nova")]
+                Toolset::Nova => tool_router += Self::nova_router(),
             }
         }
         let mut served: Vec<Toolset> = Vec::new();
@@ -114,12 +141,20 @@ impl QuireServer {
         if served.contains(&Toolset::Kiln) {
             kiln.start_indexing();
         }
+        #[cfg(feature = "nova")]
+        let nova = super::nova::NovaTools::from_process_env();
+        #[cfg(feature = "nova")]
+        if let (true, Some(problem)) = (served.contains(&Toolset::Nova), nova.problem()) {
+            tracing::warn!(%problem, "the nova tools will report this until it is fixed");
+        }
         QuireServer {
             tool_router,
             toolsets: served,
             planner: Arc::new(PlannerTools::new(workspace.clone(), None)),
             kiln: Arc::new(kiln),
             tracker: Arc::new(TrackerTools::new(workspace)),
+            #[cfg(feature = "nova")]
+            nova: Arc::new(nova),
             approvals: Approvals::new(WritePolicy::Deny),
         }
     }
@@ -181,6 +216,19 @@ impl QuireServer {
         self
     }
 
+    /// The nova tools' Task Manager client as `config` chooses it, instead
+    /// of the one the process environment chooses (`USE_MOCK_CLIENT`,
+    /// `TASK_MANAGER_HOST`, `TASK_MANAGER_PORT`, `TASK_MANAGER_TIMEOUT`).
+    /// A configuration error is answered by each nova tool.
+    #[cfg(feature = "nova")]
+    pub fn with_nova_config(
+        mut self,
+        config: Result<crate::nova::ClientConfig, crate::nova::NovaError>,
+    ) -> Self {
+        self.nova = Arc::new(super::nova::NovaTools::new(config));
+        self
+    }
+
     /// The tools this server offers, as `tools/list` reports them.
     pub fn tools(&self) -> Vec<rmcp::model::Tool> {
         self.tool_router.list_all()
@@ -220,6 +268,13 @@ impl QuireServer {
                      get_kiln_info gives totals and the index's state. Each note is also the resource \
                      kiln:///<path>."
                 }
+                #[cfg(feature = "nova")]
+                Toolset::Nova => {
+                    "The nova tools report progress to the Nova Task Manager: update_execution_session registers this \
+                     session at the start, create_step records each piece of work (keep its step_id), update_step \
+                     marks it completed, failed or skipped. execution_id is in the NOVA_EXECUTION_ID environment \
+                     variable."
+                }
             });
         }
         if self.toolsets.contains(&Toolset::Kiln) {
@@ -249,6 +304,8 @@ impl Toolset {
             Toolset::Tracker => QuireServer::tracker_router(),
             Toolset::Planner => QuireServer::planner_router(),
             Toolset::Kiln => QuireServer::kiln_router(),
+            #[cfg(feature = "nova")]
+            Toolset::Nova => QuireServer::nova_router(),
         };
         Toolset::ALL
             .into_iter()
@@ -324,5 +381,7 @@ mod tests {
         assert_eq!(Toolset::of_tool("mark_task"), Some(Toolset::Planner));
         assert_eq!(Toolset::of_tool("read_note"), Some(Toolset::Kiln));
         assert_eq!(Toolset::of_tool("mark"), None);
+        #[cfg(feature = "nova")]
+        assert_eq!(Toolset::of_tool("create_step"), Some(Toolset::Nova));
     }
 }

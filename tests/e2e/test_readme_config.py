@@ -31,6 +31,9 @@ TOOLSETS = {
         "read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search", "semantic_search",
         "create_note", "update_note", "delete_note",
     },
+    # Served only when named; no call is made here (tests/e2e/test_nova.py
+    # drives them against a Task Manager).
+    "nova": {"update_execution_session", "create_step", "update_step", "health_check"},
 }
 
 
