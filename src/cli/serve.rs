@@ -89,9 +89,11 @@ pub(super) fn serve(
     kiln: KilnOptions,
     writes: WritePolicy,
 ) -> anyhow::Result<Outcome> {
+    // Logging first: making the server may warn (a nova variable that
+    // cannot be used).
+    init_logging();
     let server = server(root, tools, plan_file, kiln, writes)?;
     let address = http.map(parse_loopback).transpose()?;
-    init_logging();
     let runtime = runtime()?;
     let served = match address {
         Some(address) => runtime.block_on(mcp::serve_http(server, address, limits(http_limits))),
@@ -300,7 +302,8 @@ fn unknown_tool(
             )
         }
         Some(toolset) if tools.is_none() => format!(
-            "`{shown}` belongs to the {toolset} toolset, which is served only when named; add `--tools {},{toolset}`",
+            "`{shown}` belongs to the {toolset} toolset, which is served only when named: pass `--tools {toolset}` \
+             (or `--tools {},{toolset}` to keep the others)",
             served.join(",")
         ),
         Some(toolset) => format!(
@@ -348,6 +351,30 @@ mod tests {
             format!("unknown toolset `nope`; this build has: {known}")
         );
         assert!(toolsets(Some(",")).is_err());
+    }
+
+    /// A nova tool called without `--tools` says that nova must be named.
+    #[cfg(feature = "nova")]
+    #[test]
+    fn a_nova_tool_needs_its_toolset_named() {
+        let folder = tempfile::tempdir().unwrap();
+        let workspace = Workspace::new(folder.path()).unwrap();
+        let server = QuireServer::new(workspace.clone(), &Toolset::DEFAULT);
+        let message = unknown_tool(&server, "create_step", None, WritePolicy::Ask);
+        assert!(
+            message.starts_with(
+                "`create_step` belongs to the nova toolset, which is served only when named: pass `--tools nova`"
+            ),
+            "{message}"
+        );
+        let kiln = QuireServer::new(workspace, &[Toolset::Kiln]);
+        let message = unknown_tool(&kiln, "update_step", Some("kiln"), WritePolicy::Ask);
+        assert!(
+            message.starts_with(
+                "`update_step` belongs to the nova toolset, which `--tools kiln` leaves out; add it (`--tools kiln,nova`). "
+            ),
+            "{message}"
+        );
     }
 
     #[test]

@@ -111,7 +111,7 @@ async def test_each_tool_sends_its_request_and_returns_the_answer(quire: Path, t
             for name in NOVA_TOOLS - {"health_check"}:
                 assert "NOVA_EXECUTION_ID" in tools[name].description, name
             assert "skill tool" in tools["update_execution_session"].description
-            assert set(tools["create_step"].inputSchema["required"]) == {"execution_id", "step_name"}
+            assert set(tools["create_step"].input_schema["required"]) == {"execution_id", "step_name"}
 
             session = await ok(server, "update_execution_session", {"execution_id": "exec-1", "session_id": "sess-1"})
             assert session == {"success": True, "data": {"id": "exec-1", "session_id": "sess-1", "worktree_path": None}}

@@ -86,7 +86,8 @@ async def test_each_readme_client_entry_serves_its_toolsets(quire: Path, tmp_pat
         prepare_root(root, toolsets, env)
         args[args.index("--root") + 1] = str(root)
 
-        parameters = StdioServerParameters(command=str(quire), args=args, env=env)
+        # An entry's own environment (the nova entry's TASK_MANAGER_*) too.
+        parameters = StdioServerParameters(command=str(quire), args=args, env={**env, **entry.get("env", {})})
         with open(tmp_path / f"{name}.stderr", "a", encoding="utf-8") as errlog:
             async with stdio_client(parameters, errlog=errlog) as (read, write):
                 async with ClientSession(read, write, read_timeout_seconds=30) as session:
@@ -105,6 +106,14 @@ async def test_each_readme_client_entry_serves_its_toolsets(quire: Path, tmp_pat
                         result = await session.call_tool("read_note", {"path": "README", "head": 1})
                         assert result.is_error is False, (name, result)
                         assert result.structured_content["lines_returned"] == 1, (name, result)
+                    if "nova" in toolsets:
+                        # Whether a Task Manager answers there or not, the
+                        # entry's variables must be ones the server can use.
+                        result = await session.call_tool("health_check", {})
+                        assert result.is_error is False, (name, result)
+                        content = result.structured_content
+                        assert content["client"] == "http", (name, result)
+                        assert content["base_url"] == "http://localhost:8080", (name, result)
                     if "planner" in toolsets:
                         result = await session.call_tool("gather_requirements", {})
                         assert result.is_error is False, (name, result)
