@@ -214,7 +214,13 @@ fn split_paragraphs(
     let mut fence: Option<char> = None;
     for line in section.split_inclusive('\n') {
         let trimmed = line.trim_start();
-        let blank = trimmed.trim().is_empty();
+        // Blank as CommonMark has it: spaces and tabs only. A line of
+        // other white space (a no-break space) is text, and may be a
+        // heading's: cutting after it would leave the heading's line in a
+        // piece of its own that holds nothing to embed (found by fuzzing).
+        let blank = line
+            .trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n'))
+            .is_empty();
         if previous_blank && !blank && fence.is_none() && offset > range.start {
             cuts.push(offset);
         }
@@ -252,6 +258,22 @@ mod tests {
 
     fn options(max_chars: usize) -> ChunkOptions {
         ChunkOptions { max_chars }
+    }
+
+    #[test]
+    fn a_heading_whose_first_line_is_unicode_white_space_starts_a_chunk() {
+        // A setext heading: its text starts with a line of a no-break and
+        // an em space, which CommonMark does not count as blank.
+        let note = "intro\n\n\u{a0}\u{2003}\nword\n-\nbody text here\n";
+        let headings = crate::markdown::parse_note(note).headings;
+        assert_eq!(headings.len(), 1, "{headings:?}");
+        let chunks = chunk_note("n.md", note, &options(10));
+        assert!(
+            chunks
+                .iter()
+                .any(|chunk| chunk.span.start == headings[0].span.start),
+            "{chunks:?}"
+        );
     }
 
     #[test]
