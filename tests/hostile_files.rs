@@ -944,9 +944,13 @@ fn update_as_another_user(vault: &Vault, test: &str) -> Option<Value> {
     let reachable = vault.root.parent().unwrap();
     fs::set_permissions(reachable, fs::Permissions::from_mode(0o755)).unwrap();
     // The build's own folder may be private to this user (a checkout in
-    // `mktemp -d`), so user 65534 runs a copy placed where it can reach it.
+    // `mktemp -d`), so user 65534 runs it from where it can reach it: a hard
+    // link when the file system allows one, since a copy of a debug build
+    // is hundreds of megabytes per test.
     let binary = reachable.join("quire");
-    fs::copy(quire_bin(), &binary).unwrap();
+    if fs::hard_link(quire_bin(), &binary).is_err() {
+        fs::copy(quire_bin(), &binary).unwrap();
+    }
     fs::set_permissions(&binary, fs::Permissions::from_mode(0o755)).unwrap();
     let mut command = vault.command(binary.to_str().unwrap());
     command
