@@ -42,6 +42,8 @@ enum Answer {
     Send(u16, &'static str, String),
     /// Read the request, then say nothing for 10 s.
     Stall,
+    /// Read the request, wait this long, then send a 503.
+    SlowBusy(Duration),
     /// A status and a text body that goes on (for 20 s, unless the client
     /// hangs up first).
     Endless(u16),
@@ -105,6 +107,10 @@ async fn server(answers: Vec<Answer>) -> (HttpConfig, Arc<Mutex<Vec<Seen>>>) {
                     Some(Answer::Stall) => {
                         tokio::time::sleep(Duration::from_secs(10)).await;
                         return;
+                    }
+                    Some(Answer::SlowBusy(pause)) => {
+                        tokio::time::sleep(pause).await;
+                        (503, "text/plain", "busy".to_owned())
                     }
                     Some(Answer::Endless(status)) => {
                         let head = format!(
@@ -557,11 +563,30 @@ async fn idempotent_calls_are_retried_twice_on_502_503_504_and_post_never() {
 }
 
 #[tokio::test]
+async fn retries_of_slow_failures_end_within_the_one_timeout() {
+    // Each 503 takes 400 ms: the first try and one retry fit in the second
+    // the call has; a third try would end after it, so it is cut there.
+    let slow = || Answer::SlowBusy(Duration::from_millis(400));
+    let (mut config, seen) = server(vec![slow(), slow(), slow(), slow()]).await;
+    config.timeout = Duration::from_secs(1);
+    let client = client(&config);
+    let started = Instant::now();
+    let error = client.health().await.unwrap_err();
+    let waited = started.elapsed();
+    assert!(matches!(error, NovaError::Timeout { .. }), "{error:?}");
+    assert!(waited >= Duration::from_millis(950), "{waited:?}");
+    assert!(waited < Duration::from_millis(1500), "{waited:?}");
+    assert_eq!(requests(&seen).len(), 3);
+}
+
+#[tokio::test]
 async fn answers_the_api_does_not_describe_are_reported() {
     let (config, seen) = server(vec![
         Answer::Send(200, "application/json", "not json".to_owned()),
         json_answer(200, json!({"session_id": "s-1"})),
         Answer::Send(204, "text/plain", String::new()),
+        // A created step whose id is a number, not the string described.
+        json_answer(201, json!({"id": 7, "step_name": "build"})),
     ])
     .await;
     let client = client(&config);
@@ -586,7 +611,15 @@ async fn answers_the_api_does_not_describe_are_reported() {
         matches!(&error, NovaError::InvalidResponse(reason) if reason.contains("204")),
         "{error:?}"
     );
-    assert_eq!(requests(&seen).len(), 3, "none of these was retried");
+    let error = client
+        .create_step("e-1", &StepCreate::new("build"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&error, NovaError::InvalidResponse(reason) if reason.contains("may have been created")),
+        "{error:?}"
+    );
+    assert_eq!(requests(&seen).len(), 4, "none of these was retried");
 
     // An update that changes nothing is refused before any request.
     let error = client
@@ -637,5 +670,51 @@ async fn answers_the_api_does_not_describe_are_reported() {
         ),
         "{error:?}"
     );
-    assert_eq!(requests(&seen).len(), 3);
+    // `.` and `..` would be resolved away (`/api/executions/../steps` is
+    // `/api/steps`): refused before any request.
+    for id in [".", ".."] {
+        let error = client
+            .create_step(id, &StepCreate::new("build"))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&error, NovaError::DotId { field: "execution_id", id: given, .. } if given == id),
+            "{error:?}"
+        );
+        let error = client
+            .update_step("e-1", id, &completed())
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&error, NovaError::DotId { field: "step_id", .. }),
+            "{error:?}"
+        );
+    }
+    assert_eq!(requests(&seen).len(), 4);
+}
+
+#[tokio::test]
+async fn an_id_is_one_path_segment_whatever_it_holds() {
+    let (config, seen) = server(vec![
+        json_answer(200, json!({"id": "a/../b?c#d%e f"})),
+        json_answer(200, step_json("..x", "completed", None)),
+    ])
+    .await;
+    let client = client(&config);
+    client
+        .update_execution("a/../b?c#d%e f", &session("s-1"))
+        .await
+        .unwrap();
+    client
+        .update_step("é/..", "..x", &completed())
+        .await
+        .unwrap();
+    let paths: Vec<String> = requests(&seen).into_iter().map(|seen| seen.path).collect();
+    assert_eq!(
+        paths,
+        [
+            "/api/executions/a%2F..%2Fb%3Fc%23d%25e%20f",
+            "/api/executions/%C3%A9%2F../steps/..x",
+        ]
+    );
 }

@@ -22,8 +22,10 @@ use crate::kiln::{KilnOptions, KilnTools};
 use crate::planner::PlannerTools;
 use crate::tracker::TrackerTools;
 
-/// A group of tools that can be switched on with `--tools`.
+/// A group of tools that can be switched on with `--tools`. Non-exhaustive,
+/// since which toolsets exist depends on the features built (`nova`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Toolset {
     /// `update_tracker_status`.
     Tracker,

@@ -67,6 +67,18 @@ pub enum NovaError {
         /// Where the id comes from.
         hint: &'static str,
     },
+    /// An execution or step id of `.` or `..`: sent as a path segment, it
+    /// would be resolved away and the request would reach another endpoint
+    /// (`/api/executions/../steps` is `/api/steps`).
+    #[error("{field} `{id}` cannot be used: as a path segment it would send the request to another endpoint of the API; {hint}")]
+    DotId {
+        /// `execution_id` or `step_id`.
+        field: &'static str,
+        /// The id as given.
+        id: String,
+        /// Where the right id comes from.
+        hint: &'static str,
+    },
     /// A step update that gives neither a status nor a message.
     #[error("a step update needs at least one of status and message; neither was given")]
     NothingToUpdate,
@@ -102,6 +114,7 @@ impl NovaError {
             NovaError::InvalidResponse(_)
             | NovaError::InvalidStatus { .. }
             | NovaError::MissingId { .. }
+            | NovaError::DotId { .. }
             | NovaError::NothingToUpdate
             | NovaError::Config { .. }
             | NovaError::Setup(_) => false,

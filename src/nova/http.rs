@@ -10,7 +10,8 @@
 //!   Manager's `error` and `error_code`, or [`NovaError::NotJsonError`] with
 //!   the start of the body when it is not that JSON;
 //! - the idempotent calls (the PATCHes and GET) are tried again twice, with
-//!   a doubling pause, after a connection failure or a 502, 503 or 504;
+//!   a doubling pause, after a connection failure or a 502, 503 or 504, as
+//!   long as the retry can end within the one timeout the whole call has;
 //!   `create_step` (POST) never is, since a retry after a lost answer would
 //!   create the step twice.
 //!
@@ -22,6 +23,7 @@ use std::future::Future;
 use std::time::Duration;
 
 use progenitor_client::{Error as GeneratedError, ResponseValue};
+use tokio::time::Instant;
 
 use super::client::{ClientKind, NovaFuture, TaskManagerClient};
 use super::config::HttpConfig;
@@ -94,27 +96,48 @@ impl HttpClient {
     }
 
     /// Sends a call (`send` makes one attempt) and tries it again as the
-    /// module doc says.
+    /// module doc says, all within one timeout: an attempt gets what is
+    /// left of it, and no retry starts that could not end in it. So a
+    /// caller waits at most the timeout even when a slow 503 would earn a
+    /// retry, and a body that trickles in counts against it too.
     async fn call<T, F, Fut>(&self, idempotent: Idempotent, mut send: F) -> Result<T, NovaError>
     where
         F: FnMut() -> Fut,
         Fut: Future<Output = Result<ResponseValue<T>, GeneratedError<()>>>,
     {
+        let deadline = Instant::now() + self.timeout;
         let mut retried = 0;
         loop {
-            let error = match send().await {
-                Ok(value) => return Ok(value.into_inner()),
-                Err(error) => self.failure(error).await,
+            let left = deadline.saturating_duration_since(Instant::now());
+            let attempt = async {
+                match send().await {
+                    Ok(value) => Ok(value.into_inner()),
+                    Err(error) => Err(self.failure(error).await),
+                }
             };
+            let error = match tokio::time::timeout(left, attempt).await {
+                Ok(Ok(value)) => return Ok(value),
+                Ok(Err(error)) => error,
+                Err(_) => self.timed_out(),
+            };
+            let pause = self.first_pause * 2u32.pow(retried);
             let again = idempotent == Idempotent::Yes
                 && retried < RETRIES
                 && !matches!(error, NovaError::Timeout { .. })
-                && error.retryable();
+                && error.retryable()
+                && Instant::now() + pause < deadline;
             if !again {
                 return Err(error);
             }
-            tokio::time::sleep(self.first_pause * 2u32.pow(retried)).await;
+            tokio::time::sleep(pause).await;
             retried += 1;
+        }
+    }
+
+    fn timed_out(&self) -> NovaError {
+        NovaError::Timeout {
+            base_url: self.base_url.clone(),
+            timeout: self.timeout,
         }
     }
 
@@ -142,10 +165,7 @@ impl HttpClient {
     /// A request that got no (whole) answer.
     fn transport(&self, error: &reqwest::Error) -> NovaError {
         if error.is_timeout() {
-            NovaError::Timeout {
-                base_url: self.base_url.clone(),
-                timeout: self.timeout,
-            }
+            self.timed_out()
         } else if error.is_builder() {
             NovaError::Setup(format!(
                 "no request to {} could be formed: {}",
@@ -237,7 +257,14 @@ impl TaskManagerClient for HttpClient {
                 .call(Idempotent::No, || {
                     self.client.create_step(execution_id, &body)
                 })
-                .await?;
+                .await
+                .map_err(|error| match error {
+                    // The POST went through; only its answer is unreadable.
+                    NovaError::InvalidResponse(reason) => NovaError::InvalidResponse(format!(
+                        "{reason}. The step may have been created all the same: look before creating it again"
+                    )),
+                    other => other,
+                })?;
             Ok(from_generated_step(step))
         })
     }

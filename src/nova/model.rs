@@ -81,23 +81,38 @@ impl fmt::Display for StepStatus {
     }
 }
 
-/// [`NovaError::MissingId`] when `execution_id` is empty or blank.
+/// [`NovaError::MissingId`] when `execution_id` is empty or blank,
+/// [`NovaError::DotId`] when it is `.` or `..`.
 pub(crate) fn check_execution_id(execution_id: &str) -> Result<(), NovaError> {
-    if execution_id.trim().is_empty() {
-        return Err(NovaError::MissingId {
-            field: "execution_id",
-            hint: "pass the execution's id (an agent finds it in the NOVA_EXECUTION_ID environment variable)",
-        });
-    }
-    Ok(())
+    check_id(
+        "execution_id",
+        execution_id,
+        "pass the execution's id (an agent finds it in the NOVA_EXECUTION_ID environment variable)",
+    )
 }
 
-/// [`NovaError::MissingId`] when `step_id` is empty or blank.
+/// [`NovaError::MissingId`] when `step_id` is empty or blank,
+/// [`NovaError::DotId`] when it is `.` or `..`.
 pub(crate) fn check_step_id(step_id: &str) -> Result<(), NovaError> {
-    if step_id.trim().is_empty() {
-        return Err(NovaError::MissingId {
-            field: "step_id",
-            hint: "pass the step's id, as create_step returned it",
+    check_id(
+        "step_id",
+        step_id,
+        "pass the step's id, as create_step returned it",
+    )
+}
+
+/// An id goes into the request's path as one segment: percent-encoding
+/// keeps a `/` in it from splitting it, but `.` and `..` are dot segments,
+/// which URL resolution removes, so they are refused here.
+fn check_id(field: &'static str, id: &str, hint: &'static str) -> Result<(), NovaError> {
+    if id.trim().is_empty() {
+        return Err(NovaError::MissingId { field, hint });
+    }
+    if id == "." || id == ".." {
+        return Err(NovaError::DotId {
+            field,
+            id: id.to_owned(),
+            hint,
         });
     }
     Ok(())
