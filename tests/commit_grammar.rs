@@ -145,7 +145,7 @@ fn cases() -> Vec<Case> {
         conv("scope-with-space", "feat(a b): x", ("feat", Some("a b"), false, "x")),
         conv("scope-with-open-paren", "feat(a(b): x", ("feat", Some("a(b"), false, "x")),
         conv("capital-type", "Feat: Capital letters are the lint's business", ("Feat", None, false, "Capital letters are the lint's business")),
-        conv("description-trimmed", "feat:   extra spaces  \t", ("feat", None, false, "extra spaces")),
+        conv("description-keeps-trailing-blanks", "feat:   extra spaces  \t", ("feat", None, false, "extra spaces  \t")),
         conv("unicode", "fête(ça): unicode ✓ 💃🏽", ("fête", Some("ça"), false, "unicode ✓ 💃🏽")),
         conv("type-with-dash-and-underscore", "auto-merge_2: x", ("auto-merge_2", None, false, "x")),
         conv("description-with-colon", "fix(io): retry: three times", ("fix", Some("io"), false, "retry: three times")),

@@ -203,7 +203,7 @@ fn colon(
     }
     let tail = &text[input.current_token_start()..line.end];
     Err(if tail.chars().all(is_ws) {
-        empty_description(input, line)
+        empty_description(input.current_token_start(), line.end)
     } else {
         HeaderProblem::new(
             next_char_span(input),
@@ -214,10 +214,11 @@ fn colon(
     })
 }
 
+/// Nothing but ws from `start` to `end`, the end of the line.
 #[cold]
-fn empty_description(input: &Input<'_>, line: Line) -> HeaderProblem {
+fn empty_description(start: usize, end: usize) -> HeaderProblem {
     HeaderProblem::new(
-        Span::new(input.current_token_start(), line.end),
+        Span::new(start, end),
         codes::EMPTY_DESCRIPTION,
         "the header has no description".to_owned(),
         "say what the commit does after `: `, e.g. `fix: handle empty input`",
@@ -226,21 +227,11 @@ fn empty_description(input: &Input<'_>, line: Line) -> HeaderProblem {
 
 // commit.ebnf: description
 fn description(input: &mut Input<'_>) -> Result<Spanned<String>, HeaderProblem> {
-    let end = input.current_token_start() + input.eof_offset();
     let _: RuleResult<&str> = take_while(0.., is_ws).parse_next(input);
-    let found: RuleResult<(&str, std::ops::Range<usize>)> = rest.with_span().parse_next(input);
-    let (found, range) = found.unwrap_or(("", end..end));
-    let trimmed = found.trim_end();
-    if trimmed.is_empty() {
-        return Err(HeaderProblem::new(
-            Span::new(range.start, end),
-            codes::EMPTY_DESCRIPTION,
-            "the header has no description".to_owned(),
-            "say what the commit does after `: `, e.g. `fix: handle empty input`",
-        ));
+    let start = input.current_token_start();
+    let found: RuleResult<Spanned<String>> = spanned(rest).parse_next(input);
+    match found {
+        Ok(description) if !description.value.is_empty() => Ok(description),
+        _ => Err(empty_description(start, input.current_token_start())),
     }
-    Ok(Spanned::new(
-        trimmed.to_owned(),
-        Span::new(range.start, range.start + trimmed.len()),
-    ))
 }
