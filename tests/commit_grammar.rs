@@ -99,8 +99,6 @@ impl Case {
 const SHA: &str = "4134961d5aeccf89280864c11c7d0c1ceb1fe7ca";
 
 fn cases() -> Vec<Case> {
-    use Head::*;
-    let _ = Conv("", None, false, "");
     vec![
         // --- the specification's examples (conventionalcommits.org 1.0.0)
         conv(

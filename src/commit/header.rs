@@ -68,7 +68,7 @@ pub(super) fn conventional_header(
         _ => None,
     };
     let breaking = match input.peek_token() {
-        Some('!') => Some(bang(input)),
+        Some('!') => bang(input).ok(),
         _ => None,
     };
     colon(input, text, line, scope.is_some(), breaking.is_some())?;
@@ -162,10 +162,8 @@ fn scope(input: &mut Input<'_>) -> Result<Spanned<String>, HeaderProblem> {
 }
 
 // commit.ebnf: "!"
-fn bang(input: &mut Input<'_>) -> Span {
-    let at = input.current_token_start();
-    input.next_token();
-    Span::new(at, at + 1)
+fn bang(input: &mut Input<'_>) -> RuleResult<Span> {
+    '!'.span().map(Span::from).parse_next(input)
 }
 
 // commit.ebnf: ": "
