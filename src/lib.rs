@@ -26,6 +26,7 @@
 #[cfg(test)]
 extern crate self as quire;
 
+pub mod commit;
 pub mod diagnostics;
 pub mod embed;
 pub mod frontmatter;

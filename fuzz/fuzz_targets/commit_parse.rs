@@ -1,0 +1,28 @@
+//! Any bytes, read as (lossy) UTF-8, parsed with `parse_commit`: no panic,
+//! the text rebuilds byte for byte, every span inside the text on character
+//! boundaries and holding its node's text, nodes in order
+//! (`check_message` in `tests/support/commit_model.rs`, shared with
+//! `tests/commit_roundtrip.rs`). The cleaned message (`git_cleanup`) must
+//! hold as well, and cleaning it again must change nothing.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use quire::commit::git_cleanup;
+
+#[path = "../../tests/support/commit_model.rs"]
+mod commit_model;
+
+use commit_model::check_parse;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    if let Err(failure) = check_parse(&text) {
+        panic!("{failure}\ninput: {text:?}");
+    }
+    let cleaned = git_cleanup(&text);
+    if let Err(failure) = check_parse(&cleaned) {
+        panic!("cleaned: {failure}\ninput: {text:?}");
+    }
+    assert_eq!(git_cleanup(&cleaned), cleaned, "cleanup is idempotent\ninput: {text:?}");
+});

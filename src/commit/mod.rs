@@ -1,0 +1,42 @@
+//! Commit messages: a Conventional Commits 1.0.0 grammar with git's
+//! trailers and the messages git and release tools write.
+//!
+//! ```text
+//! feat(parser)!: keep byte spans            <- header: type(scope)!: description
+//!
+//! Every node records where it was read.     <- body: free paragraphs
+//!
+//! BREAKING CHANGE: spans are byte offsets   <- footers (git trailers too)
+//! Signed-off-by: A <a@example.com>
+//! ```
+//!
+//! [`parse_commit`] reads any text into a [`CommitMessage`]: it never
+//! fails, and whether the message is a conventional commit is a fact of the
+//! result ([`CommitMessage::conventional`], or the header's
+//! [`HeaderProblem`] saying why not), for lint rules to judge. Merges,
+//! reverts, autosquash markers and release commits are recognized
+//! ([`MessageKind`]). The result keeps a byte span on every node and
+//! rebuilds the text byte for byte ([`CommitMessage::to_text`]).
+//! [`git_cleanup`] turns a commit-msg hook's file into the message git will
+//! store. The grammar is `grammar/commit.ebnf`.
+//!
+//! Hand-written on winnow rather than wrapping git-conventional (the model
+//! crate): it keeps no spans, is not lossless, fails on what is not a
+//! conventional commit instead of saying why, and reads footers differently
+//! (see the grammar's NOTEs).
+
+mod ast;
+mod cleanup;
+mod header;
+mod kind;
+mod parse;
+mod problem;
+
+pub use crate::span::{Span, Spanned};
+pub use ast::{
+    AutosquashMarker, Body, CommitMessage, CommitSummary, ConventionalHeader, Footer,
+    FooterSeparator, FooterSummary, Header, MessageKind,
+};
+pub use cleanup::git_cleanup;
+pub use parse::{parse_commit, parse_header};
+pub use problem::{HeaderProblem, codes};
