@@ -26,6 +26,8 @@
 #[cfg(test)]
 extern crate self as quire;
 
+/// Conventional Commits messages: commitlint's rules and presets, `quire.toml`.
+pub mod commit;
 pub mod diagnostics;
 pub mod embed;
 pub mod frontmatter;
