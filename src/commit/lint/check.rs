@@ -139,9 +139,15 @@ fn type_empty(message: &LintMessage<'_>, never: bool) -> Option<Failure> {
     let commit_type = present(message.commit_type.as_ref());
     match (commit_type, never) {
         (None, true) => {
+            // A point at the end of a line is drawn without its label, so
+            // an empty span becomes the whole header.
+            let header = message.header.span;
             let (span, why) = match &message.header_problem {
-                Some(problem) => (problem.span, format!(": {}", problem.value)),
-                None => (Span::at(message.header.span.start), String::new()),
+                Some(problem) if !problem.span.is_empty() => {
+                    (problem.span, format!(": {}", problem.value))
+                }
+                Some(problem) => (header, format!(": {}", problem.value)),
+                None => (header, String::new()),
             };
             failure(
                 span,
@@ -402,15 +408,22 @@ fn case_fix(text: &str, passes: &dyn Fn(&str) -> bool) -> Option<String> {
 fn subject_empty(message: &LintMessage<'_>, never: bool) -> Option<Failure> {
     match (present(message.subject.as_ref()), never) {
         (None, true) => {
-            let at = message
-                .subject
-                .as_ref()
-                .map_or(message.header.span.end, |s| s.span.start);
+            // Point at the colon the subject should follow, or at the whole
+            // header when it has none (a point at the end of a line is drawn
+            // without its label).
+            let header = &message.header;
+            let (span, label) = match header.value.strip_suffix(':') {
+                Some(_) => (
+                    Span::new(header.span.end - 1, header.span.end),
+                    "expected a subject after this colon",
+                ),
+                None => (header.span, "no subject in this header"),
+            };
             failure(
-                Span::at(at),
+                span,
                 "description",
                 "the header has no subject",
-                "expected a subject here",
+                label,
                 "say what the commit does after the colon and a space: `fix: handle an empty body`",
             )
         }
