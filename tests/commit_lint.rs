@@ -1052,3 +1052,93 @@ fn every_rule_renders_its_finding() {
         failures.join(", ")
     );
 }
+
+// ---------------------------------------------------------------- no panics
+
+mod no_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every rule on, in both senses, with values that make each check run.
+    fn every_rule(when: When) -> LintRules {
+        let mut rules = LintRules::preset(Preset::Conventional);
+        for rule in Rule::ALL {
+            let when = if rule.takes_never() {
+                when
+            } else {
+                When::Always
+            };
+            let value = match rule.value_kind() {
+                quire::commit::lint::ValueKind::None => RuleValue::None,
+                quire::commit::lint::ValueKind::Length => RuleValue::Length(3),
+                quire::commit::lint::ValueKind::Cases => cases(&Case::ALL),
+                quire::commit::lint::ValueKind::Names => names(&["a", "feat", "b/c"]),
+                quire::commit::lint::ValueKind::Text => RuleValue::Text(".".into()),
+            };
+            rules
+                .set(rule, RuleSetting::new(Level::Error, when, value))
+                .unwrap();
+        }
+        rules
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        #[test]
+        fn any_message_is_checked_without_a_panic(text in "(\\PC|[\\n\\r\\t ]){0,80}") {
+            let message = view(&text);
+            for when in [When::Always, When::Never] {
+                for finding in every_rule(when).check(&message) {
+                    prop_assert!(finding.span.end <= text.len());
+                    prop_assert!(text.is_char_boundary(finding.span.start) && text.is_char_boundary(finding.span.end));
+                    let _ = rendered(&text, &finding);
+                }
+            }
+            let _ = IgnoredKind::detect(&text);
+        }
+
+        #[test]
+        fn conventional_looking_messages_are_checked_without_a_panic(
+            commit_type in "[a-zA-Z]{0,6}",
+            scope in proptest::option::of("[a-zA-Z/,\\\\ -]{0,8}"),
+            subject in "\\PC{0,40}",
+            body in "(\\PC|\\n){0,60}",
+        ) {
+            let scope = scope.map(|s| format!("({s})")).unwrap_or_default();
+            let text = format!("{commit_type}{scope}: {subject}\n\n{body}");
+            let message = view(&text);
+            for when in [When::Always, When::Never] {
+                for finding in every_rule(when).check(&message) {
+                    prop_assert!(text.is_char_boundary(finding.span.start) && text.is_char_boundary(finding.span.end));
+                }
+            }
+        }
+
+        #[test]
+        fn any_text_is_judged_in_every_case(text in "\\PC{0,40}") {
+            for case in Case::ALL {
+                let _ = case.matches(&text);
+            }
+        }
+
+        #[test]
+        fn any_configuration_text_is_read_without_a_panic(text in "(\\PC|\\n){0,120}") {
+            if let Ok(config) = CommitConfig::parse(&text) {
+                let _ = config.lint_rules(None);
+            }
+        }
+
+        #[test]
+        fn any_rule_setting_is_read_without_a_panic(
+            rule in proptest::sample::select(Rule::ALL.to_vec()),
+            setting in "\\[(\"(off|warning|error|always|never|lower-case|x)\"|-?[0-9]{1,3}|\\[\\]|\\[\"a\"\\]|, ){0,8}\\]",
+        ) {
+            let text = format!("[commit.rules]\n{rule} = {setting}\n");
+            if let Ok(config) = CommitConfig::parse(&text) {
+                let _ = config.lint_rules(None);
+                let _ = config.lint_rules(Some(Preset::Plan));
+            }
+        }
+    }
+}

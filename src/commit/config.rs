@@ -186,7 +186,7 @@ pub struct RuleOverride {
 /// );
 /// # Ok::<(), quire::commit::config::ConfigError>(())
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CommitConfig {
     /// `preset`, with where it is written.
     pub preset: Option<Spanned<Preset>>,
@@ -249,18 +249,9 @@ impl CommitConfig {
     }
 }
 
-impl Default for CommitConfig {
-    fn default() -> Self {
-        CommitConfig {
-            preset: None,
-            types: None,
-            scopes: None,
-            rules: Vec::new(),
-            source: String::new(),
-        }
-    }
-}
-
+/// Sets one rule as `given` says. What is left out comes from the preset
+/// (`rules` as the preset made it); for a rule the preset has off, from
+/// the rule's usual setting, or it is an error when the rule has none.
 fn apply(
     rules: &mut LintRules,
     preset: Preset,
@@ -272,7 +263,6 @@ fn apply(
         Some(value) => value.clone(),
         None if base.level == Level::Off && given.level != Level::Off => {
             match rule.usual_setting(given.level) {
-                Some(usual) if given.when.is_none_or(|w| w == usual.when) => usual.value,
                 Some(usual) => usual.value,
                 None => {
                     return Err(problem(
@@ -372,7 +362,14 @@ impl Reader {
             .push(problem(code, span, message, label, help));
     }
 
+    /// `key` holds a value of the wrong type; `write` is how to write it
+    /// (after `key = `), or for a table, the section to write instead.
     fn wrong_type(&mut self, key: &str, value: &Value<'_>, expected: &str, write: &str) {
+        let help = if expected == "a table" {
+            format!("write a [{write}] section, or `{key} = {{ ... }}`")
+        } else {
+            format!("write `{key} = {write}`")
+        };
         self.report(
             ConfigCode::WrongType,
             span_of(value),
@@ -381,7 +378,7 @@ impl Reader {
                 a_type(value.get_ref())
             ),
             "wrong type",
-            format!("write `{key} = {write}`"),
+            help,
         );
     }
 
@@ -408,12 +405,7 @@ impl Reader {
             if key.get_ref() == "commit" {
                 match value.get_ref() {
                     DeValue::Table(commit) => self.commit(commit, &mut config),
-                    _ => self.wrong_type(
-                        "commit",
-                        value,
-                        "a table",
-                        "{ preset = \"conventional\" } (or a [commit] section)",
-                    ),
+                    _ => self.wrong_type("commit", value, "a table", "commit"),
                 }
             } else {
                 self.report(
@@ -442,12 +434,7 @@ impl Reader {
                             }
                         }
                     }
-                    _ => self.wrong_type(
-                        "rules",
-                        value,
-                        "a table",
-                        "{ subject-case = \"off\" } (or a [commit.rules] section)",
-                    ),
+                    _ => self.wrong_type("rules", value, "a table", "commit.rules"),
                 },
                 other => {
                     let help = match other.parse::<Rule>() {
@@ -687,7 +674,7 @@ fn level_of(value: &DeValue<'_>) -> Option<Level> {
     match value {
         DeValue::String(name) => match name.as_ref() {
             "off" => Some(Level::Off),
-            "warning" | "warn" => Some(Level::Warning),
+            "warning" => Some(Level::Warning),
             "error" => Some(Level::Error),
             _ => None,
         },

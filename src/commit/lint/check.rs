@@ -414,7 +414,7 @@ fn subject_empty(message: &LintMessage<'_>, never: bool) -> Option<Failure> {
             let header = &message.header;
             let (span, label) = match header.value.strip_suffix(':') {
                 Some(_) => (
-                    Span::new(header.span.end - 1, header.span.end),
+                    Span::new(header.span.end.saturating_sub(1), header.span.end),
                     "expected a subject after this colon",
                 ),
                 None => (header.span, "no subject in this header"),
@@ -451,7 +451,7 @@ fn subject_full_stop(message: &LintMessage<'_>, stop: &str, never: bool) -> Opti
     let has_stop =
         last.len_utf16() == 1 && stop.chars().eq(std::iter::once(last)) && !header.ends_with("...");
     let last_span = Span::new(
-        message.header.span.end - last.len_utf8(),
+        message.header.span.end.saturating_sub(last.len_utf8()),
         message.header.span.end,
     );
     match (has_stop, never) {
