@@ -186,6 +186,13 @@ fn each_mistake_names_its_line_and_what_to_write() {
             "write `types = [\"feat\", \"fix\"]`",
         ),
         (
+            "[commit]\ntypes = []\n",
+            BadSetting,
+            2,
+            "`types` is empty, which would refuse every type",
+            "turn the rule off: `type-enum = \"off\"`",
+        ),
+        (
             "[commit]\nscopes = [\"cli\", 2]\n",
             WrongType,
             2,

@@ -424,7 +424,21 @@ impl Reader {
         for (key, value) in commit {
             match key.get_ref().as_ref() {
                 "preset" => config.preset = self.preset(value),
-                "types" => config.types = self.names("types", value, r#"["feat", "fix"]"#),
+                "types" => {
+                    config.types = self.names("types", value, r#"["feat", "fix"]"#);
+                    // type-enum with no types refuses every type
+                    // (commitlint's reading); nobody means that.
+                    if config.types.as_ref().is_some_and(Vec::is_empty) {
+                        config.types = None;
+                        self.report(
+                            ConfigCode::BadSetting,
+                            span_of(value),
+                            "`types` is empty, which would refuse every type",
+                            "no types",
+                            "list the types, leave `types` out to keep the preset's, or turn the rule off: `type-enum = \"off\"` in [commit.rules]",
+                        );
+                    }
+                }
                 "scopes" => config.scopes = self.names("scopes", value, r#"["cli", "parser"]"#),
                 "rules" => match value.get_ref() {
                     DeValue::Table(rules) => {
