@@ -4,6 +4,11 @@
 //! of precedence; and a snapshot of each rule's rendered finding
 //! (`snapshots/commit-lint__<rule>.snap`).
 //!
+//! Agreement with commitlint itself: its verdicts on 1,400 texts for every
+//! case, on the default ignores, and on the 631 messages of a real history
+//! under `@commitlint/config-conventional`, recorded in
+//! `tests/corpus/commitlint/` (`judge.mjs` there remakes them).
+//!
 //! The views come from [`view`], a deliberately small reading of a message
 //! (the commit grammar fills the real ones), so each case shows the text it
 //! stands for. Update the snapshots with `INSTA_UPDATE=always cargo test
@@ -1141,4 +1146,157 @@ mod no_panics {
             }
         }
     }
+}
+
+// ------------------------------------------------- agreement with commitlint
+
+/// Verdicts of commitlint itself (tests/corpus/commitlint/judge.mjs says
+/// how they were made and how to make them again).
+const COMMITLINT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/commitlint");
+
+fn commitlint_rows(name: &str) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(format!("{COMMITLINT}/{name}")).unwrap();
+    text.lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+#[test]
+fn cases_agree_with_commitlints_ensure_case() {
+    let rows = commitlint_rows("cases.jsonl");
+    assert!(rows.len() > 1000);
+    let mut differ = Vec::new();
+    for row in &rows {
+        let text = row["text"].as_str().unwrap();
+        let theirs: Vec<&str> = row["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        let ours: Vec<&str> = Case::ALL
+            .iter()
+            .filter(|c| c.matches(text))
+            .map(|c| c.name())
+            .collect();
+        if ours != theirs {
+            differ.push(format!("{text:?}: quire {ours:?}, commitlint {theirs:?}"));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} of {} differ:\n{}",
+        differ.len(),
+        rows.len(),
+        differ.join("\n")
+    );
+}
+
+#[test]
+fn ignores_agree_with_commitlints_is_ignored() {
+    let mut rows = commitlint_rows("ignores.jsonl");
+    rows.extend(commitlint_rows("rules.jsonl"));
+    let mut differ = Vec::new();
+    for row in &rows {
+        let text = row["text"].as_str().or(row["message"].as_str()).unwrap();
+        let theirs = row["ignored"].as_bool().unwrap();
+        let ours = IgnoredKind::detect(text);
+        if ours.is_some() != theirs {
+            differ.push(format!(
+                "{text:?}: quire {ours:?}, commitlint ignores: {theirs}"
+            ));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    assert!(rows.iter().filter(|r| r["ignored"] == true).count() > 40);
+}
+
+/// The view of `message` made of the parts commitlint's parser read, so
+/// only the rules are compared.
+fn commitlint_view<'a>(message: &'a str, parsed: &'a serde_json::Value) -> LintMessage<'a> {
+    // A part where commitlint read it (after `from`), or detached when the
+    // parser changed it.
+    let find = |part: Option<&'a str>, from: usize| -> Option<Spanned<&'a str>> {
+        let part = part?;
+        Some(match message.get(from..).and_then(|rest| rest.find(part)) {
+            Some(at) => Spanned::new(
+                &message[from + at..from + at + part.len()],
+                Span::new(from + at, from + at + part.len()),
+            ),
+            None => Spanned::new(part, Span::DETACHED),
+        })
+    };
+    let part = |key: &str| parsed[key].as_str();
+    let mut view = LintMessage::header_only(message);
+    let header = find(part("header"), 0).unwrap_or(Spanned::new("", Span::DETACHED));
+    let after_header = header.span.end;
+    view.header = header;
+    view.commit_type = find(part("type"), 0);
+    view.scope = find(part("scope"), 0);
+    view.subject = find(part("subject"), 0);
+    view.body = find(part("body"), after_header);
+    view.footer = find(part("footer"), after_header);
+    // commitlint: the second raw line is empty; the raw line before the
+    // footer's first line is empty.
+    let lines: Vec<&str> = message
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    view.body_leading_blank = lines.get(1).is_some_and(|l| l.is_empty());
+    if let Some(footer) = part("footer") {
+        let first = footer.split('\n').next().unwrap_or("");
+        let at = lines.iter().position(|l| *l == first);
+        view.footer_leading_blank = at
+            .and_then(|at| at.checked_sub(1))
+            .and_then(|i| lines.get(i))
+            == Some(&"");
+    }
+    view.ignored = IgnoredKind::detect(message);
+    view
+}
+
+#[test]
+fn the_conventional_preset_agrees_with_commitlint_on_real_history() {
+    let rows = commitlint_rows("rules.jsonl");
+    let rules = LintRules::preset(Preset::Conventional);
+    let mut differ = Vec::new();
+    let mut failing = 0;
+    for row in &rows {
+        let message = row["message"].as_str().unwrap();
+        let view = commitlint_view(message, &row["parsed"]);
+        let mut ours: Vec<String> = rules
+            .check(&view)
+            .iter()
+            .map(|f| format!("{} {}", f.severity, f.code.name()))
+            .collect();
+        let mut theirs: Vec<String> = ["errors", "warnings"]
+            .iter()
+            .flat_map(|key| {
+                let severity = if *key == "errors" { "error" } else { "warning" };
+                row[*key]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(move |name| format!("{severity} {}", name.as_str().unwrap()))
+            })
+            .collect();
+        ours.sort();
+        theirs.sort();
+        failing += usize::from(!theirs.is_empty());
+        if ours != theirs {
+            differ.push(format!(
+                "{}: quire {ours:?}, commitlint {theirs:?}",
+                row["id"]
+            ));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} of {} differ:\n{}",
+        differ.len(),
+        rows.len(),
+        differ.join("\n")
+    );
+    // The corpus exercises the rules: dozens of messages fail some.
+    assert!(failing > 40, "{failing}");
 }
