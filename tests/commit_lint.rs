@@ -5,10 +5,10 @@
 //! (`snapshots/commit-lint__<rule>.snap`).
 //!
 //! Agreement with commitlint itself: its verdicts on 1,400 texts for every
-//! case, on the default ignores, and on the 631 messages of a real history
-//! (and 43 written to make every rule fail)
-//! under `@commitlint/config-conventional`, recorded in
-//! `tests/corpus/commitlint/` (`judge.mjs` there remakes them).
+//! case, on the default ignores, and under `@commitlint/config-conventional`
+//! on the 631 messages of a real history and 43 written to make every rule
+//! fail, recorded in `tests/corpus/commitlint/` (`judge.mjs` there remakes
+//! them).
 //!
 //! The views come from [`view`], a deliberately small reading of a message
 //! (the commit grammar fills the real ones), so each case shows the text it
