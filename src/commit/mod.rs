@@ -20,6 +20,9 @@
 //! [`git_cleanup`] turns a commit-msg hook's file into the message git will
 //! store. The grammar is `grammar/commit.ebnf`.
 //!
+//! [`lint`] judges a parsed message with commitlint's rules, grouped in
+//! presets that a `quire.toml` adjusts ([`config`]).
+//!
 //! Hand-written on winnow rather than wrapping git-conventional (the model
 //! crate): it keeps no spans, is not lossless, fails on what is not a
 //! conventional commit instead of saying why, and reads footers differently
@@ -27,8 +30,10 @@
 
 mod ast;
 mod cleanup;
+pub mod config;
 mod header;
 mod kind;
+pub mod lint;
 mod parse;
 mod problem;
 

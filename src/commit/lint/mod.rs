@@ -1,0 +1,384 @@
+//! commitlint's rules over a parsed commit message: named rules, each with a
+//! level (off, warning, error), `always` or `never`, and a value, grouped in
+//! presets (`conventional`, `plan`) that a `quire.toml` adjusts
+//! ([`crate::commit::config`]).
+//!
+//! The rules read a [`LintMessage`], a small view of the message (header,
+//! type, scope, subject, body, footer block and where each is), so they do
+//! not depend on how the message was parsed; the commit grammar fills it.
+//! Each rule means what commitlint's rule of that name means, down to its
+//! quirks (a subject's case is judged as `@commitlint/ensure` judges it, a
+//! line holding a URL is exempt from the line length rules), so a project
+//! moving from commitlint gets the same verdicts. Two departures, both
+//! stricter in what they accept and clearer in what they say: lengths count
+//! characters (commitlint counts UTF-16 units, so an emoji counts twice),
+//! and `never` is refused, not ignored, on the rules it cannot apply to.
+//!
+//! A failed rule is a [`LintFinding`]: the crate's [`Diagnostic`] with the
+//! rule as its code (`commit::type-enum`), so it renders, serializes and
+//! locates exactly as the plan grammar's findings do.
+//!
+//! Hand-written: commitlint is JavaScript, and the Rust ports (`cocogitto`,
+//! `git-conventional`) check the grammar but not these rules.
+
+mod case;
+mod check;
+mod ignore;
+mod rule;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+pub use case::{Case, UnknownCase};
+pub use ignore::IgnoredKind;
+pub use rule::{Level, Rule, RuleSetting, RuleValue, UnknownRule, ValueKind, When};
+
+use crate::diagnostics::Diagnostic;
+use crate::span::{Span, Spanned};
+
+/// A rule that failed: the rule (its printed code is `commit::<rule>`),
+/// warning or error, message, label at the span, help. Implements
+/// [`miette::Diagnostic`] and serializes as every quire diagnostic does.
+pub type LintFinding = Diagnostic<Rule>;
+
+/// What the rules look at: the parts of one commit message and where each
+/// was written. Every span indexes `text`.
+///
+/// The commit grammar fills it from a parsed message; a header that is not
+/// `type(scope): subject` leaves `commit_type`, `scope` and `subject` empty
+/// and says why in `header_problem`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LintMessage<'a> {
+    /// The whole message (comments already stripped, as git strips them).
+    pub text: &'a str,
+    /// The first line, without its line ending.
+    pub header: Spanned<&'a str>,
+    /// The type before `(scope)`/`!`/`:`, when the header has one.
+    pub commit_type: Option<Spanned<&'a str>>,
+    /// What is between the parentheses; `None` when there are none.
+    pub scope: Option<Spanned<&'a str>>,
+    /// The description after `: `, when the header has one.
+    pub subject: Option<Spanned<&'a str>>,
+    /// The body: from its first line to the end of its last, footers not
+    /// included; `None` when there is none.
+    pub body: Option<Spanned<&'a str>>,
+    /// Whether a blank line separates the header from the body (or from
+    /// whatever follows the header).
+    pub body_leading_blank: bool,
+    /// The footer block (trailers, `BREAKING CHANGE:`), from its first line
+    /// to the end of its last; `None` when there is none.
+    pub footer: Option<Spanned<&'a str>>,
+    /// Whether a blank line comes right before the footer block.
+    pub footer_leading_blank: bool,
+    /// Set when the message is one git or a release tool writes (a merge, a
+    /// revert, ...): such a message gets no findings.
+    /// [`IgnoredKind::detect`] gives commitlint's verdict.
+    pub ignored: Option<IgnoredKind>,
+    /// Why the header is not a conventional header, and where, when it is
+    /// not: `type-empty` reports it.
+    pub header_problem: Option<Spanned<String>>,
+}
+
+impl<'a> LintMessage<'a> {
+    /// A message of a header and nothing else; the parts are the caller's
+    /// to fill. For building views by hand (tests, other grammars).
+    pub fn header_only(text: &'a str) -> LintMessage<'a> {
+        let end = text.find(['\n', '\r']).unwrap_or(text.len());
+        LintMessage {
+            text,
+            header: Spanned::new(&text[..end], Span::new(0, end)),
+            commit_type: None,
+            scope: None,
+            subject: None,
+            body: None,
+            body_leading_blank: true,
+            footer: None,
+            footer_leading_blank: true,
+            ignored: None,
+            header_problem: None,
+        }
+    }
+}
+
+/// A named set of rules to start from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Preset {
+    /// `@commitlint/config-conventional`'s rules.
+    #[default]
+    Conventional,
+    /// The plan profile's header rules: the plan's types, sentence-case
+    /// titles of at most 120 characters, a blank line after the header.
+    Plan,
+}
+
+impl Preset {
+    /// Every preset.
+    pub const ALL: [Preset; 2] = [Preset::Conventional, Preset::Plan];
+
+    /// `conventional` or `plan`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Conventional => "conventional",
+            Preset::Plan => "plan",
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A preset name that is none of [`Preset::ALL`]'s.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown preset `{0}`; use one of: {names}", names = Preset::ALL.map(Preset::name).join(", "))]
+pub struct UnknownPreset(pub String);
+
+impl FromStr for Preset {
+    type Err = UnknownPreset;
+
+    fn from_str(name: &str) -> Result<Preset, UnknownPreset> {
+        Preset::ALL
+            .into_iter()
+            .find(|preset| preset.name() == name)
+            .ok_or_else(|| UnknownPreset(name.to_owned()))
+    }
+}
+
+/// The types of `@commitlint/config-conventional`.
+pub const CONVENTIONAL_TYPES: [&str; 11] = [
+    "build", "chore", "ci", "docs", "feat", "fix", "perf", "refactor", "revert", "style", "test",
+];
+
+/// A setting given a rule it does not fit: a value of the wrong kind, or
+/// `never` where the rule has no such sense.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SettingError {
+    /// The value is not of the kind the rule takes.
+    #[error("`{rule}` takes {expected}, not {given}", expected = rule.value_kind().describe(), given = given.describe())]
+    WrongValue {
+        /// The rule.
+        rule: Rule,
+        /// The kind of the value given.
+        given: ValueKind,
+    },
+    /// `never` on a rule that cannot be turned around.
+    #[error("`{rule}` has no `never` form")]
+    NoNever {
+        /// The rule.
+        rule: Rule,
+    },
+}
+
+/// Every rule's setting: which rules run, how bad their failures are, and
+/// with what values.
+///
+/// Start from a preset, change what you need, then [`check`](LintRules::check)
+/// messages:
+///
+/// ```
+/// use quire::commit::lint::{Level, LintMessage, LintRules, Preset, Rule};
+/// use quire::span::{Span, Spanned};
+///
+/// let text = "feature: Add parser.";
+/// let message = LintMessage {
+///     commit_type: Some(Spanned::new("feature", Span::new(0, 7))),
+///     subject: Some(Spanned::new("Add parser.", Span::new(9, 20))),
+///     ..LintMessage::header_only(text)
+/// };
+/// let rules = LintRules::preset(Preset::Conventional);
+/// let failed: Vec<&str> = rules.check(&message).iter().map(|f| f.code.name()).collect();
+/// assert_eq!(failed, ["type-enum", "subject-case", "subject-full-stop"]);
+///
+/// let mut rules = rules;
+/// rules.set_types(["feature", "fix"]);
+/// rules.set_level(Rule::SubjectCase, Level::Off);
+/// let failed: Vec<&str> = rules.check(&message).iter().map(|f| f.code.name()).collect();
+/// assert_eq!(failed, ["subject-full-stop"]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LintRules {
+    settings: BTreeMap<Rule, RuleSetting>,
+}
+
+impl LintRules {
+    /// The rules of a preset.
+    ///
+    /// `conventional` is `@commitlint/config-conventional`: types `build`,
+    /// `chore`, `ci`, `docs`, `feat`, `fix`, `perf`, `refactor`, `revert`,
+    /// `style`, `test` in lower case; a type and a subject; the subject not
+    /// in sentence, start, pascal or upper case and without a full stop; a
+    /// header of at most 100 characters without surrounding white space;
+    /// body and footer lines of at most 100 characters (errors); blank lines
+    /// before body and footer (warnings).
+    ///
+    /// `plan` is the plan grammar's header profile: its types
+    /// ([`crate::plan::ALLOWED_TYPES`]), a lower-case scope, a title
+    /// (subject) of at most 120 characters in any case and with any ending,
+    /// no header length or line length limit, and the blank line after the
+    /// header an error (the plan grammar requires it). The plan grammar's
+    /// own checks (scope characters, tasks, constraints) stay in
+    /// [`crate::plan::validate`].
+    pub fn preset(preset: Preset) -> LintRules {
+        use Level::{Error, Off, Warning};
+        use When::{Always, Never};
+        let names =
+            |names: &[&str]| RuleValue::Names(names.iter().map(|&n| n.to_owned()).collect());
+        let length = RuleValue::Length;
+        let conventional = [
+            (Rule::TypeEmpty, Error, Never, RuleValue::None),
+            (
+                Rule::TypeCase,
+                Error,
+                Always,
+                RuleValue::Cases(vec![Case::Lower]),
+            ),
+            (Rule::TypeEnum, Error, Always, names(&CONVENTIONAL_TYPES)),
+            (Rule::ScopeEmpty, Off, Never, RuleValue::None),
+            (
+                Rule::ScopeCase,
+                Off,
+                Always,
+                RuleValue::Cases(vec![Case::Lower]),
+            ),
+            (Rule::ScopeEnum, Off, Always, names(&[])),
+            (Rule::SubjectEmpty, Error, Never, RuleValue::None),
+            (
+                Rule::SubjectCase,
+                Error,
+                Never,
+                RuleValue::Cases(vec![Case::Sentence, Case::Start, Case::Pascal, Case::Upper]),
+            ),
+            (
+                Rule::SubjectFullStop,
+                Error,
+                Never,
+                RuleValue::Text(".".to_owned()),
+            ),
+            (Rule::SubjectMaxLength, Off, Always, length(100)),
+            (Rule::HeaderTrim, Error, Always, RuleValue::None),
+            (Rule::HeaderMaxLength, Error, Always, length(100)),
+            (Rule::BodyLeadingBlank, Warning, Always, RuleValue::None),
+            (Rule::BodyMaxLineLength, Error, Always, length(100)),
+            (Rule::FooterLeadingBlank, Warning, Always, RuleValue::None),
+            (Rule::FooterMaxLineLength, Error, Always, length(100)),
+        ];
+        let mut rules = LintRules {
+            settings: conventional
+                .into_iter()
+                .map(|(rule, level, when, value)| (rule, RuleSetting { level, when, value }))
+                .collect(),
+        };
+        if preset == Preset::Plan {
+            let plan_title = crate::plan::ParserConfig::COMMIT_MESSAGE.max_title_length;
+            rules.set_types(crate::plan::ALLOWED_TYPES);
+            for (rule, level) in [
+                (Rule::ScopeCase, Error),
+                (Rule::SubjectCase, Off),
+                (Rule::SubjectFullStop, Off),
+                (Rule::SubjectMaxLength, Error),
+                (Rule::HeaderMaxLength, Off),
+                (Rule::BodyLeadingBlank, Error),
+                (Rule::BodyMaxLineLength, Off),
+                (Rule::FooterMaxLineLength, Off),
+            ] {
+                rules.set_level(rule, level);
+            }
+            rules.settings.insert(
+                Rule::SubjectMaxLength,
+                RuleSetting::new(Error, Always, length(plan_title)),
+            );
+        }
+        rules
+    }
+
+    /// The setting of `rule`.
+    pub fn get(&self, rule: Rule) -> &RuleSetting {
+        // Every preset sets every rule, and `set` only replaces settings.
+        static OFF: RuleSetting = RuleSetting {
+            level: Level::Off,
+            when: When::Always,
+            value: RuleValue::None,
+        };
+        self.settings.get(&rule).unwrap_or(&OFF)
+    }
+
+    /// Every rule and its setting, in report order.
+    pub fn iter(&self) -> impl Iterator<Item = (Rule, &RuleSetting)> {
+        self.settings.iter().map(|(&rule, setting)| (rule, setting))
+    }
+
+    /// Sets `rule`, checking that the value is of the rule's kind and that
+    /// `never` is one of its senses.
+    pub fn set(&mut self, rule: Rule, setting: RuleSetting) -> Result<(), SettingError> {
+        if setting.value.kind() != rule.value_kind() {
+            return Err(SettingError::WrongValue {
+                rule,
+                given: setting.value.kind(),
+            });
+        }
+        if setting.when == When::Never && !rule.takes_never() {
+            return Err(SettingError::NoNever { rule });
+        }
+        self.settings.insert(rule, setting);
+        Ok(())
+    }
+
+    /// Changes the level of `rule` only, keeping its sense and value.
+    pub fn set_level(&mut self, rule: Rule, level: Level) {
+        if let Some(setting) = self.settings.get_mut(&rule) {
+            setting.level = level;
+        }
+    }
+
+    /// The allowed types (`type-enum`'s list); turns `type-enum` on as an
+    /// error if it was off.
+    pub fn set_types<S: Into<String>>(&mut self, types: impl IntoIterator<Item = S>) {
+        self.set_names(Rule::TypeEnum, types);
+    }
+
+    /// The allowed scopes (`scope-enum`'s list); turns `scope-enum` on as an
+    /// error if it was off. A message without a scope still passes; turn
+    /// `scope-empty` on to require one.
+    pub fn set_scopes<S: Into<String>>(&mut self, scopes: impl IntoIterator<Item = S>) {
+        self.set_names(Rule::ScopeEnum, scopes);
+    }
+
+    fn set_names<S: Into<String>>(&mut self, rule: Rule, names: impl IntoIterator<Item = S>) {
+        let names = RuleValue::Names(names.into_iter().map(Into::into).collect());
+        let setting = self
+            .settings
+            .entry(rule)
+            .or_insert_with(|| RuleSetting::new(Level::Error, When::Always, RuleValue::None));
+        if setting.level == Level::Off {
+            setting.level = Level::Error;
+        }
+        setting.value = names;
+    }
+
+    /// Every rule that is on and fails for `message`, in [`Rule`] order.
+    /// A message with [`LintMessage::ignored`] set gets none.
+    pub fn check(&self, message: &LintMessage<'_>) -> Vec<LintFinding> {
+        if message.ignored.is_some() {
+            return Vec::new();
+        }
+        self.iter()
+            .filter(|(_, setting)| setting.level != Level::Off)
+            .filter_map(|(rule, setting)| check::rule(rule, setting, message))
+            .collect()
+    }
+
+    /// Whether `findings` reject the message: any of them is an error.
+    pub fn rejects(findings: &[LintFinding]) -> bool {
+        findings.iter().any(Diagnostic::is_error)
+    }
+}
+
+impl Default for LintRules {
+    /// The `conventional` preset.
+    fn default() -> Self {
+        LintRules::preset(Preset::Conventional)
+    }
+}
