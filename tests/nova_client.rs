@@ -686,7 +686,13 @@ async fn answers_the_api_does_not_describe_are_reported() {
             .await
             .unwrap_err();
         assert!(
-            matches!(&error, NovaError::DotId { field: "step_id", .. }),
+            matches!(
+                &error,
+                NovaError::DotId {
+                    field: "step_id",
+                    ..
+                }
+            ),
             "{error:?}"
         );
     }

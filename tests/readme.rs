@@ -498,10 +498,7 @@ fn client_configuration_parses_and_uses_absolute_paths() {
         .into_iter()
         .chain(UNBUILT.0.iter().copied())
         .collect();
-    assert_eq!(
-        toolsets, every,
-        "the entries together serve every toolset"
-    );
+    assert_eq!(toolsets, every, "the entries together serve every toolset");
 }
 
 #[test]

@@ -29,6 +29,7 @@
 //! (see the grammar's NOTEs).
 
 mod ast;
+mod check;
 mod cleanup;
 pub mod config;
 mod header;
@@ -42,6 +43,7 @@ pub use ast::{
     AutosquashMarker, Body, CommitMessage, CommitSummary, ConventionalHeader, Footer,
     FooterSeparator, FooterSummary, Header, MessageKind,
 };
+pub use check::{CheckReport, CheckedCommit, check_commit, lint_view};
 pub use cleanup::git_cleanup;
 pub use parse::{parse_commit, parse_header};
 pub use problem::{HeaderProblem, codes};

@@ -70,7 +70,9 @@ pub enum NovaError {
     /// An execution or step id of `.` or `..`: sent as a path segment, it
     /// would be resolved away and the request would reach another endpoint
     /// (`/api/executions/../steps` is `/api/steps`).
-    #[error("{field} `{id}` cannot be used: as a path segment it would send the request to another endpoint of the API; {hint}")]
+    #[error(
+        "{field} `{id}` cannot be used: as a path segment it would send the request to another endpoint of the API; {hint}"
+    )]
     DotId {
         /// `execution_id` or `step_id`.
         field: &'static str,
