@@ -29,7 +29,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use quire::fs::{FileKind, FsError, Located, Workspace};
+use quire::fs::{FileKind, FsError, IoKind, Located, Workspace};
 use quire::planner::store::{StoreError, hooks_folder};
 
 use super::{Outcome, output};
@@ -161,7 +161,7 @@ fn write_hook(
     let workspace = Workspace::filesystem().context("cannot open the file system root")?;
     let hooks = workspace
         .make_folders(folder_text)
-        .map_err(|error| in_words(error, "make the hooks folder", shown))?;
+        .map_err(|error| in_words(error, "make the hooks folder for", shown))?;
     let entry = hooks
         .open_child(name)
         .map_err(|error| in_words(error, "write", shown))?;
@@ -277,7 +277,14 @@ fn in_words(error: FsError, doing: &str, shown: &str) -> anyhow::Error {
         FsError::FolderNotWritable { .. } | FsError::NotWritable { .. } => anyhow::anyhow!(
             "cannot {doing} {shown}: its folder is not writable for this user; make it writable (chmod u+w) or run as its owner"
         ),
-        FsError::Io { .. } => anyhow::anyhow!("cannot {doing} {shown}: {error}"),
+        FsError::Io {
+            kind: IoKind::PermissionDenied,
+            reason,
+            ..
+        } => anyhow::anyhow!(
+            "cannot {doing} {shown}: {reason}; the hooks folder (or the folder it is to be made in) is not writable for this user: make it writable, or run as its owner"
+        ),
+        FsError::Io { reason, .. } => anyhow::anyhow!("cannot {doing} {shown}: {reason}"),
         error => anyhow::Error::from(error).context(format!("cannot {doing} {shown}")),
     }
 }
