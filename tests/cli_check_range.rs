@@ -237,6 +237,12 @@ fn a_bad_range_is_a_usage_error_in_one_line() {
             "{err}"
         );
         assert!(err.contains("bad revision"), "{err}");
+        let json = quire(
+            repo.path(),
+            &["check", &format!("--range={range}"), "--json"],
+        );
+        assert_eq!(code(&json), 2);
+        assert!(json.stdout.is_empty(), "no half-written JSON");
     }
     // A range that starts with `-` is a revision, never an option of git's.
     assert!(!repo.path().join("pwned").exists());

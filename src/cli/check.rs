@@ -8,10 +8,9 @@
 
 use std::sync::Arc;
 
+use quire::diagnostics::{LineFeeds, escape_unprintable, one_line};
 use quire::plan::{ParserConfig, PlanDiagnostic, PlanDocument, parse};
 use serde_json::{Value, json};
-
-use quire::diagnostics::one_line;
 
 use super::{Outcome, SourceArgs, git_message, history, input, output, render};
 
@@ -53,7 +52,7 @@ pub(super) fn run(args: &SourceArgs, git_message: bool, json: bool) -> anyhow::R
 }
 
 /// The rules a commit message is checked against, made once from the
-/// command's options and shared by every message checked (across threads).
+/// command's options and shared by every message checked.
 #[derive(Clone, Debug)]
 pub(super) struct CommitRules {
     /// The plan grammar's configuration (preset).
@@ -133,6 +132,11 @@ impl<'a> Verdict<'a> {
         render::report(name, self.message, &self.findings);
     }
 
+    /// The reports [`Verdict::report`] writes, as text.
+    pub(super) fn report_text(&self, name: &str) -> String {
+        render::report_text(name, self.message, &self.findings)
+    }
+
     /// The verdict as one JSON object: `valid`, `ignored`, `diagnostics`
     /// (each with its line and column) and `commit` (what the header says,
     /// the body and the footers; `null` without a header).
@@ -176,9 +180,8 @@ pub(super) fn run_range(range: &str, rules: &CommitRules, json: bool) -> anyhow:
     })?;
     let mut history = history::History::open(&here, range)?;
     let mut summary = Summary::default();
-    if json {
-        output::stdout("{\"commits\":[")?;
-    }
+    // JSON written in chunks, not a write per commit.
+    let mut pending = String::new();
     while let Some(commit) = history.next_commit()? {
         let verdict = check_commit_message(&commit.message, rules);
         summary.count(&verdict);
@@ -194,29 +197,46 @@ pub(super) fn run_range(range: &str, rules: &CommitRules, json: bool) -> anyhow:
                 object.append(fields);
                 value = Value::Object(object);
             }
-            let separator = if summary.checked == 1 { "\n" } else { ",\n" };
-            output::stdout(&format!("{separator}{}", output::json_line(&value)))?;
+            // The opening waits for the first commit: git's failure to
+            // start (a bad range) leaves standard output empty.
+            let separator = if summary.checked == 1 {
+                "{\"commits\":[\n"
+            } else {
+                ",\n"
+            };
+            pending.push_str(separator);
+            pending.push_str(&output::json_line(&value));
+            if pending.len() >= JSON_CHUNK_BYTES {
+                output::stdout(&pending)?;
+                pending.clear();
+            }
         } else if !verdict.is_valid() {
             let header = match commit.header() {
                 "" => "(empty message)".into(),
                 header => one_line(header),
             };
-            output::message(&format!(
-                "✗ {} {header}{}",
-                commit.short_id,
-                if commit.had_invalid_utf8 {
-                    " (its message is not UTF-8: shown with U+FFFD for the bytes that are not)"
-                } else {
-                    ""
-                }
-            ));
-            verdict.report(&commit.short_id);
+            let note = if commit.had_invalid_utf8 {
+                " (its message is not UTF-8: shown with U+FFFD for the bytes that are not)"
+            } else {
+                ""
+            };
+            // The heading and the reports in one write.
+            let heading = format!("✗ {} {header}{note}", commit.short_id);
+            let heading = escape_unprintable(&heading, LineFeeds::Keep);
+            let reports = verdict.report_text(&commit.short_id);
+            let reports = reports.strip_suffix('\n').unwrap_or(&reports);
+            output::stderr(&format!("{heading}\n{reports}"));
         }
     }
     history.finish()?;
     if json {
+        let opening = if summary.checked == 0 {
+            "{\"commits\":["
+        } else {
+            ""
+        };
         output::stdout(&format!(
-            "\n],\"summary\":{}}}\n",
+            "{pending}{opening}\n],\"summary\":{}}}\n",
             json!({
                 "checked": summary.checked,
                 "invalid": summary.invalid,
@@ -232,6 +252,9 @@ pub(super) fn run_range(range: &str, rules: &CommitRules, json: bool) -> anyhow:
         Outcome::Findings
     })
 }
+
+/// How much `--range --json` output is gathered before it is written.
+const JSON_CHUNK_BYTES: usize = 64 * 1024;
 
 /// How many commits were checked, found invalid, and ignored.
 #[derive(Debug, Default)]
@@ -269,7 +292,7 @@ fn grouped(number: usize) -> String {
     let digits = number.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (index, digit) in digits.chars().enumerate() {
-        if index > 0 && (digits.len() - index) % 3 == 0 {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
             out.push(',');
         }
         out.push(digit);

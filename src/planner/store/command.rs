@@ -518,6 +518,60 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
+    fn a_stream_delivers_everything_and_then_the_exit_status() {
+        let mut stream = Invocation::new("sh", "")
+            .args(["-c", "head -c 6000000 /dev/zero | tr '\\0' 'x'"])
+            .stream(Path::new("."))
+            .unwrap();
+        let mut read = Vec::new();
+        stream.read_to_end(&mut read).unwrap();
+        assert_eq!(read.len(), 6_000_000, "more than `run` would keep");
+        stream.finish().unwrap();
+
+        let mut failing = Invocation::new("sh", "")
+            .args([
+                "-c",
+                "echo partial; echo 'fatal: bad revision' >&2; exit 128",
+            ])
+            .stream(Path::new("."))
+            .unwrap();
+        let mut read = String::new();
+        failing.read_to_string(&mut read).unwrap();
+        assert_eq!(read, "partial\n");
+        let error = failing.finish().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "`sh -c echo partial; echo 'fatal: bad revision' >&2; exit 128` failed: fatal: bad revision"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_stream_dropped_early_ends_its_command() {
+        let folder = std::env::temp_dir().join(format!("quire-stream-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let mut stream = Invocation::new("sh", "")
+            .args(["-c", "echo $$ > pid; exec yes"])
+            .stream(&folder)
+            .unwrap();
+        let mut some = [0u8; 1024];
+        stream.read_exact(&mut some).unwrap();
+        let pid: i32 = std::fs::read_to_string(folder.join("pid"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        drop(stream);
+        let proc_entry = format!("/proc/{pid}");
+        assert!(
+            !Path::new(&proc_entry).exists(),
+            "the command still runs after its stream was dropped"
+        );
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
     fn endless_output_is_capped() {
         let error = Invocation::new("sh", "")
             .args(["-c", "head -c 6000000 /dev/zero"])

@@ -76,14 +76,32 @@ fn safe_git_with<'a>(filter_drivers: &[String], hooks: Hooks) -> Invocation<'a> 
 /// output too large to hold at once, such as `git log` over a long history.
 /// Read the stream to its end, then [`CommandStream::finish`] says whether
 /// git succeeded (with git's own message when not).
+///
+/// ```
+/// # let folder = tempfile::tempdir()?;
+/// # let git = |args: &[&str]| std::process::Command::new("git").args(args)
+/// #     .current_dir(folder.path()).env("GIT_CONFIG_GLOBAL", "/dev/null")
+/// #     .env("GIT_AUTHOR_NAME", "A").env("GIT_AUTHOR_EMAIL", "a@example.com")
+/// #     .env("GIT_COMMITTER_NAME", "A").env("GIT_COMMITTER_EMAIL", "a@example.com")
+/// #     .status().map(|status| assert!(status.success()));
+/// # git(&["init", "-q"])?;
+/// # git(&["commit", "-q", "--allow-empty", "-m", "feat: add x"])?;
+/// use std::io::Read;
+/// use quire::planner::store::stream_git;
+///
+/// let mut log = stream_git(folder.path(), &["log", "--format=%s"]).unwrap();
+/// let mut subjects = String::new();
+/// log.read_to_string(&mut subjects)?;
+/// log.finish().unwrap();
+/// assert_eq!(subjects, "feat: add x\n");
+///
+/// let mut bad = stream_git(folder.path(), &["log", "--end-of-options", "nosuch", "--"]).unwrap();
+/// bad.read_to_string(&mut String::new())?;
+/// assert!(bad.finish().unwrap_err().to_string().contains("bad revision 'nosuch'"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub fn stream_git(folder: &Path, args: &[&str]) -> Result<CommandStream, StoreError> {
     safe_git(&[]).args(args.iter().copied()).stream(folder)
-}
-
-/// Runs `git ARGS` in `folder` as [`safe_git`] runs it and returns its
-/// stdout (UTF-8, at most 4 MiB); a failure carries git's message.
-pub fn run_git(folder: &Path, args: &[&str]) -> Result<String, StoreError> {
-    safe_git(&[]).args(args.iter().copied()).run(folder)
 }
 
 /// The absolute path of the folder git runs the hooks of the repository
