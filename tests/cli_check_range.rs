@@ -429,3 +429,29 @@ fn no_program_the_repository_names_runs() {
     git(repo.path(), &["log", "-z", "--format=%B", "HEAD"]);
     assert!(marker.exists(), "the test's configuration runs nothing");
 }
+
+#[test]
+fn a_huge_message_is_cut_and_said_to_be() {
+    let repo = repository();
+    // 5 MiB of message, more than quire keeps of one commit (4 MiB).
+    let mut message = b"feat: add x\n\n".to_vec();
+    message.extend(std::iter::repeat_n(b"word ".as_slice(), 1024 * 1024).flatten());
+    message.push(b'\n');
+    commit_raw(repo.path(), &message);
+    commit(repo.path(), GOOD);
+    let output = quire(repo.path(), &["check", "--range", "HEAD~2..HEAD", "--json"]);
+    let json = json(&output);
+    let commits = json["commits"].as_array().unwrap();
+    assert_eq!(commits.len(), 2, "the commit after it is read as usual");
+    assert_eq!(commits[0].get("cut"), None);
+    assert_eq!(commits[1]["cut"], true);
+    let text = quire(repo.path(), &["check", "--range", "HEAD~2..HEAD"]);
+    let err = stderr(&text);
+    if code(&text) == 1 {
+        assert!(
+            err.contains("longer than 4 MiB: only its start was checked"),
+            "{err}"
+        );
+    }
+    assert!(err.contains("\nchecked 2 commits: "), "{err}");
+}

@@ -194,6 +194,9 @@ pub(super) fn run_range(range: &str, rules: &CommitRules, json: bool) -> anyhow:
                 if commit.had_invalid_utf8 {
                     object.insert("invalid_utf8".into(), true.into());
                 }
+                if commit.cut {
+                    object.insert("cut".into(), true.into());
+                }
                 object.append(fields);
                 value = Value::Object(object);
             }
@@ -215,10 +218,12 @@ pub(super) fn run_range(range: &str, rules: &CommitRules, json: bool) -> anyhow:
                 "" => "(empty message)".into(),
                 header => one_line(header),
             };
-            let note = if commit.had_invalid_utf8 {
-                " (its message is not UTF-8: shown with U+FFFD for the bytes that are not)"
-            } else {
-                ""
+            let note = match (commit.had_invalid_utf8, commit.cut) {
+                (_, true) => " (its message is longer than 4 MiB: only its start was checked)",
+                (true, false) => {
+                    " (its message is not UTF-8: shown with U+FFFD for the bytes that are not)"
+                }
+                (false, false) => "",
             };
             // The heading and the reports in one write.
             let heading = format!("✗ {} {header}{note}", commit.short_id);

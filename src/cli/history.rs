@@ -33,7 +33,15 @@ pub(super) struct Commit {
     pub message: String,
     /// The message held bytes that are not UTF-8, read as U+FFFD.
     pub had_invalid_utf8: bool,
+    /// The message was longer than [`MAX_RECORD_BYTES`]: only its start
+    /// was kept.
+    pub cut: bool,
 }
+
+/// The most of one commit record kept: far more than any preset allows a
+/// message (100,000 characters), so a cut message is too long anyway, and
+/// a history cannot make quire hold an arbitrarily large message.
+const MAX_RECORD_BYTES: usize = 4 * 1024 * 1024;
 
 impl Commit {
     /// The first line of the message (its header), without the line feed.
@@ -79,29 +87,54 @@ impl History {
     /// bad range, no repository) shows as an error at the end, as git only
     /// says it when it exits.
     pub(super) fn next_commit(&mut self) -> anyhow::Result<Option<Commit>> {
-        self.record.clear();
-        let read = self
-            .output
-            .read_until(0, &mut self.record)
-            .map_err(|error| {
-                anyhow::anyhow!(
-                    "cannot read git's history of `{}`: {}",
-                    self.range,
-                    super::output::io_words(&error)
-                )
-            })?;
-        if read == 0 {
-            return Ok(None);
-        }
-        if self.record.last() == Some(&0) {
-            self.record.pop();
-        }
+        let cut = match self.read_record() {
+            Ok(Some(cut)) => cut,
+            Ok(None) => return Ok(None),
+            Err(error) => bail!(
+                "cannot read git's history of `{}`: {}",
+                self.range,
+                super::output::io_words(&error)
+            ),
+        };
         match parse_record(&self.record) {
-            Some(commit) => Ok(Some(commit)),
+            Some(commit) => Ok(Some(Commit { cut, ..commit })),
             None => bail!(
                 "git printed a commit record quire cannot read ({} bytes, not `<id> <short id>` and a message)",
                 self.record.len()
             ),
+        }
+    }
+
+    /// Reads the next record (without its NUL) into `self.record`, keeping
+    /// at most [`MAX_RECORD_BYTES`] and skipping the rest; `None` at the end
+    /// of git's output, else whether the record was cut.
+    fn read_record(&mut self) -> std::io::Result<Option<bool>> {
+        self.record.clear();
+        let mut started = false;
+        let mut cut = false;
+        loop {
+            let available = match self.output.fill_buf() {
+                Ok(available) => available,
+                Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(error) => return Err(error),
+            };
+            if available.is_empty() {
+                return Ok(started.then_some(cut));
+            }
+            started = true;
+            let (piece, ended) = match memchr::memchr(0, available) {
+                Some(end) => (&available[..end], true),
+                None => (available, false),
+            };
+            let room = MAX_RECORD_BYTES.saturating_sub(self.record.len());
+            cut |= piece.len() > room;
+            self.record
+                .extend_from_slice(&piece[..piece.len().min(room)]);
+            let used = piece.len() + usize::from(ended);
+            self.output.consume(used);
+            if ended {
+                return Ok(Some(cut));
+            }
         }
     }
 
@@ -134,6 +167,7 @@ fn parse_record(record: &[u8]) -> Option<Commit> {
         short_id: short_id.to_owned(),
         message,
         had_invalid_utf8,
+        cut: false,
     })
 }
 

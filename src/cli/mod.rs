@@ -53,10 +53,12 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Parse and validate a plan document; report problems on stderr.
+    /// Parse and validate a plan document, or the commits of a range of
+    /// git history; report problems on stderr.
     ///
-    /// Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage or I/O
-    /// error. Usable as a git commit-msg hook: `quire check --git-message "$1"`.
+    /// Exit status: 0 valid (warnings allowed), 1 invalid (any commit of the
+    /// range), 2 usage or I/O error, a bad range, or no repository. As a git
+    /// commit-msg hook: `quire hook install commit-msg`.
     Check {
         #[command(flatten)]
         source: SourceArgs,
