@@ -7,7 +7,9 @@ mod embedder;
 mod files;
 mod fmt;
 mod git_message;
+mod history;
 mod hook;
+mod hook_install;
 mod index;
 mod input;
 #[cfg(feature = "semantic")]
@@ -51,10 +53,12 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Parse and validate a plan document; report problems on stderr.
+    /// Parse and validate a plan document, or the commits of a range of
+    /// git history; report problems on stderr.
     ///
-    /// Exit status: 0 valid (warnings allowed), 1 invalid, 2 usage or I/O
-    /// error. Usable as a git commit-msg hook: `quire check --git-message "$1"`.
+    /// Exit status: 0 valid (warnings allowed), 1 invalid (any commit of the
+    /// range), 2 usage or I/O error, a bad range, or no repository. As a git
+    /// commit-msg hook: `quire hook install commit-msg`.
     Check {
         #[command(flatten)]
         source: SourceArgs,
@@ -65,6 +69,13 @@ enum Command {
         /// `Revert "..."`, `fixup! ...`, `squash! ...`, `amend! ...`).
         #[arg(long)]
         git_message: bool,
+        #[command(flatten)]
+        history: HistoryArgs,
+        /// Print one JSON object instead of reports: `valid`, `ignored`,
+        /// `diagnostics`, `commit`; with --range/--from, `commits` (one a
+        /// line, each with its `id`) and `summary`.
+        #[arg(long)]
+        json: bool,
     },
     /// Serve the MCP tools (stdio by default).
     ///
@@ -208,6 +219,21 @@ enum HookCommand {
     /// Install: `printf '#!/bin/sh\nexec quire hook post-commit\n' > .git/hooks/post-commit`
     /// and make it executable.
     PostCommit,
+    /// Write a git hook that runs quire into the repository's hooks folder
+    /// (`git rev-parse --git-path hooks`: `core.hooksPath` and worktrees
+    /// honoured), executable. `commit-msg` checks each commit message.
+    ///
+    /// Says in one line what it did. Rewrites a hook it wrote before; any
+    /// other hook is kept (exit 2) unless --force.
+    Install {
+        /// The hook to install.
+        #[arg(value_enum)]
+        hook: hook_install::HookName,
+        /// Replace a hook quire did not write; it is moved into the
+        /// `quire-backup/` folder beside it, not deleted.
+        #[arg(long)]
+        force: bool,
+    },
 }
 
 /// How `serve` runs the kiln's tools.
@@ -309,9 +335,39 @@ impl SourceArgs {
         Ok(self.preset.config())
     }
 
+    /// The rules commit messages are checked against.
+    fn commit_rules(&self) -> anyhow::Result<check::CommitRules> {
+        Ok(check::CommitRules::new(self.config()?))
+    }
+
     /// How much of the document may be read: the preset's input limit.
     fn limit(&self) -> anyhow::Result<input::Limit> {
         Ok(input::Limit::of(self.preset.name(), &self.config()?))
+    }
+}
+
+/// `quire check --range`/`--from`: the commits of git's history to check
+/// instead of a file.
+#[derive(Debug, Args)]
+struct HistoryArgs {
+    /// Check the message of every commit in this revision range of the
+    /// current repository (`main..HEAD`, `v1.0.0..`, `HEAD~50..HEAD`),
+    /// merges included (the rules ignore what git writes itself).
+    #[arg(long, value_name = "REV_RANGE", conflicts_with_all = ["file", "git_message", "from"])]
+    range: Option<String>,
+    /// Check every commit after REV up to HEAD: `--range REV..HEAD`.
+    #[arg(long, value_name = "REV", conflicts_with_all = ["file", "git_message"])]
+    from: Option<String>,
+}
+
+impl HistoryArgs {
+    /// The range to check, if one was given.
+    fn range(&self) -> Option<String> {
+        match (&self.range, &self.from) {
+            (Some(range), _) => Some(range.clone()),
+            (None, Some(from)) => Some(format!("{from}..HEAD")),
+            (None, None) => None,
+        }
     }
 }
 
@@ -384,7 +440,12 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
         Command::Check {
             source,
             git_message,
-        } => check::run(&source, git_message),
+            history,
+            json,
+        } => match history.range() {
+            Some(range) => check::run_range(&range, &source.commit_rules()?, json),
+            None => check::run(&source, git_message, json),
+        },
         Command::Fmt {
             source,
             check,
@@ -430,6 +491,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             sha: _,
         }) => hook::prepare_commit_msg(&file, source.as_deref()),
         Command::Hook(HookCommand::PostCommit) => hook::post_commit(),
+        Command::Hook(HookCommand::Install { hook, force }) => hook_install::install(hook, force),
         #[cfg(feature = "semantic")]
         Command::Models(ModelsCommand::Install {
             source,

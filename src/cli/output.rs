@@ -89,6 +89,18 @@ pub(super) fn document(text: &str) -> anyhow::Result<()> {
 /// read back is the same.
 pub(super) fn json(value: &serde_json::Value) -> String {
     let text = serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string());
+    escape_json(text)
+}
+
+/// `value` as JSON on one line, escaped as [`json`] escapes it: one record
+/// of a stream (`quire check --range --json` prints a commit a line).
+pub(super) fn json_line(value: &serde_json::Value) -> String {
+    escape_json(value.to_string())
+}
+
+/// JSON text with every character that would steer a terminal as a `\u`
+/// escape (see [`json`]).
+fn escape_json(text: String) -> String {
     if !text.chars().any(is_unprintable) {
         return text;
     }

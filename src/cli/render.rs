@@ -1,6 +1,9 @@
 //! Printing diagnostics: miette reports for people, JSON for programs.
 
-use quire::diagnostics::LineIndex;
+use std::sync::OnceLock;
+
+use miette::{Diagnostic, MietteHandler, MietteHandlerOpts, ReportHandler};
+use quire::diagnostics::{LineFeeds, LineIndex, escape_unprintable};
 use quire::plan::PlanDiagnostic;
 
 use super::output;
@@ -12,21 +15,54 @@ const MAX_REPORTS: usize = 100;
 /// text with its control characters escaped and long lines clipped
 /// (`Diagnostic::to_report`). At most [`MAX_REPORTS`] reports.
 pub(super) fn report(name: &str, text: &str, diagnostics: &[PlanDiagnostic]) {
+    let reports = report_text(name, text, diagnostics);
+    // One write for them all; `stderr` adds the last line feed.
+    if let Some(reports) = reports.strip_suffix('\n') {
+        output::stderr(reports);
+    }
+}
+
+/// The reports [`report`] writes, as one text (each report ends with a
+/// line feed): for a caller that gathers several documents' reports.
+pub(super) fn report_text(name: &str, text: &str, diagnostics: &[PlanDiagnostic]) -> String {
+    let mut out = String::new();
     for diagnostic in diagnostics.iter().take(MAX_REPORTS) {
-        let report = miette::Report::new(diagnostic.to_report(name, text));
-        output::stderr(&format!("{report:?}"));
+        let report = diagnostic.to_report(name, text);
+        out.push_str(&format!("{:?}\n", Rendered(&report)));
     }
     let unreported = &diagnostics[diagnostics.len().min(MAX_REPORTS)..];
     if !unreported.is_empty() {
         let errors = unreported.iter().filter(|d| d.is_error()).count();
-        output::message(&format!(
+        let line = format!(
             "{name}: {} more problem{} not shown ({errors} error{}, {} warning{}); fix the ones above first",
             unreported.len(),
             plural(unreported.len()),
             plural(errors),
             unreported.len() - errors,
             plural(unreported.len() - errors),
-        ));
+        );
+        out.push_str(&escape_unprintable(&line, LineFeeds::Keep));
+        out.push('\n');
+    }
+    out
+}
+
+/// miette's report handler as `miette::Report` makes it, made once per
+/// process: making it asks the terminal for its size and reads the
+/// environment, which for thousands of reports (`check --range`) cost more
+/// than rendering them.
+fn handler() -> &'static MietteHandler {
+    static HANDLER: OnceLock<MietteHandler> = OnceLock::new();
+    HANDLER.get_or_init(|| MietteHandlerOpts::new().build())
+}
+
+/// A diagnostic as [`handler`] renders it: what `format!("{:?}",
+/// miette::Report::new(diagnostic))` gives.
+struct Rendered<'a>(&'a dyn Diagnostic);
+
+impl std::fmt::Debug for Rendered<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        handler().debug(self.0, f)
     }
 }
 

@@ -151,14 +151,9 @@ impl<'a> Invocation<'a> {
         })
     }
 
-    /// Runs the command and collects its stdout, keeping at most `cap`
-    /// bytes (and counting all of them).
-    fn execute(self, root: &Path, timeout: Duration, cap: usize) -> Result<Collected, StoreError> {
-        let shown = self.shown();
-        let failed = |detail: String| StoreError::CommandFailed {
-            command: shown.clone(),
-            detail,
-        };
+    /// The command, set up to run in `root`: its own process group, stdout
+    /// and stderr piped, stdin piped only when there is input.
+    fn command(&self, root: &Path) -> Command {
         let mut command = Command::new(self.program);
         command
             .args(&self.quiet_args)
@@ -178,13 +173,51 @@ impl<'a> Invocation<'a> {
             // Its own process group, so a timeout can end its children too.
             command.process_group(0);
         }
-        let mut child = command.spawn().map_err(|error| match error.kind() {
-            std::io::ErrorKind::NotFound => StoreError::ProgramMissing {
-                program: self.program,
-                hint: self.install_hint,
-            },
-            _ => failed(crate::fs::describe(&error)),
-        })?;
+        command
+    }
+
+    /// Starts the command; a missing program says how to install it.
+    fn spawn_child(&self, root: &Path) -> Result<Child, StoreError> {
+        self.command(root)
+            .spawn()
+            .map_err(|error| match error.kind() {
+                std::io::ErrorKind::NotFound => StoreError::ProgramMissing {
+                    program: self.program,
+                    hint: self.install_hint,
+                },
+                _ => StoreError::CommandFailed {
+                    command: self.shown(),
+                    detail: crate::fs::describe(&error),
+                },
+            })
+    }
+
+    /// Starts the command in `root` with its stdout to be read as it comes
+    /// ([`CommandStream`]), for output too large to hold at once (a long
+    /// history). No deadline: the reader sets the pace, and dropping the
+    /// stream ends the command.
+    pub(super) fn stream(self, root: &Path) -> Result<CommandStream, StoreError> {
+        let mut child = self.spawn_child(root)?;
+        let stdout = child.stdout.take();
+        let stderr = collect(child.stderr.take(), MAX_STDERR);
+        Ok(CommandStream {
+            shown: self.shown(),
+            root: root.to_owned(),
+            child: Some(child),
+            stdout,
+            stderr,
+        })
+    }
+
+    /// Runs the command and collects its stdout, keeping at most `cap`
+    /// bytes (and counting all of them).
+    fn execute(self, root: &Path, timeout: Duration, cap: usize) -> Result<Collected, StoreError> {
+        let shown = self.shown();
+        let failed = |detail: String| StoreError::CommandFailed {
+            command: shown.clone(),
+            detail,
+        };
+        let mut child = self.spawn_child(root)?;
         // Input and output move on their own threads: a command that does
         // not read its input, or fills a pipe, cannot block this one.
         if let (Some(text), Some(mut input)) = (self.stdin, child.stdin.take()) {
@@ -239,6 +272,65 @@ fn without_partial_character(bytes: &[u8]) -> usize {
             _ => bytes.len(),
         },
         None => bytes.len(),
+    }
+}
+
+/// A running command whose stdout is read as it comes ([`std::io::Read`]);
+/// [`CommandStream::finish`] then says whether it succeeded. Dropped
+/// before that, it ends the command and its process group.
+pub struct CommandStream {
+    /// The command as messages show it.
+    shown: String,
+    /// Where it runs, left out of its error text.
+    root: std::path::PathBuf,
+    child: Option<Child>,
+    stdout: Option<std::process::ChildStdout>,
+    stderr: mpsc::Receiver<Collected>,
+}
+
+impl CommandStream {
+    /// Waits for the command to end, once its stdout has been read to the
+    /// end (or is no longer wanted), and returns its failure, if any, with
+    /// its own error text as [`StoreError::CommandFailed`].
+    pub fn finish(mut self) -> Result<(), StoreError> {
+        // Closed first: a command still writing ends on the broken pipe
+        // instead of waiting for a reader that has stopped.
+        self.stdout = None;
+        let Some(mut child) = self.child.take() else {
+            return Ok(());
+        };
+        let status = child.wait().map_err(|error| StoreError::CommandFailed {
+            command: self.shown.clone(),
+            detail: crate::fs::describe(&error),
+        })?;
+        if status.success() {
+            return Ok(());
+        }
+        let stderr = self
+            .stderr
+            .recv_timeout(Duration::from_secs(2))
+            .unwrap_or_default();
+        Err(StoreError::CommandFailed {
+            command: self.shown.clone(),
+            detail: sanitize(&String::from_utf8_lossy(&stderr.bytes), &self.root),
+        })
+    }
+}
+
+impl Read for CommandStream {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        match &mut self.stdout {
+            Some(stdout) => stdout.read(buffer),
+            None => Ok(0),
+        }
+    }
+}
+
+impl Drop for CommandStream {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            kill(&mut child);
+        }
     }
 }
 
@@ -422,6 +514,60 @@ mod tests {
                 .run(Path::new("."))
                 .is_err()
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_stream_delivers_everything_and_then_the_exit_status() {
+        let mut stream = Invocation::new("sh", "")
+            .args(["-c", "head -c 6000000 /dev/zero | tr '\\0' 'x'"])
+            .stream(Path::new("."))
+            .unwrap();
+        let mut read = Vec::new();
+        stream.read_to_end(&mut read).unwrap();
+        assert_eq!(read.len(), 6_000_000, "more than `run` would keep");
+        stream.finish().unwrap();
+
+        let mut failing = Invocation::new("sh", "")
+            .args([
+                "-c",
+                "echo partial; echo 'fatal: bad revision' >&2; exit 128",
+            ])
+            .stream(Path::new("."))
+            .unwrap();
+        let mut read = String::new();
+        failing.read_to_string(&mut read).unwrap();
+        assert_eq!(read, "partial\n");
+        let error = failing.finish().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "`sh -c echo partial; echo 'fatal: bad revision' >&2; exit 128` failed: fatal: bad revision"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_stream_dropped_early_ends_its_command() {
+        let folder = std::env::temp_dir().join(format!("quire-stream-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let mut stream = Invocation::new("sh", "")
+            .args(["-c", "echo $$ > pid; exec yes"])
+            .stream(&folder)
+            .unwrap();
+        let mut some = [0u8; 1024];
+        stream.read_exact(&mut some).unwrap();
+        let pid: i32 = std::fs::read_to_string(folder.join("pid"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        drop(stream);
+        let proc_entry = format!("/proc/{pid}");
+        assert!(
+            !Path::new(&proc_entry).exists(),
+            "the command still runs after its stream was dropped"
+        );
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 
     #[cfg(unix)]

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::command::Invocation;
+use super::command::{CommandStream, Invocation};
 use super::plan_file::PlanFile;
 use super::{Diff, MAX_NEW_FILE_DIFFS, PlanStore, StoreError, changes_text};
 use crate::fs::{FolderLock, Workspace};
@@ -31,12 +31,28 @@ pub struct GitStore {
 /// optional index writes, and the named filter drivers switched off (passed
 /// through `GIT_CONFIG_*`, which takes any driver name verbatim).
 pub(crate) fn safe_git<'a>(filter_drivers: &[String]) -> Invocation<'a> {
+    safe_git_with(filter_drivers, Hooks::Off)
+}
+
+/// Whether a [`safe_git`] command sees the repository's `core.hooksPath`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hooks {
+    /// `core.hooksPath` is `/dev/null`: no hook can run.
+    Off,
+    /// `core.hooksPath` as configured, for a command that runs none but
+    /// must say where they are (`git rev-parse --git-path hooks`).
+    Configured,
+}
+
+fn safe_git_with<'a>(filter_drivers: &[String], hooks: Hooks) -> Invocation<'a> {
     let mut overrides: Vec<(String, String)> = vec![
         ("core.fsmonitor".into(), "false".into()),
-        ("core.hooksPath".into(), "/dev/null".into()),
         ("log.showSignature".into(), "false".into()),
         ("core.pager".into(), "cat".into()),
     ];
+    if hooks == Hooks::Off {
+        overrides.push(("core.hooksPath".into(), "/dev/null".into()));
+    }
     for driver in filter_drivers {
         for key in ["clean", "smudge", "process"] {
             overrides.push((format!("filter.{driver}.{key}"), String::new()));
@@ -53,6 +69,50 @@ pub(crate) fn safe_git<'a>(filter_drivers: &[String]) -> Invocation<'a> {
             .env(format!("GIT_CONFIG_VALUE_{index}"), value);
     }
     invocation
+}
+
+/// Runs `git ARGS` in `folder` as [`safe_git`] runs it (no program the
+/// repository's configuration names can run) and streams its stdout: for
+/// output too large to hold at once, such as `git log` over a long history.
+/// Read the stream to its end, then [`CommandStream::finish`] says whether
+/// git succeeded (with git's own message when not).
+///
+/// ```
+/// # let folder = tempfile::tempdir()?;
+/// # let git = |args: &[&str]| std::process::Command::new("git").args(args)
+/// #     .current_dir(folder.path()).env("GIT_CONFIG_GLOBAL", "/dev/null")
+/// #     .env("GIT_AUTHOR_NAME", "A").env("GIT_AUTHOR_EMAIL", "a@example.com")
+/// #     .env("GIT_COMMITTER_NAME", "A").env("GIT_COMMITTER_EMAIL", "a@example.com")
+/// #     .status().map(|status| assert!(status.success()));
+/// # git(&["init", "-q"])?;
+/// # git(&["commit", "-q", "--allow-empty", "-m", "feat: add x"])?;
+/// use std::io::Read;
+/// use quire::planner::store::stream_git;
+///
+/// let mut log = stream_git(folder.path(), &["log", "--format=%s"]).unwrap();
+/// let mut subjects = String::new();
+/// log.read_to_string(&mut subjects)?;
+/// log.finish().unwrap();
+/// assert_eq!(subjects, "feat: add x\n");
+///
+/// let mut bad = stream_git(folder.path(), &["log", "--end-of-options", "nosuch", "--"]).unwrap();
+/// bad.read_to_string(&mut String::new())?;
+/// assert!(bad.finish().unwrap_err().to_string().contains("bad revision 'nosuch'"));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn stream_git(folder: &Path, args: &[&str]) -> Result<CommandStream, StoreError> {
+    safe_git(&[]).args(args.iter().copied()).stream(folder)
+}
+
+/// The absolute path of the folder git runs the hooks of the repository
+/// `folder` is in from (`git rev-parse --git-path hooks`): `core.hooksPath`
+/// when it is set, else the `hooks` folder of the repository's common git
+/// directory (shared by its worktrees). The folder need not exist.
+pub fn hooks_folder(folder: &Path) -> Result<PathBuf, StoreError> {
+    let output = safe_git_with(&[], Hooks::Configured)
+        .args(["rev-parse", "--path-format=absolute", "--git-path", "hooks"])
+        .run(folder)?;
+    Ok(PathBuf::from(output.trim_end_matches('\n')))
 }
 
 /// The filter drivers the repository's configuration defines (reading the

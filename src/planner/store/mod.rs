@@ -11,9 +11,9 @@ mod plan_file;
 use std::path::Path;
 use std::time::Duration;
 
-pub use command::COMMAND_TIMEOUT;
+pub use command::{COMMAND_TIMEOUT, CommandStream};
 pub use file::FileStore;
-pub use git::{GitStore, PLAN_FILE_NAME};
+pub use git::{GitStore, PLAN_FILE_NAME, hooks_folder, stream_git};
 pub use jj::JjStore;
 
 use crate::fs::{FolderLock, FsError, Workspace};
