@@ -237,9 +237,9 @@ fn commit_msg_hook_rejects_bad_messages_in_a_real_repository() {
 
     let rejected = git(root, &["commit", "-q", "-m", "Added a file"]);
     assert!(!rejected.status.success());
-    assert!(String::from_utf8_lossy(&rejected.stderr).contains("plan::invalid_header"));
+    assert!(String::from_utf8_lossy(&rejected.stderr).contains("commit::type-empty"));
 
-    let message = "feat(repo): Add a file\n\nThe first file.\n# a comment git strips\n";
+    let message = "feat(repo): add a file\n\nThe first file.\n# a comment git strips\n";
     let accepted = git(root, &["commit", "-q", "--cleanup=strip", "-m", message]);
     assert!(
         accepted.status.success(),
@@ -249,7 +249,7 @@ fn commit_msg_hook_rejects_bad_messages_in_a_real_repository() {
     let log = git(root, &["log", "-1", "--format=%B"]);
     assert_eq!(
         String::from_utf8_lossy(&log.stdout).trim_end(),
-        "feat(repo): Add a file\n\nThe first file."
+        "feat(repo): add a file\n\nThe first file."
     );
 }
 
@@ -635,7 +635,7 @@ fn git_message_files_may_carry_a_long_diff_below_the_scissors() {
     fs::write(
         &path,
         format!(
-            "feat(cli): Bound the input\n\nRead no more than needed.\n# ------------------------ >8 ------------------------\n{diff}"
+            "feat(cli): bound the input\n\nRead no more than needed.\n# ------------------------ >8 ------------------------\n{diff}"
         ),
     )
     .unwrap();
@@ -1032,7 +1032,7 @@ fn an_unknown_preset_lists_the_presets() {
         &stderr(&output),
         &[
             "'COMMIT'",
-            "commit-message, markdown-tasks, yaml-like, strict",
+            "conventional, plan, commit-message, markdown-tasks, yaml-like, strict",
         ],
     );
     let help = quire(&["parse", "--help"], "");
@@ -1040,7 +1040,7 @@ fn an_unknown_preset_lists_the_presets() {
         &stdout(&help),
         &[
             "COMMIT_MESSAGE",
-            "[possible values: commit-message, markdown-tasks, yaml-like, strict]",
+            "[possible values: conventional, plan, commit-message, markdown-tasks, yaml-like, strict]",
         ],
     );
 }

@@ -590,3 +590,21 @@ fn a_root_written_with_a_tilde_is_not_expanded() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_quire_toml_example_is_a_configuration_quire_takes() {
+    let start = README
+        .find("```toml\n[commit]")
+        .expect("a quire.toml example")
+        + "```toml\n".len();
+    let end = start + README[start..].find("```").unwrap();
+    let config = quire::commit::config::CommitConfig::parse(&README[start..end])
+        .unwrap_or_else(|error| panic!("the README's quire.toml: {error}"));
+    config
+        .lint_rules(None)
+        .unwrap_or_else(|error| panic!("the README's quire.toml: {error}"));
+    assert_eq!(
+        config.scopes.as_deref(),
+        Some(&["cli".to_owned(), "mcp".to_owned()][..])
+    );
+}

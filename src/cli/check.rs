@@ -8,13 +8,21 @@
 
 use std::sync::Arc;
 
-use quire::diagnostics::{LineFeeds, escape_unprintable, one_line};
+use quire::commit::lint::{LintFinding, LintRules};
+use quire::commit::{CommitMessage, check_commit};
 use quire::plan::{ParserConfig, PlanDiagnostic, PlanDocument, parse};
 use serde_json::{Value, json};
 
+use quire::diagnostics::{LineFeeds, escape_unprintable, one_line};
+
 use super::{Outcome, SourceArgs, git_message, history, input, output, render};
 
-pub(super) fn run(args: &SourceArgs, git_message: bool, json: bool) -> anyhow::Result<Outcome> {
+pub(super) fn run(
+    args: &SourceArgs,
+    rules: &CommitRules,
+    git_message: bool,
+    json: bool,
+) -> anyhow::Result<Outcome> {
     let limit = args.limit()?;
     let mut source = if git_message {
         // The editor's file may hold a diff below the scissors line: the
@@ -24,7 +32,6 @@ pub(super) fn run(args: &SourceArgs, git_message: bool, json: bool) -> anyhow::R
     } else {
         input::read(args.file.as_deref(), &limit)?
     };
-    let rules = args.commit_rules()?;
     if git_message {
         let message = git_message::cleanup(&source.text);
         if !git_message::is_generated_by_git(&message) {
@@ -32,12 +39,12 @@ pub(super) fn run(args: &SourceArgs, git_message: bool, json: bool) -> anyhow::R
         }
         source.text = Arc::from(message);
     }
-    let verdict = if git_message {
-        check_commit_message(&source.text, &rules)
-    } else {
-        // A plain document is checked as written: no git cleanup, and a
-        // `Merge ...` line is a header like any other.
-        Verdict::checked(&source.text, &rules)
+    let verdict = match rules {
+        CommitRules::Conventional { .. } => check_commit_message(&source.text, rules),
+        // A plain document is checked as written: a `Merge ...` line is a
+        // header like any other.
+        CommitRules::Plan(config) if !git_message => Verdict::plan(&source.text, config),
+        CommitRules::Plan(_) => check_commit_message(&source.text, rules),
     };
     if json {
         output::stdout_json(&verdict.json()?)?;
@@ -52,17 +59,21 @@ pub(super) fn run(args: &SourceArgs, git_message: bool, json: bool) -> anyhow::R
 }
 
 /// The rules a commit message is checked against, made once from the
-/// command's options and shared by every message checked.
+/// command's options and `quire.toml`, and shared by every message checked.
 #[derive(Clone, Debug)]
-pub(super) struct CommitRules {
-    /// The plan grammar's configuration (preset).
-    config: ParserConfig,
-}
-
-impl CommitRules {
-    pub(super) fn new(config: ParserConfig) -> CommitRules {
-        CommitRules { config }
-    }
+pub(super) enum CommitRules {
+    /// Conventional Commits: commitlint's rules of a preset, as `quire.toml`
+    /// adjusts them. A body that holds plan sections (constraints, tasks)
+    /// is checked as a plan too, with `plan`.
+    Conventional {
+        /// The rules.
+        lint: Box<LintRules>,
+        /// The plan grammar's configuration for a body that is a plan.
+        plan: ParserConfig,
+    },
+    /// The plan grammar's own rules (`--preset plan`, or a plan preset),
+    /// the whole message read as a plan document.
+    Plan(ParserConfig),
 }
 
 /// The judgement on one commit message: valid or not, or not checked at
@@ -73,12 +84,15 @@ impl CommitRules {
 pub(super) struct Verdict<'a> {
     /// The message judged (git's cleanup already applied).
     message: &'a str,
-    /// Written by git itself (a merge, a revert, an autosquash marker):
-    /// accepted without a look.
-    ignored: bool,
-    findings: Vec<PlanDiagnostic>,
-    /// The parsed message, when it has a header.
-    document: Option<PlanDocument>,
+    /// The kind of message the rules skip (`merge`, `revert`, ...): written
+    /// by git or a release tool, accepted without a look.
+    ignored: Option<&'static str>,
+    /// What commitlint's rules found.
+    lint: Vec<LintFinding>,
+    /// What the plan grammar found.
+    plan: Vec<PlanDiagnostic>,
+    /// The message's parts for `--json`.
+    commit: Value,
 }
 
 /// Judges one commit message, given as git keeps it (after git's cleanup:
@@ -86,82 +100,149 @@ pub(super) struct Verdict<'a> {
 /// commit-msg hook's file). This is the one place that decides which
 /// messages pass; everything that checks a commit message calls it.
 pub(super) fn check_commit_message<'a>(message: &'a str, rules: &CommitRules) -> Verdict<'a> {
-    if git_message::is_generated_by_git(message) {
-        return Verdict {
-            message,
-            ignored: true,
-            findings: Vec::new(),
-            document: None,
-        };
+    match rules {
+        CommitRules::Conventional { lint, plan } => Verdict::conventional(message, lint, plan),
+        CommitRules::Plan(config) => {
+            if git_message::is_generated_by_git(message) {
+                return Verdict {
+                    message,
+                    ignored: Some("generated"),
+                    lint: Vec::new(),
+                    plan: Vec::new(),
+                    commit: Value::Null,
+                };
+            }
+            Verdict::plan(message, config)
+        }
     }
-    Verdict::checked(message, rules)
 }
 
 impl<'a> Verdict<'a> {
-    /// `message` checked against `rules`, with no message ignored.
-    fn checked(message: &'a str, rules: &CommitRules) -> Verdict<'a> {
-        let outcome = parse(message, &rules.config);
-        let findings = outcome.check_with(message, &rules.config);
-        let document = outcome
-            .document
-            .header
-            .is_some()
-            .then_some(outcome.document);
+    /// `message` checked with commitlint's rules; its body, when it holds
+    /// plan sections, also with the plan grammar (what it says of the body:
+    /// the header is the rules' to judge).
+    fn conventional(message: &'a str, rules: &LintRules, config: &ParserConfig) -> Verdict<'a> {
+        let checked = check_commit(message, rules);
+        let plan = if checked.ignored.is_none() {
+            body_plan_findings(message, &checked.message, config)
+        } else {
+            Vec::new()
+        };
+        let commit = serde_json::to_value(checked.summary()).unwrap_or(Value::Null);
         Verdict {
             message,
-            ignored: false,
-            findings,
-            document,
+            ignored: checked.ignored.map(|kind| kind.name()),
+            lint: checked.findings,
+            plan,
+            commit,
+        }
+    }
+
+    /// `message` checked as a plan document, none ignored.
+    fn plan(message: &'a str, config: &ParserConfig) -> Verdict<'a> {
+        let outcome = parse(message, config);
+        let findings = outcome.check_with(message, config);
+        let commit = if outcome.document.header.is_some() {
+            plan_commit_json(&outcome.document)
+        } else {
+            Value::Null
+        };
+        Verdict {
+            message,
+            ignored: None,
+            lint: Vec::new(),
+            plan: findings,
+            commit,
         }
     }
 
     /// Whether the message passes: ignored, or without errors (warnings
     /// allowed).
     pub(super) fn is_valid(&self) -> bool {
-        self.ignored || !self.findings.iter().any(PlanDiagnostic::is_error)
+        self.ignored.is_some()
+            || !(self.lint.iter().any(LintFinding::is_error)
+                || self.plan.iter().any(PlanDiagnostic::is_error))
     }
 
     /// Whether git wrote the message itself, so it was not checked.
     pub(super) fn is_ignored(&self) -> bool {
-        self.ignored
+        self.ignored.is_some()
     }
 
     /// Writes the findings to stderr as reports naming `name` (a file, or a
     /// commit's short id) as their source.
     pub(super) fn report(&self, name: &str) {
-        render::report(name, self.message, &self.findings);
+        let text = self.report_text(name);
+        if let Some(text) = text.strip_suffix('\n') {
+            output::stderr(text);
+        }
     }
 
-    /// The reports [`Verdict::report`] writes, as text.
+    /// The reports [`Verdict::report`] writes, as one text.
     pub(super) fn report_text(&self, name: &str) -> String {
-        render::report_text(name, self.message, &self.findings)
+        let mut text = render::report_text(name, self.message, &self.lint);
+        text.push_str(&render::report_text(name, self.message, &self.plan));
+        text
     }
 
-    /// The verdict as one JSON object: `valid`, `ignored`, `diagnostics`
-    /// (each with its line and column) and `commit` (what the header says,
-    /// the body and the footers; `null` without a header).
+    /// The verdict as one JSON object: `valid`, `ignored` (and `ignored_as`,
+    /// the kind of message skipped), `diagnostics` (each with its line and
+    /// column) and `commit` (type, scope, breaking, description, body,
+    /// footers).
     pub(super) fn json(&self) -> serde_json::Result<Value> {
-        let commit = match &self.document {
-            Some(document) => {
-                let header = document.header();
-                json!({
-                    "type": header.and_then(|header| header.commit_type()),
-                    "scope": header.and_then(|header| header.scope()),
-                    "breaking": header.is_some_and(|header| header.is_breaking()),
-                    "description": header.and_then(|header| header.title()),
-                    "body": document.description(),
-                    "footers": [],
-                })
-            }
-            None => Value::Null,
-        };
+        let mut diagnostics = render::json(self.message, &self.lint)?;
+        if let (Value::Array(all), Value::Array(plan)) =
+            (&mut diagnostics, render::json(self.message, &self.plan)?)
+        {
+            all.extend(plan);
+        }
         Ok(json!({
             "valid": self.is_valid(),
-            "ignored": self.ignored,
-            "diagnostics": render::json(self.message, &self.findings)?,
-            "commit": commit,
+            "ignored": self.ignored.is_some(),
+            "ignored_as": self.ignored,
+            "diagnostics": diagnostics,
+            "commit": self.commit,
         }))
     }
+}
+
+/// The plan grammar's findings about a body that holds plan sections
+/// (constraints or tasks), below the header; none for a body that is not a
+/// plan, which is no fault in a commit message.
+fn body_plan_findings(
+    text: &str,
+    message: &CommitMessage,
+    config: &ParserConfig,
+) -> Vec<PlanDiagnostic> {
+    if message.body.is_none() {
+        return Vec::new();
+    }
+    let outcome = parse(text, config);
+    let document = &outcome.document;
+    let holds_plan = document.constraints.as_ref().is_some_and(|c| !c.is_empty())
+        || document.tasks.as_ref().is_some_and(|t| !t.is_empty());
+    if !holds_plan {
+        return Vec::new();
+    }
+    let header_end = message.header.span.end;
+    outcome
+        .check_with(text, config)
+        .into_iter()
+        .filter(|finding| finding.span.start > header_end)
+        .collect()
+}
+
+/// The plan grammar's reading of a commit message for `--json`.
+fn plan_commit_json(document: &PlanDocument) -> Value {
+    let header = document.header();
+    json!({
+        "type": header.and_then(|header| header.commit_type()),
+        "scope": header.and_then(|header| header.scope()),
+        "breaking": header.is_some_and(|header| header.is_breaking()),
+        "description": header.and_then(|header| header.title()),
+        "body": document.description(),
+        "footers": [],
+    })
 }
 
 /// `quire check --range RANGE` (`--from REV` is `REV..HEAD`): every commit
@@ -310,14 +391,42 @@ mod tests {
     use super::*;
 
     fn rules() -> CommitRules {
-        CommitRules::new(ParserConfig::COMMIT_MESSAGE)
+        CommitRules::Conventional {
+            lint: Box::new(LintRules::preset(quire::commit::lint::Preset::Conventional)),
+            plan: ParserConfig::COMMIT_MESSAGE,
+        }
+    }
+
+    fn plan_rules() -> CommitRules {
+        CommitRules::Plan(ParserConfig::COMMIT_MESSAGE)
     }
 
     #[test]
     fn messages_git_writes_are_ignored_and_valid() {
         let verdict = check_commit_message("Merge branch 'topic'\n", &rules());
         assert!(verdict.is_ignored() && verdict.is_valid());
+        let json = verdict.json().unwrap();
+        assert_eq!(
+            (&json["ignored"], &json["ignored_as"]),
+            (&json!(true), &json!("merge"))
+        );
+        let verdict = check_commit_message("Merge branch 'topic'\n", &plan_rules());
+        assert!(verdict.is_ignored() && verdict.is_valid());
         assert_eq!(verdict.json().unwrap()["commit"], Value::Null);
+    }
+
+    #[test]
+    fn a_body_that_is_a_plan_is_checked_as_one_and_another_body_is_not() {
+        let plan = "feat(parser): add tasks\n\nWhy.\n\n- [ ]: First\n- [ ]:\n";
+        let verdict = check_commit_message(plan, &rules());
+        assert!(
+            !verdict.plan.is_empty() && !verdict.is_valid(),
+            "{verdict:?}"
+        );
+        assert!(verdict.plan.iter().all(|finding| finding.span.start > 23));
+        let prose = "feat: add tasks\n\n- a list\n- of things\n";
+        let verdict = check_commit_message(prose, &rules());
+        assert!(verdict.plan.is_empty() && verdict.is_valid(), "{verdict:?}");
     }
 
     #[test]
@@ -332,13 +441,15 @@ mod tests {
 
     #[test]
     fn a_conventional_header_is_valid_and_described() {
-        let verdict = check_commit_message("feat(cli)!: Add x\n\nWhy.\n", &rules());
+        let verdict = check_commit_message("feat(cli)!: Add x\n\nWhy.\n", &plan_rules());
+        assert!(verdict.is_valid());
+        let verdict = check_commit_message("feat(cli)!: add x\n\nWhy.\n", &rules());
         assert!(verdict.is_valid());
         let json = verdict.json().unwrap();
         assert_eq!(json["commit"]["type"], "feat");
         assert_eq!(json["commit"]["scope"], "cli");
         assert_eq!(json["commit"]["breaking"], true);
-        assert_eq!(json["commit"]["description"], "Add x");
+        assert_eq!(json["commit"]["description"], "add x");
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 mod ask;
 mod check;
+mod commit_config;
 mod embedder;
 mod files;
 mod fmt;
@@ -25,6 +26,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use embedder::EmbedderArgs;
+use quire::commit::lint::{LintRules, Preset as LintPreset};
 use quire::plan::{ParserConfig, Preset};
 
 const EXIT_STATUS_HELP: &str = "\
@@ -72,10 +74,14 @@ enum Command {
         #[command(flatten)]
         history: HistoryArgs,
         /// Print one JSON object instead of reports: `valid`, `ignored`,
-        /// `diagnostics`, `commit`; with --range/--from, `commits` (one a
-        /// line, each with its `id`) and `summary`.
+        /// `ignored_as`, `diagnostics`, `commit`; with --range/--from,
+        /// `commits` (one a line, each with its `id`) and `summary`.
         #[arg(long)]
         json: bool,
+        /// The quire.toml whose `[commit]` table adjusts the rules (default:
+        /// the first quire.toml from the current folder upward).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
     /// Serve the MCP tools (stdio by default).
     ///
@@ -324,25 +330,119 @@ struct SourceArgs {
     /// The document to read; `-` or nothing reads standard input.
     #[arg(value_name = "FILE|-")]
     file: Option<PathBuf>,
-    /// The syntax and limits to parse with; the spec's spellings
-    /// (`COMMIT_MESSAGE`, `STRICT`, ...) work too, in any case.
-    #[arg(long, value_name = "NAME", value_enum, ignore_case = true, default_value_t = Preset::CommitMessage)]
-    preset: Preset,
+    /// The rules to read with. A plan's syntax and limits:
+    /// `commit-message` (the default; `plan` is the same), `markdown-tasks`,
+    /// `yaml-like`, `strict` (the spec's spellings, `COMMIT_MESSAGE`, ...,
+    /// work too, in any case). For `check` of commit messages
+    /// (`--git-message`, `--range`, `--from`), `conventional` (their
+    /// default: commitlint's config-conventional rules) or `plan` (the plan
+    /// grammar's rules for the whole message).
+    #[arg(long, value_name = "NAME", value_enum, ignore_case = true)]
+    preset: Option<PresetName>,
+}
+
+/// A `--preset` value: Conventional Commits rules, or a plan preset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PresetName {
+    /// commitlint's config-conventional rules (`check` of commit messages).
+    Conventional,
+    /// The plan grammar's rules, with the `commit-message` preset.
+    PlanRules,
+    /// The plan grammar with this preset.
+    Plan(Preset),
+}
+
+impl clap::ValueEnum for PresetName {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            PresetName::Conventional,
+            PresetName::PlanRules,
+            PresetName::Plan(Preset::CommitMessage),
+            PresetName::Plan(Preset::MarkdownTasks),
+            PresetName::Plan(Preset::YamlLike),
+            PresetName::Plan(Preset::Strict),
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        match self {
+            PresetName::Conventional => Some(clap::builder::PossibleValue::new("conventional")),
+            PresetName::PlanRules => Some(clap::builder::PossibleValue::new("plan")),
+            PresetName::Plan(preset) => preset.to_possible_value(),
+        }
+    }
 }
 
 impl SourceArgs {
-    fn config(&self) -> anyhow::Result<ParserConfig> {
-        Ok(self.preset.config())
+    /// The plan preset to parse with: `conventional` names none, and a
+    /// plan document is then read with `commit-message`.
+    fn plan_preset(&self) -> Preset {
+        match self.preset {
+            Some(PresetName::Plan(preset)) => preset,
+            Some(PresetName::Conventional | PresetName::PlanRules) | None => Preset::CommitMessage,
+        }
     }
 
-    /// The rules commit messages are checked against.
-    fn commit_rules(&self) -> anyhow::Result<check::CommitRules> {
-        Ok(check::CommitRules::new(self.config()?))
+    /// The plan preset `parse` and `fmt` read with; `conventional` is
+    /// refused there, since it is a set of rules, not a syntax.
+    fn config(&self) -> anyhow::Result<ParserConfig> {
+        if self.preset == Some(PresetName::Conventional) {
+            anyhow::bail!(
+                "--preset conventional names rules for `quire check` of commit messages; parse and fmt read plan documents: use plan, {}",
+                Preset::ALL.map(Preset::name).join(", ")
+            );
+        }
+        Ok(self.plan_preset().config())
+    }
+
+    /// The rules `check` applies: for commit messages (`commit_messages`:
+    /// `--git-message`, `--range`), `conventional` unless `--preset` or the
+    /// `quire.toml` (`config_file`, or the one found from the current
+    /// folder upward) names another; for a plan document, the plan preset.
+    fn commit_rules(
+        &self,
+        commit_messages: bool,
+        config_file: Option<&std::path::Path>,
+    ) -> anyhow::Result<check::CommitRules> {
+        let plan = self.plan_preset().config();
+        let conventional = match self.preset {
+            Some(PresetName::Conventional) => true,
+            Some(PresetName::Plan(_) | PresetName::PlanRules) => false,
+            None => commit_messages,
+        };
+        if !conventional {
+            // A quire.toml given by name must still be readable.
+            if let Some(file) = config_file {
+                commit_config::read(file)?;
+            }
+            return Ok(check::CommitRules::Plan(plan));
+        }
+        let config = match config_file {
+            Some(file) => Some(commit_config::read(file)?),
+            None => commit_config::discover()?,
+        };
+        let Some(config) = config else {
+            return Ok(check::CommitRules::Conventional {
+                lint: Box::new(LintRules::preset(LintPreset::Conventional)),
+                plan,
+            });
+        };
+        // `--preset conventional` given wins over the file's preset.
+        let named = self.preset.map(|_| LintPreset::Conventional);
+        if named.is_none() && config.names_plan() {
+            return Ok(check::CommitRules::Plan(plan));
+        }
+        let lint = config.rules(named)?;
+        Ok(check::CommitRules::Conventional {
+            lint: Box::new(lint),
+            plan,
+        })
     }
 
     /// How much of the document may be read: the preset's input limit.
     fn limit(&self) -> anyhow::Result<input::Limit> {
-        Ok(input::Limit::of(self.preset.name(), &self.config()?))
+        let preset = self.plan_preset();
+        Ok(input::Limit::of(preset.name(), &preset.config()))
     }
 }
 
@@ -442,9 +542,17 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             git_message,
             history,
             json,
+            config,
         } => match history.range() {
-            Some(range) => check::run_range(&range, &source.commit_rules()?, json),
-            None => check::run(&source, git_message, json),
+            Some(range) => {
+                check::run_range(&range, &source.commit_rules(true, config.as_deref())?, json)
+            }
+            None => check::run(
+                &source,
+                &source.commit_rules(git_message, config.as_deref())?,
+                git_message,
+                json,
+            ),
         },
         Command::Fmt {
             source,

@@ -3,8 +3,9 @@
 use std::sync::OnceLock;
 
 use miette::{Diagnostic, MietteHandler, MietteHandlerOpts, ReportHandler};
-use quire::diagnostics::{LineFeeds, LineIndex, escape_unprintable};
-use quire::plan::PlanDiagnostic;
+use quire::diagnostics::{
+    Diagnostic as QuireDiagnostic, DiagnosticCode, LineFeeds, LineIndex, escape_unprintable,
+};
 
 use super::output;
 
@@ -14,7 +15,11 @@ const MAX_REPORTS: usize = 100;
 /// Writes each diagnostic as a miette report to stderr: an excerpt of the
 /// text with its control characters escaped and long lines clipped
 /// (`Diagnostic::to_report`). At most [`MAX_REPORTS`] reports.
-pub(super) fn report(name: &str, text: &str, diagnostics: &[PlanDiagnostic]) {
+pub(super) fn report<C: DiagnosticCode>(
+    name: &str,
+    text: &str,
+    diagnostics: &[QuireDiagnostic<C>],
+) {
     let reports = report_text(name, text, diagnostics);
     // One write for them all; `stderr` adds the last line feed.
     if let Some(reports) = reports.strip_suffix('\n') {
@@ -24,7 +29,11 @@ pub(super) fn report(name: &str, text: &str, diagnostics: &[PlanDiagnostic]) {
 
 /// The reports [`report`] writes, as one text (each report ends with a
 /// line feed): for a caller that gathers several documents' reports.
-pub(super) fn report_text(name: &str, text: &str, diagnostics: &[PlanDiagnostic]) -> String {
+pub(super) fn report_text<C: DiagnosticCode>(
+    name: &str,
+    text: &str,
+    diagnostics: &[QuireDiagnostic<C>],
+) -> String {
     let mut out = String::new();
     for diagnostic in diagnostics.iter().take(MAX_REPORTS) {
         let report = diagnostic.to_report(name, text);
@@ -73,9 +82,9 @@ fn plural(count: usize) -> &'static str {
 /// The diagnostics as the `diagnostics` array of `--json` output: each in
 /// the library's JSON shape, with its line and column
 /// ([`quire::diagnostics::Located`]).
-pub(super) fn json(
+pub(super) fn json<C: DiagnosticCode>(
     text: &str,
-    diagnostics: &[PlanDiagnostic],
+    diagnostics: &[QuireDiagnostic<C>],
 ) -> serde_json::Result<serde_json::Value> {
     let index = LineIndex::new(text);
     let located: Vec<_> = diagnostics

@@ -77,8 +77,9 @@ impl CheckedCommit {
 /// let good = check_commit("fix(cli): keep the exit code\n\nSigned-off-by: A <a@b.c>\n", &rules);
 /// assert!(good.is_valid() && good.findings.is_empty());
 /// let bad = check_commit("Fixed the thing.", &rules);
-/// let rules_failed: Vec<&str> = bad.findings.iter().map(|f| f.code.name()).collect();
-/// assert_eq!(rules_failed, ["subject-empty", "type-empty"]);
+/// let mut rules_failed: Vec<&str> = bad.findings.iter().map(|f| f.code.name()).collect();
+/// rules_failed.sort();
+/// assert_eq!(rules_failed, ["subject-empty", "subject-full-stop", "type-empty"]);
 /// assert!(!bad.is_valid());
 /// ```
 pub fn check_commit(text: &str, rules: &LintRules) -> CheckedCommit {
