@@ -1185,9 +1185,12 @@ fn eight_processes_never_lose_an_update() {
         .collect();
     // Serialized updates alternate: each R->G is followed by a G->R. A lost
     // update shows as two moves from the same state.
-    // Each worker alternates its targets, so about half of all calls move.
+    // Each worker alternates its targets, so about half of all calls move
+    // when the processes interleave evenly; on a loaded machine they run in
+    // bursts (20 of 96 was seen in a full test run), so the bound asks only
+    // for enough moves that the alternation below means something.
     assert!(
-        moves.len() >= PROCESSES * CALLS / 4,
+        moves.len() >= PROCESSES * CALLS / 8,
         "only {} of {} calls moved the status",
         moves.len(),
         PROCESSES * CALLS

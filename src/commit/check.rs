@@ -135,16 +135,16 @@ pub fn lint_view<'a>(message: &'a CommitMessage, text: &'a str) -> LintMessage<'
     }
 }
 
+/// A header's type, scope (if any) and subject.
+type HeaderParts<'a> = (Spanned<&'a str>, Option<Spanned<&'a str>>, Spanned<&'a str>);
+
 /// The parts commitlint's header pattern (`^(\w*)(?:\((.*)\))?!?: (.*)$`,
 /// of conventional-changelog-conventionalcommits) reads from a header the
 /// grammar does not take: `feat: ` (an empty subject), `feat(): add` (an
 /// empty scope). The rules then judge the parts as commitlint does, and a
 /// type that is there is not reported missing. `at` is the header's offset
 /// in the message.
-fn commitlint_header_parts(
-    header: &str,
-    at: usize,
-) -> Option<(Spanned<&str>, Option<Spanned<&str>>, Spanned<&str>)> {
+fn commitlint_header_parts(header: &str, at: usize) -> Option<HeaderParts<'_>> {
     let spanned = |start: usize, end: usize| {
         Spanned::new(&header[start..end], Span::new(at + start, at + end))
     };
