@@ -71,7 +71,7 @@ fn safe_git_with<'a>(filter_drivers: &[String], hooks: Hooks) -> Invocation<'a> 
     invocation
 }
 
-/// Runs `git ARGS` in `folder` as [`safe_git`] runs it (no program the
+/// Runs `git ARGS` in `folder` as the store's own git commands run (no program the
 /// repository's configuration names can run) and streams its stdout: for
 /// output too large to hold at once, such as `git log` over a long history.
 /// Read the stream to its end, then [`CommandStream::finish`] says whether
