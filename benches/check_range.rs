@@ -84,15 +84,15 @@ fn message(index: usize) -> String {
         2 => format!(
             "Revert \"{kind}({scope}): Change {index}\"\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.\n"
         ),
-        n if n % 3 == 0 => format!("{kind}({scope}): Change number {index}\n"),
+        n if n % 3 == 0 => format!("{kind}({scope}): change number {index}\n"),
         n if n % 3 == 1 => format!(
-            "{kind}({scope}): Handle case {index}\n\n\
+            "{kind}({scope}): handle case {index}\n\n\
              The old code assumed every input was valid; this one checks\n\
              each value before using it and reports what was wrong.\n\n\
              Signed-off-by: Bench <bench@example.com>\n"
         ),
         _ => format!(
-            "{kind}: Improve thing {index}\n\n\
+            "{kind}: improve thing {index}\n\n\
              First paragraph of the body, explaining the change at some\n\
              length so that the message is as long as real ones are.\n\n\
              Second paragraph with more detail.\n\n\
