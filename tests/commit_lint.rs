@@ -690,7 +690,7 @@ fn findings_point_at_what_is_wrong_and_say_what_to_write() {
     let findings = rules.check(&view("update stuff"));
     assert_eq!(
         findings[0].message,
-        "the header has no type: no `:` ends a type"
+        "the header is not `type: subject`: no `:` ends a type"
     );
 }
 

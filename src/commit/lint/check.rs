@@ -142,17 +142,23 @@ fn type_empty(message: &LintMessage<'_>, never: bool) -> Option<Failure> {
             // A point at the end of a line is drawn without its label, so
             // an empty span becomes the whole header.
             let header = message.header.span;
-            let (span, why) = match &message.header_problem {
-                Some(problem) if !problem.span.is_empty() => {
-                    (problem.span, format!(": {}", problem.value))
-                }
-                Some(problem) => (header, format!(": {}", problem.value)),
-                None => (header, String::new()),
+            // The grammar's reason, when it gave one, says more than "no
+            // type": a header it refuses may hold one in the wrong place.
+            let (span, said) = match &message.header_problem {
+                Some(problem) if !problem.span.is_empty() => (
+                    problem.span,
+                    format!("the header is not `type: subject`: {}", problem.value),
+                ),
+                Some(problem) => (
+                    header,
+                    format!("the header is not `type: subject`: {}", problem.value),
+                ),
+                None => (header, "the header has no type".to_owned()),
             };
             failure(
                 span,
                 "type",
-                format!("the header has no type{why}"),
+                said,
                 "expected `type: subject`",
                 "start the header with a type and a colon, such as `fix: handle an empty body`",
             )
