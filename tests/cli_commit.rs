@@ -158,6 +158,57 @@ fn a_quire_toml_that_cannot_be_used_is_a_usage_error_naming_the_line() {
 }
 
 #[test]
+fn a_quire_toml_that_is_not_text_or_not_a_file_is_handled() {
+    let folder = tempfile::tempdir().unwrap();
+    let nested = folder.path().join("repo");
+    fs::create_dir(&nested).unwrap();
+    // Not UTF-8: refused, saying so.
+    let bad = folder.path().join("latin1.toml");
+    fs::write(&bad, b"[commit]\ntypes = [\"caf\xe9\"]\n").unwrap();
+    let (code, _, stderr) = check(&nested, "fix: typo\n", &["--config", bad.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("is not UTF-8"), "{stderr}");
+    // Over a megabyte: refused unread.
+    let huge = folder.path().join("huge.toml");
+    fs::write(&huge, format!("[commit]\n#{}\n", "x".repeat(2 << 20))).unwrap();
+    let (code, _, stderr) = check(
+        &nested,
+        "fix: typo\n",
+        &["--config", huge.to_str().unwrap()],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    // A folder named quire.toml is no configuration: the search goes on
+    // upward and finds the file above it.
+    fs::create_dir(nested.join("quire.toml")).unwrap();
+    fs::write(
+        folder.path().join("quire.toml"),
+        "[commit]\ntypes = [\"fix\"]\n",
+    )
+    .unwrap();
+    let (code, json, _) = check(&nested, "feat: add x\n", &[]);
+    assert_eq!(
+        (code, rules_failed(&json)),
+        (1, vec!["commit::type-enum".to_owned()])
+    );
+    // A link to a configuration elsewhere is read as the file it names.
+    fs::remove_dir(nested.join("quire.toml")).unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    fs::write(
+        elsewhere.path().join("shared.toml"),
+        "[commit]\ntypes = [\"feat\"]\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        elsewhere.path().join("shared.toml"),
+        nested.join("quire.toml"),
+    )
+    .unwrap();
+    let (code, json, stderr) = check(&nested, "feat: add x\n", &[]);
+    assert_eq!(code, 0, "{json} {stderr}");
+}
+
+#[test]
 fn conventional_is_for_check_only() {
     let folder = tempfile::tempdir().unwrap();
     fs::write(folder.path().join("plan.txt"), "feat(x): Add y\n").unwrap();
