@@ -2,16 +2,22 @@
 //!
 //! Each rule parses one line's content (see [`line_input`]) and yields byte
 //! spans into the whole document, or a [`Mismatch`]: the first character it
-//! cannot take and what it expected there, which the diagnostics show. `grammar/plan.ebnf` is the grammar; the
-//! comment above each function names the rule it implements.
+//! cannot take and what it expected there, which the diagnostics show.
+//! `grammar/plan.ebnf` is the grammar; the comment above each function
+//! names the rule it implements.
+//!
+//! The conventional header is not read here: the commit grammar reads it
+//! ([`header_parts`], shared with Conventional Commits), and this module
+//! applies the plan profile to that reading, so there is one header
+//! grammar with two sets of rules.
 
-use winnow::combinator::opt;
 use winnow::error::EmptyError;
 use winnow::prelude::*;
 use winnow::stream::{Location, Stream};
 use winnow::token::{literal, one_of, rest, take_while};
 
 use super::config::{ConstraintSyntax, HeaderSyntax, TaskSyntax};
+use crate::commit::{HeaderParts, ScopePart, char_span, header_parts};
 use crate::span::Span;
 use crate::text::{Input, Line, RuleResult, line_input};
 
@@ -97,55 +103,103 @@ pub(crate) fn header_line<'i>(
     line: Line,
     syntax: HeaderSyntax,
 ) -> Checked<HeaderLine<'i>> {
-    let input = &mut line_input(document, line);
     match syntax {
-        HeaderSyntax::Conventional => conventional_header(input),
+        HeaderSyntax::Conventional => conventional_header(document, line),
         HeaderSyntax::MarkdownHeading => titled_header(
             "# ",
             "expected `# ` and a title",
             "start with a markdown heading: `# Title`",
-            input,
+            &mut line_input(document, line),
         ),
         HeaderSyntax::YamlTitle => titled_header(
             "title: ",
             "expected `title: ` and a title",
             "start with a title line: `title: Title`",
-            input,
+            &mut line_input(document, line),
         ),
     }
 }
 
+/// A mismatch at the character of `document` at `at`, in a line that ends
+/// at `end`.
+#[cold]
+fn mismatch_at(
+    document: &str,
+    at: usize,
+    end: usize,
+    expected: &'static str,
+    hint: &'static str,
+) -> Mismatch {
+    Mismatch {
+        span: char_span(document, at, end),
+        expected,
+        hint,
+    }
+}
+
+/// The text of `span` with its span.
+fn piece_of(document: &str, span: Span) -> Piece<'_> {
+    Piece {
+        text: &document[span.range()],
+        span,
+    }
+}
+
 // plan.ebnf: conventional-header, type
-fn conventional_header<'i>(input: &mut Input<'i>) -> Checked<HeaderLine<'i>> {
-    let commit_type = piece(take_while(1.., 'a'..='z'))
-        .parse_next(input)
-        .map_err(|_: EmptyError| mismatch(input, "expected a lowercase type", type_hint(input)))?;
-    if input.peek_token() != Some('(') {
-        let colon: RuleResult<char> = ':'.parse_next(input);
-        colon.map_err(|_| after_type(input))?;
+//
+// The commit grammar's reading of the header (commit.ebnf header-parts),
+// judged by the plan profile: where the first part breaks the profile is
+// the mismatch.
+fn conventional_header<'i>(document: &'i str, line: Line) -> Checked<HeaderLine<'i>> {
+    let parts = header_parts(document, line);
+    let typed = parts.commit_type;
+    let lowercase = document[typed.range()]
+        .bytes()
+        .take_while(u8::is_ascii_lowercase)
+        .count();
+    if lowercase == 0 {
+        let rest = &document[typed.start..line.end];
+        return Err(mismatch_at(
+            document,
+            typed.start,
+            line.end,
+            "expected a lowercase type",
+            type_hint(rest),
+        ));
+    }
+    if lowercase < typed.len() {
+        return Err(after_type(document, typed.start + lowercase, line.end));
+    }
+    let commit_type = Some(piece_of(document, typed));
+    let Some(scope) = parts.scope else {
+        if let Some(bang) = parts.bang {
+            return Err(after_type(document, bang.start, line.end));
+        }
+        if parts.colon.is_none() {
+            return Err(after_type(document, parts.rest.start, line.end));
+        }
         return Ok(HeaderLine {
-            commit_type: Some(commit_type),
+            commit_type,
             scope: None,
             breaking: false,
             title: None,
-            ignored: ignored_text(input),
+            ignored: ignored_text(document, parts.rest),
         });
-    }
-    let (scope, breaking) = scoped_tail(input)?;
+    };
+    let scope = scoped_tail(document, line, scope, &parts)?;
     Ok(HeaderLine {
-        commit_type: Some(commit_type),
+        commit_type,
         scope: Some(scope),
-        breaking,
-        title: title_part(input),
+        breaking: parts.bang.is_some(),
+        title: title_part(document, parts.rest),
         ignored: None,
     })
 }
 
-/// The hint for a line that does not start with a type: a word with capital
-/// letters where the type goes (`Fix:`) is a type to lowercase; anything
-/// else has no type.
-fn type_hint(input: &Input<'_>) -> &'static str {
-    let rest: &str = input;
+/// The hint for a line that does not start with a type (`rest` is the
+/// line): a word with capital letters where the type goes (`Fix:`) is a
+/// type to lowercase; anything else has no type.
+fn type_hint(rest: &str) -> &'static str {
     let after_word = rest.trim_start_matches(char::is_alphabetic);
     let word = &rest[..rest.len() - after_word.len()];
     if word.chars().any(char::is_uppercase) && after_word.starts_with([':', '(', '!']) {
@@ -155,60 +209,67 @@ fn type_hint(input: &Input<'_>) -> &'static str {
     }
 }
 
-/// Why a type is not followed by `:` or `(`.
-fn after_type(input: &Input<'_>) -> Mismatch {
-    match input.peek_token() {
-        Some('!') if input.starts_with("!:") => {
-            mismatch(input, "expected `(scope)` before `!`", HINT_BANG)
-        }
-        Some(c) if is_ws(c) => mismatch(
-            input,
-            "expected `:` or `(` right after the type",
-            HINT_SPACE,
-        ),
-        Some(c) if c.is_uppercase() => mismatch(input, "expected `:` or `(`", HINT_LOWERCASE),
-        _ => mismatch(input, "expected `:` or `(`", HINT_AFTER_TYPE),
-    }
+/// Why the character at `at`, right after a type, is not `:` or `(`.
+fn after_type(document: &str, at: usize, end: usize) -> Mismatch {
+    let rest = &document[at..end];
+    let (expected, hint) = match rest.chars().next() {
+        Some('!') if rest.starts_with("!:") => ("expected `(scope)` before `!`", HINT_BANG),
+        Some(c) if is_ws(c) => ("expected `:` or `(` right after the type", HINT_SPACE),
+        Some(c) if c.is_uppercase() => ("expected `:` or `(`", HINT_LOWERCASE),
+        _ => ("expected `:` or `(`", HINT_AFTER_TYPE),
+    };
+    mismatch_at(document, at, end, expected, hint)
 }
 
 // plan.ebnf: scoped-tail, scope (up to the colon; the title-part follows)
-fn scoped_tail<'i>(input: &mut Input<'i>) -> Checked<(Piece<'i>, bool)> {
-    let open: RuleResult<char> = '('.parse_next(input);
-    open.map_err(|_| after_type(input))?;
-    let scope = piece(take_while(1.., |c: char| c != ')' && !is_ws(c)))
-        .parse_next(input)
-        .map_err(|_: EmptyError| mismatch(input, "expected a scope", HINT_SCOPE))?;
-    let close: RuleResult<char> = ')'.parse_next(input);
-    close.map_err(|_| mismatch(input, "expected `)` after the scope", HINT_SCOPE))?;
-    let bang: RuleResult<Option<char>> = opt('!').parse_next(input);
-    let breaking = matches!(bang, Ok(Some(_)));
-    let colon: RuleResult<char> = ':'.parse_next(input);
-    colon.map_err(|_| {
-        let expected = if breaking {
+fn scoped_tail<'i>(
+    document: &'i str,
+    line: Line,
+    scope: ScopePart,
+    parts: &HeaderParts,
+) -> Checked<Piece<'i>> {
+    let inside = &document[scope.text.range()];
+    let unspaced = inside.len() - inside.trim_start_matches(|c: char| !is_ws(c)).len();
+    if unspaced == 0 {
+        return Err(mismatch_at(
+            document,
+            scope.text.start,
+            line.end,
+            "expected a scope",
+            HINT_SCOPE,
+        ));
+    }
+    if unspaced < inside.len() || !scope.closed {
+        let at = scope.text.start + unspaced;
+        return Err(mismatch_at(
+            document,
+            at,
+            line.end,
+            "expected `)` after the scope",
+            HINT_SCOPE,
+        ));
+    }
+    if parts.colon.is_none() {
+        let expected = if parts.bang.is_some() {
             "expected `:` after `!`"
         } else {
             "expected `:` after `)`"
         };
-        mismatch(input, expected, HINT_SCOPE)
-    })?;
-    Ok((scope, breaking))
+        return Err(mismatch_at(
+            document,
+            parts.rest.start,
+            line.end,
+            expected,
+            HINT_SCOPE,
+        ));
+    }
+    Ok(piece_of(document, scope.text))
 }
 
 // plan.ebnf: ignored-text (the span covers what follows the whitespace)
-fn ignored_text<'i>(input: &mut Input<'i>) -> Option<Piece<'i>> {
-    let _: RuleResult<&str> = take_while(0.., is_ws).parse_next(input);
-    let text = rest_of_line(input);
-    (!text.text.is_empty()).then_some(text)
-}
-
-/// The rest of the line, possibly empty.
-fn rest_of_line<'i>(input: &mut Input<'i>) -> Piece<'i> {
-    let start = input.current_token_start();
-    let text = input.finish();
-    Piece {
-        text,
-        span: Span::new(start, start + text.len()),
-    }
+fn ignored_text(document: &str, rest: Span) -> Option<Piece<'_>> {
+    let text = document[rest.range()].trim_start_matches(is_ws);
+    (!text.is_empty()).then(|| piece_of(document, Span::new(rest.end - text.len(), rest.end)))
 }
 
 // plan.ebnf: title-part, title
@@ -216,22 +277,19 @@ fn rest_of_line<'i>(input: &mut Input<'i>) -> Piece<'i> {
 // When the rest of the line is only whitespace, its last character is the
 // title: the original's `:\s*(.+)$` backtracked to that. The validator then
 // reports the title's whitespace.
-fn title_part<'i>(input: &mut Input<'i>) -> Option<Piece<'i>> {
-    let start = input.current_token_start();
-    let leading: RuleResult<&str> = take_while(0.., is_ws).parse_next(input);
-    let leading = leading.unwrap_or_default();
-    let title = rest_of_line(input);
-    if !title.text.is_empty() {
-        return Some(title);
+fn title_part(document: &str, rest: Span) -> Option<Piece<'_>> {
+    let after_colon = &document[rest.range()];
+    let title = after_colon.trim_start_matches(is_ws);
+    if !title.is_empty() {
+        return Some(piece_of(
+            document,
+            Span::new(rest.end - title.len(), rest.end),
+        ));
     }
-    let end = start + leading.len();
-    leading.chars().next_back().map(|last| {
-        let width = last.len_utf8();
-        Piece {
-            text: &leading[leading.len() - width..],
-            span: Span::new(end - width, end),
-        }
-    })
+    after_colon
+        .chars()
+        .next_back()
+        .map(|last| piece_of(document, Span::new(rest.end - last.len_utf8(), rest.end)))
 }
 
 // plan.ebnf: markdown-header, yaml-header
@@ -775,12 +833,39 @@ mod tests {
             (Conventional, "fix(s", "", "expected `)` after the scope"),
             (Conventional, "fix", "", "expected `:` or `(`"),
             (Conventional, "fixup! x", "!", "expected `:` or `(`"),
+            (Conventional, "fiX: x", "X", "expected `:` or `(`"),
+            (Conventional, "fix2: x", "2", "expected `:` or `(`"),
+            (Conventional, "fête: x", "ê", "expected `:` or `(`"),
+            (Conventional, "fix( s): x", " ", "expected a scope"),
+            (Conventional, "fix(a b", " ", "expected `)` after the scope"),
+            (Conventional, "fix(", "", "expected a scope"),
+            (Conventional, "(s): x", "(", "expected a lowercase type"),
             (MarkdownHeading, "#Title", "T", "expected `# ` and a title"),
             (YamlTitle, "title: ", "", "expected `title: ` and a title"),
         ];
         for (syntax, text, at, expected) in cases {
             let found = mismatch_in(text, |text, line| header_line(text, line, syntax).err());
             assert_eq!(found, (at, expected), "{text:?}");
+        }
+    }
+
+    /// The plan header is the commit grammar's header under the plan
+    /// profile: the same line, two verdicts.
+    #[test]
+    fn the_plan_profile_and_conventional_commits_judge_one_reading() {
+        let conventional = |text: &str| crate::commit::parse_header(text).conventional;
+        for (text, plan, commit) in [
+            ("fix(s): x", true, true),
+            ("fix(s):x", true, false),
+            ("feat!: x", false, true),
+            ("feat(a b): x", false, true),
+            ("Feat: x", false, true),
+            ("feat-x: y", false, true),
+            ("fix(): x", false, false),
+            ("Add a parser", false, false),
+        ] {
+            assert_eq!(header(text).is_some(), plan, "plan profile on {text:?}");
+            assert_eq!(conventional(text).is_some(), commit, "commit on {text:?}");
         }
     }
 
