@@ -157,6 +157,36 @@ fn a_quire_toml_that_cannot_be_used_is_a_usage_error_naming_the_line() {
     assert!(stderr.contains("not a regular file"), "{stderr}");
 }
 
+/// `preset = "plan"` in a `quire.toml` is the plan grammar's check, which
+/// `--preset conventional` overrides; conventional settings beside it are
+/// refused, not silently dropped.
+#[test]
+fn a_quire_toml_naming_the_plan_check_uses_it_and_takes_no_rules() {
+    let folder = tempfile::tempdir().unwrap();
+    let config = folder.path().join("quire.toml");
+    fs::write(&config, "[commit]\npreset = \"plan\"\n").unwrap();
+    // A breaking `!` without a scope: a conventional header, not a plan one.
+    let (code, json, _) = check(folder.path(), "feat!: drop the old flag\n", &[]);
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(rules_failed(&json), ["plan::invalid_header"]);
+    let (code, json, _) = check(
+        folder.path(),
+        "feat!: drop the old flag\n",
+        &["--preset", "conventional"],
+    );
+    assert_eq!((code, rules_failed(&json)), (0, Vec::<String>::new()));
+
+    fs::write(&config, "[commit]\npreset = \"plan\"\ntypes = [\"feat\"]\n").unwrap();
+    let (code, json, stderr) = check(folder.path(), "feat(x): Add\n", &[]);
+    assert_eq!((code, json), (2, Value::Null), "{stderr}");
+    assert!(
+        stderr.contains("line 2")
+            && stderr.contains("preset `plan` is the plan grammar's own check"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+}
+
 #[test]
 fn a_quire_toml_that_is_not_text_or_not_a_file_is_handled() {
     let folder = tempfile::tempdir().unwrap();

@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use quire::commit::check_commit;
-use quire::commit::lint::{Level, LintRules, Preset};
+use quire::commit::lint::{Level, LintRules};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -46,7 +46,7 @@ const DIFFERENCES: &[(&str, &str)] = &[
 
 #[test]
 fn every_corpus_message_gets_commitlints_verdict() {
-    let rules = LintRules::preset(Preset::Conventional);
+    let rules = LintRules::conventional();
     let corpus = include_str!("corpus/commitlint/rules.jsonl");
     let differences: BTreeMap<&str, &str> = DIFFERENCES.iter().copied().collect();
     let mut disagreements = Vec::new();

@@ -1,15 +1,16 @@
 //! `quire.toml`'s `[commit]` table: the forms a setting may take, and for
 //! each kind of mistake, the line, the key and what to write instead.
 
+use quire::commit::Preset;
 use quire::commit::config::{CONFIG_FILE_NAME, CommitConfig, ConfigCode, ConfigError, find_config};
-use quire::commit::lint::{Case, Level, LintRules, Preset, Rule, RuleSetting, RuleValue, When};
+use quire::commit::lint::{Case, Level, LintRules, Rule, RuleSetting, RuleValue, When};
 use quire::diagnostics::LineIndex;
 use std::path::{Path, PathBuf};
 
 fn rules(text: &str) -> LintRules {
     CommitConfig::parse(text)
         .unwrap_or_else(|e| panic!("{text}\n{e}"))
-        .lint_rules(None)
+        .lint_rules()
         .unwrap_or_else(|e| panic!("{text}\n{e}"))
 }
 
@@ -53,7 +54,7 @@ body-max-line-length = ["warning"]
         &text[config.rules[0].span.range()],
         "subject-case = \"off\""
     );
-    let rules = config.lint_rules(None).unwrap();
+    let rules = config.lint_rules().unwrap();
     let setting = |rule| rules.get(rule).clone();
     assert_eq!(setting(Rule::SubjectCase).level, Level::Off);
     assert_eq!(setting(Rule::BodyLeadingBlank).level, Level::Error);
@@ -95,11 +96,11 @@ body-max-line-length = ["warning"]
 
 #[test]
 fn other_tomls_spellings_are_the_same_configuration() {
-    let sections =
-        "[commit]\npreset = \"plan\"\n[commit.rules]\nheader-max-length = [\"error\", 72]\n";
-    let dotted = "commit.preset = \"plan\"\ncommit.rules.header-max-length = [\"error\", 72]\n";
+    let sections = "[commit]\npreset = \"conventional\"\n[commit.rules]\nheader-max-length = [\"error\", 72]\n";
+    let dotted =
+        "commit.preset = \"conventional\"\ncommit.rules.header-max-length = [\"error\", 72]\n";
     let inline =
-        "commit = { preset = \"plan\", rules = { header-max-length = [\"error\", 72] } }\n";
+        "commit = { preset = \"conventional\", rules = { header-max-length = [\"error\", 72] } }\n";
     assert_eq!(rules(sections), rules(dotted));
     assert_eq!(rules(sections), rules(inline));
     assert_eq!(
@@ -114,7 +115,7 @@ fn other_tomls_spellings_are_the_same_configuration() {
 /// The problems of a bad text: (code, line, message, help).
 fn problems(text: &str) -> Vec<(ConfigCode, usize, String, String)> {
     let error = match CommitConfig::parse(text) {
-        Ok(config) => config.lint_rules(None).expect_err(text),
+        Ok(config) => config.lint_rules().expect_err(text),
         Err(error) => error,
     };
     let index = LineIndex::new(text);
@@ -354,21 +355,66 @@ fn every_problem_is_reported_at_once_in_the_order_of_the_text() {
     assert_eq!(error.source_text(), text);
 }
 
+/// `preset = "plan"` is the plan grammar's check: settings of the
+/// conventional rules next to it are refused, each named, at the preset.
 #[test]
-fn a_value_missing_under_one_preset_is_there_under_another() {
-    // `subject-max-length` is the plan preset's title limit; under
-    // `conventional` it is off and has no length to turn on with.
-    let config = CommitConfig::parse(
-        "[commit]\npreset = \"plan\"\n[commit.rules]\nsubject-max-length = \"warning\"\n",
-    )
-    .unwrap();
-    let rules = config.lint_rules(None).unwrap();
+fn the_plan_preset_takes_no_conventional_settings() {
+    let config = CommitConfig::parse("[commit]\npreset = \"plan\"\n").unwrap();
+    assert_eq!(config.preset(), Preset::Plan);
+    for (text, named) in [
+        (
+            "[commit]\npreset = \"plan\"\ntypes = [\"feat\"]\n",
+            "`types` adjust",
+        ),
+        (
+            "[commit]\npreset = \"plan\"\nscopes = [\"cli\"]\n",
+            "`scopes` adjust",
+        ),
+        (
+            "[commit]\npreset = \"plan\"\n[commit.rules]\nsubject-max-length = [\"error\", 72]\n",
+            "[commit.rules] adjust",
+        ),
+        (
+            "[commit]\ntypes = [\"feat\"]\npreset = \"plan\"\n[commit.rules]\nheader-trim = \"off\"\n",
+            "`types` and [commit.rules] adjust",
+        ),
+    ] {
+        let error = CommitConfig::parse(text).unwrap_err();
+        let problem = &error.problems()[0];
+        assert_eq!(
+            (error.problems().len(), problem.code),
+            (1, ConfigCode::PlanWithRules),
+            "{text}"
+        );
+        assert!(
+            problem.message.contains(named),
+            "{text}: {}",
+            problem.message
+        );
+        assert_eq!(&text[problem.span.range()], "\"plan\"", "{text}");
+        assert!(problem.help.contains("preset = \"conventional\""), "{text}");
+    }
     assert_eq!(
-        rules.get(Rule::SubjectMaxLength),
-        &RuleSetting::new(Level::Warning, When::Always, RuleValue::Length(120))
+        CommitConfig::parse("[commit]\ntypes = [\"feat\"]\n")
+            .unwrap()
+            .preset(),
+        Preset::Conventional
     );
-    let error = config.lint_rules(Some(Preset::Conventional)).unwrap_err();
+}
+
+#[test]
+fn a_rule_turned_on_by_its_level_alone_needs_a_usual_value() {
+    // `subject-max-length` is off in `conventional` and has no length to
+    // turn on with.
+    let config = CommitConfig::parse("[commit.rules]\nsubject-max-length = \"warning\"\n").unwrap();
+    let error = config.lint_rules().unwrap_err();
     assert_eq!(error.problems()[0].code, ConfigCode::BadSetting);
+    assert!(
+        error.problems()[0]
+            .message
+            .contains("off in the `conventional` preset"),
+        "{error}"
+    );
     // A rule with a usual value turns on with it.
     let rules = rules_of("[commit.rules]\nscope-case = \"error\"\nscope-empty = \"warning\"\n");
     assert_eq!(

@@ -18,8 +18,8 @@
 
 use quire::commit::config::CommitConfig;
 use quire::commit::lint::{
-    Case, IgnoredKind, Level, LintFinding, LintMessage, LintRules, Preset, Rule, RuleSetting,
-    RuleValue, SettingError, When,
+    Case, IgnoredKind, Level, LintFinding, LintMessage, LintRules, Rule, RuleSetting, RuleValue,
+    SettingError, When,
 };
 use quire::diagnostics::{LineIndex, Severity};
 use quire::span::{Span, Spanned};
@@ -142,7 +142,7 @@ fn the_view_reads_the_parts() {
 
 /// Rules with everything off but `rule`, set as given.
 fn only(rule: Rule, setting: RuleSetting) -> LintRules {
-    let mut rules = LintRules::preset(Preset::Conventional);
+    let mut rules = LintRules::conventional();
     for other in Rule::ALL {
         rules.set_level(other, Level::Off);
     }
@@ -655,7 +655,7 @@ fn an_off_rule_reports_nothing() {
 
 #[test]
 fn findings_point_at_what_is_wrong_and_say_what_to_write() {
-    let rules = LintRules::preset(Preset::Conventional);
+    let rules = LintRules::conventional();
     let text = "feature(cli): Add parser.";
     let findings = rules.check(&view(text));
     let at = |rule: Rule| findings.iter().find(|f| f.code == rule).unwrap();
@@ -696,7 +696,7 @@ fn findings_point_at_what_is_wrong_and_say_what_to_write() {
 
 #[test]
 fn a_body_line_holding_a_url_is_exempt_from_the_length_rules() {
-    let rules = LintRules::preset(Preset::Conventional);
+    let rules = LintRules::conventional();
     let url = format!("https://example.com/{}", "a".repeat(120));
     for text in [
         format!("fix: x\n\nsee {url}\n"),
@@ -728,7 +728,7 @@ fn a_body_line_holding_a_url_is_exempt_from_the_length_rules() {
 
 #[test]
 fn messages_git_and_release_tools_write_get_no_findings() {
-    let rules = LintRules::preset(Preset::Conventional);
+    let rules = LintRules::conventional();
     for (text, kind) in [
         ("Merge branch 'main' into topic", IgnoredKind::Merge),
         (
@@ -773,7 +773,7 @@ fn failing(rules: &LintRules, text: &str) -> Vec<(&'static str, Severity)> {
 #[test]
 fn the_conventional_preset_is_config_conventional() {
     use Severity::{Error, Warning};
-    let rules = LintRules::preset(Preset::Conventional);
+    let rules = LintRules::conventional();
     let header_100 = format!("fix: {}", "x".repeat(95));
     let header_101 = format!("fix: {}", "x".repeat(96));
     let table: Vec<(String, Vec<(&str, Severity)>)> = vec![
@@ -813,40 +813,8 @@ fn the_conventional_preset_is_config_conventional() {
 }
 
 #[test]
-fn the_plan_preset_holds_the_plan_profiles_header_rules() {
-    use Severity::Error;
-    let rules = LintRules::preset(Preset::Plan);
-    let title_120 = format!("feat(parser): {}", "x".repeat(120));
-    let title_121 = format!("feat(parser): {}", "x".repeat(121));
-    let table: Vec<(String, Vec<(&str, Severity)>)> = vec![
-        ("feat(parser): Add spans".into(), vec![]), // sentence-case titles
-        ("spec(plan): Add a constraint.".into(), vec![]), // plan types, any ending
-        ("test(parser): Add spans".into(), vec![("type-enum", Error)]),
-        (
-            "lint(Parser): Add spans".into(),
-            vec![("scope-case", Error)],
-        ),
-        (title_120, vec![]), // no header length limit
-        (title_121, vec![("subject-max-length", Error)]),
-        (
-            "fix(io): Retry\nno blank line".into(),
-            vec![("body-leading-blank", Error)],
-        ),
-        (format!("fix(io): Retry\n\n{}", "y".repeat(300)), vec![]),
-    ];
-    for (text, expected) in table {
-        assert_eq!(failing(&rules, &text), expected, "{text}");
-    }
-    for commit_type in quire::plan::ALLOWED_TYPES {
-        assert!(
-            failing(&rules, &format!("{commit_type}(x): Add")).is_empty(),
-            "{commit_type}"
-        );
-    }
-}
-
-#[test]
 fn presets_are_named() {
+    use quire::commit::Preset;
     assert_eq!("conventional".parse(), Ok(Preset::Conventional));
     assert_eq!("plan".parse(), Ok(Preset::Plan));
     assert_eq!(
@@ -919,10 +887,9 @@ fn rules_are_named_as_commitlint_names_them() {
 // ------------------------------------------------------------- precedence
 
 #[test]
-fn configuration_applies_preset_then_types_and_scopes_then_rules() {
+fn configuration_applies_conventional_then_types_and_scopes_then_rules() {
     let text = r#"
 [commit]
-preset = "plan"
 types = ["feat", "fix", "test"]
 scopes = ["cli", "mcp"]
 
@@ -930,11 +897,11 @@ scopes = ["cli", "mcp"]
 subject-case = ["error", "always", "sentence-case"]
 "#;
     let config = CommitConfig::parse(text).unwrap();
-    let rules = config.lint_rules(None).unwrap();
-    // The preset: plan (no header length limit, scope-case on).
-    assert_eq!(rules.get(Rule::HeaderMaxLength).level, Level::Off);
-    assert_eq!(rules.get(Rule::ScopeCase).level, Level::Error);
-    // `types` replaced the plan's list, `scopes` turned scope-enum on.
+    let rules = config.lint_rules().unwrap();
+    // conventional's own settings, where the file says nothing.
+    assert_eq!(rules.get(Rule::HeaderMaxLength).level, Level::Error);
+    assert_eq!(rules.get(Rule::ScopeCase).level, Level::Off);
+    // `types` replaced conventional's list, `scopes` turned scope-enum on.
     assert_eq!(
         rules.get(Rule::TypeEnum).value,
         names(&["feat", "fix", "test"])
@@ -951,25 +918,17 @@ subject-case = ["error", "always", "sentence-case"]
         [("subject-case", Severity::Error)]
     );
 
-    // `--preset` wins over `preset`; `types`, `scopes` and rules still apply.
-    let rules = config.lint_rules(Some(Preset::Conventional)).unwrap();
-    assert_eq!(rules.get(Rule::HeaderMaxLength).level, Level::Error);
-    assert_eq!(
-        rules.get(Rule::TypeEnum).value,
-        names(&["feat", "fix", "test"])
-    );
-
     // A rule written out wins over `types`.
     let text =
         "[commit]\ntypes = [\"feat\"]\n[commit.rules]\ntype-enum = [\"warning\", [\"fix\"]]\n";
-    let rules = CommitConfig::parse(text).unwrap().lint_rules(None).unwrap();
+    let rules = CommitConfig::parse(text).unwrap().lint_rules().unwrap();
     assert_eq!(
         rules.get(Rule::TypeEnum),
         &RuleSetting::new(Level::Warning, When::Always, names(&["fix"]))
     );
     // A level alone keeps the preset's sense and value.
     let text = "[commit.rules]\nsubject-case = \"warning\"\nbody-leading-blank = 2\n";
-    let rules = CommitConfig::parse(text).unwrap().lint_rules(None).unwrap();
+    let rules = CommitConfig::parse(text).unwrap().lint_rules().unwrap();
     let conventional = LintRules::default();
     assert_eq!(
         rules.get(Rule::SubjectCase).value,
@@ -980,7 +939,7 @@ subject-case = ["error", "always", "sentence-case"]
     assert_eq!(rules.get(Rule::BodyLeadingBlank).level, Level::Error);
     // An empty configuration is the conventional preset.
     assert_eq!(
-        CommitConfig::parse("").unwrap().lint_rules(None).unwrap(),
+        CommitConfig::parse("").unwrap().lint_rules().unwrap(),
         conventional
     );
 }
@@ -1067,7 +1026,7 @@ mod no_panics {
 
     /// Every rule on, in both senses, with values that make each check run.
     fn every_rule(when: When) -> LintRules {
-        let mut rules = LintRules::preset(Preset::Conventional);
+        let mut rules = LintRules::conventional();
         for rule in Rule::ALL {
             let when = if rule.takes_never() {
                 when
@@ -1131,7 +1090,7 @@ mod no_panics {
         #[test]
         fn any_configuration_text_is_read_without_a_panic(text in "(\\PC|\\n){0,120}") {
             if let Ok(config) = CommitConfig::parse(&text) {
-                let _ = config.lint_rules(None);
+                let _ = config.lint_rules();
             }
         }
 
@@ -1142,8 +1101,7 @@ mod no_panics {
         ) {
             let text = format!("[commit.rules]\n{rule} = {setting}\n");
             if let Ok(config) = CommitConfig::parse(&text) {
-                let _ = config.lint_rules(None);
-                let _ = config.lint_rules(Some(Preset::Plan));
+                let _ = config.lint_rules();
             }
         }
     }
@@ -1259,7 +1217,7 @@ fn commitlint_view<'a>(message: &'a str, parsed: &'a serde_json::Value) -> LintM
 #[test]
 fn the_conventional_preset_agrees_with_commitlint_on_real_history() {
     let rows = commitlint_rows("rules.jsonl");
-    let rules = LintRules::preset(Preset::Conventional);
+    let rules = LintRules::conventional();
     let mut differ = Vec::new();
     let mut failing = 0;
     for row in &rows {

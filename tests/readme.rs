@@ -601,7 +601,7 @@ fn the_quire_toml_example_is_a_configuration_quire_takes() {
     let config = quire::commit::config::CommitConfig::parse(&README[start..end])
         .unwrap_or_else(|error| panic!("the README's quire.toml: {error}"));
     config
-        .lint_rules(None)
+        .lint_rules()
         .unwrap_or_else(|error| panic!("the README's quire.toml: {error}"));
     assert_eq!(
         config.scopes.as_deref(),

@@ -392,7 +392,7 @@ mod tests {
 
     fn rules() -> CommitRules {
         CommitRules::Conventional {
-            lint: Box::new(LintRules::preset(quire::commit::lint::Preset::Conventional)),
+            lint: Box::new(LintRules::conventional()),
             plan: ParserConfig::COMMIT_MESSAGE,
         }
     }

@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use quire::commit::Preset;
 use quire::commit::config::{CommitConfig, find_config};
-use quire::commit::lint::{LintRules, Preset};
+use quire::commit::lint::LintRules;
 
 use super::files::CliFile;
 
@@ -21,19 +22,15 @@ pub(super) struct FoundConfig {
 }
 
 impl FoundConfig {
-    /// Whether the file's `preset` is `plan`: the plan grammar's rules.
-    pub(super) fn names_plan(&self) -> bool {
-        self.config
-            .preset
-            .as_ref()
-            .is_some_and(|preset| preset.value == Preset::Plan)
+    /// The check the file names.
+    pub(super) fn preset(&self) -> Preset {
+        self.config.preset()
     }
 
-    /// The rules the file gives, starting from `preset` when one was named
-    /// on the command line.
-    pub(super) fn rules(&self, preset: Option<Preset>) -> anyhow::Result<LintRules> {
+    /// The `conventional` rules as the file adjusts them.
+    pub(super) fn rules(&self) -> anyhow::Result<LintRules> {
         self.config
-            .lint_rules(preset)
+            .lint_rules()
             .map_err(|error| anyhow::anyhow!("{}: {error}", self.path.display()))
     }
 }

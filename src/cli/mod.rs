@@ -26,7 +26,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use embedder::EmbedderArgs;
-use quire::commit::lint::{LintRules, Preset as LintPreset};
+use quire::commit::Preset as CommitPreset;
+use quire::commit::lint::LintRules;
 use quire::plan::{ParserConfig, Preset};
 
 const EXIT_STATUS_HELP: &str = "\
@@ -341,13 +342,13 @@ struct SourceArgs {
     preset: Option<PresetName>,
 }
 
-/// A `--preset` value: Conventional Commits rules, or a plan preset.
+/// A `--preset` value: the check of commit messages, or a plan preset
+/// (`plan` is both: the plan check, read with the `commit-message` plan
+/// preset).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum PresetName {
-    /// commitlint's config-conventional rules (`check` of commit messages).
-    Conventional,
-    /// The plan grammar's rules, with the `commit-message` preset.
-    PlanRules,
+    /// The check of commit messages ([`CommitPreset`]'s names).
+    Commit(CommitPreset),
     /// The plan grammar with this preset.
     Plan(Preset),
 }
@@ -355,8 +356,8 @@ enum PresetName {
 impl clap::ValueEnum for PresetName {
     fn value_variants<'a>() -> &'a [Self] {
         &[
-            PresetName::Conventional,
-            PresetName::PlanRules,
+            PresetName::Commit(CommitPreset::Conventional),
+            PresetName::Commit(CommitPreset::Plan),
             PresetName::Plan(Preset::CommitMessage),
             PresetName::Plan(Preset::MarkdownTasks),
             PresetName::Plan(Preset::YamlLike),
@@ -366,8 +367,7 @@ impl clap::ValueEnum for PresetName {
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
         match self {
-            PresetName::Conventional => Some(clap::builder::PossibleValue::new("conventional")),
-            PresetName::PlanRules => Some(clap::builder::PossibleValue::new("plan")),
+            PresetName::Commit(preset) => Some(clap::builder::PossibleValue::new(preset.name())),
             PresetName::Plan(preset) => preset.to_possible_value(),
         }
     }
@@ -379,14 +379,14 @@ impl SourceArgs {
     fn plan_preset(&self) -> Preset {
         match self.preset {
             Some(PresetName::Plan(preset)) => preset,
-            Some(PresetName::Conventional | PresetName::PlanRules) | None => Preset::CommitMessage,
+            Some(PresetName::Commit(_)) | None => Preset::CommitMessage,
         }
     }
 
     /// The plan preset `parse` and `fmt` read with; `conventional` is
     /// refused there, since it is a set of rules, not a syntax.
     fn config(&self) -> anyhow::Result<ParserConfig> {
-        if self.preset == Some(PresetName::Conventional) {
+        if self.preset == Some(PresetName::Commit(CommitPreset::Conventional)) {
             anyhow::bail!(
                 "--preset conventional names rules for `quire check` of commit messages; parse and fmt read plan documents: use plan, {}",
                 Preset::ALL.map(Preset::name).join(", ")
@@ -406,8 +406,8 @@ impl SourceArgs {
     ) -> anyhow::Result<check::CommitRules> {
         let plan = self.plan_preset().config();
         let conventional = match self.preset {
-            Some(PresetName::Conventional) => true,
-            Some(PresetName::Plan(_) | PresetName::PlanRules) => false,
+            Some(PresetName::Commit(CommitPreset::Conventional)) => true,
+            Some(PresetName::Commit(CommitPreset::Plan) | PresetName::Plan(_)) => false,
             None => commit_messages,
         };
         if !conventional {
@@ -423,18 +423,16 @@ impl SourceArgs {
         };
         let Some(config) = config else {
             return Ok(check::CommitRules::Conventional {
-                lint: Box::new(LintRules::preset(LintPreset::Conventional)),
+                lint: Box::new(LintRules::conventional()),
                 plan,
             });
         };
         // `--preset conventional` given wins over the file's preset.
-        let named = self.preset.map(|_| LintPreset::Conventional);
-        if named.is_none() && config.names_plan() {
+        if self.preset.is_none() && config.preset() == CommitPreset::Plan {
             return Ok(check::CommitRules::Plan(plan));
         }
-        let lint = config.rules(named)?;
         Ok(check::CommitRules::Conventional {
-            lint: Box::new(lint),
+            lint: Box::new(config.rules()?),
             plan,
         })
     }

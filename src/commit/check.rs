@@ -71,9 +71,9 @@ impl CheckedCommit {
 ///
 /// ```
 /// use quire::commit::check_commit;
-/// use quire::commit::lint::{LintRules, Preset};
+/// use quire::commit::lint::LintRules;
 ///
-/// let rules = LintRules::preset(Preset::Conventional);
+/// let rules = LintRules::conventional();
 /// let good = check_commit("fix(cli): keep the exit code\n\nSigned-off-by: A <a@b.c>\n", &rules);
 /// assert!(good.is_valid() && good.findings.is_empty());
 /// let bad = check_commit("Fixed the thing.", &rules);
@@ -206,7 +206,6 @@ fn line_before_is_blank(text: &str, span: Span) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commit::lint::Preset;
 
     #[test]
     fn headers_the_grammar_refuses_are_read_as_commitlint_reads_them() {
@@ -250,7 +249,7 @@ mod tests {
 
     #[test]
     fn messages_git_writes_are_ignored_not_judged() {
-        let rules = LintRules::preset(Preset::Conventional);
+        let rules = LintRules::conventional();
         let merge = check_commit("Merge branch 'main' into topic\n", &rules);
         assert_eq!(merge.ignored, Some(IgnoredKind::Merge));
         assert!(merge.is_valid() && merge.findings.is_empty());

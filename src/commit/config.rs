@@ -2,7 +2,8 @@
 //!
 //! ```toml
 //! [commit]
-//! preset = "conventional"          # or "plan"; the default is "conventional"
+//! preset = "conventional"          # or "plan" (the plan grammar's check,
+//!                                  # which takes none of the keys below)
 //! types = ["feat", "fix", "chore"] # replaces type-enum's list
 //! scopes = ["cli", "mcp"]          # scope-enum's list
 //!
@@ -16,9 +17,10 @@
 //! A rule's setting is commitlint's `[level, when, value]` with the parts
 //! that are not needed left out: a bare level keeps the preset's sense and
 //! value; `[level, value]` means `always`. Levels may also be written as
-//! commitlint's numbers 0, 1, 2. Settings apply in this order: the preset
-//! (`--preset` on the command line wins over `preset`), then `types` and
-//! `scopes`, then `[commit.rules]`, so a rule written out wins.
+//! commitlint's numbers 0, 1, 2. Settings apply in this order: the
+//! `conventional` rules, then `types` and `scopes`, then `[commit.rules]`,
+//! so a rule written out wins. (`--preset` on the command line wins over
+//! `preset`.)
 //!
 //! Every mistake is reported with its line, the key, and what to write
 //! instead; all of them at once, not only the first. This module reads a
@@ -31,8 +33,9 @@ use std::path::{Path, PathBuf};
 use toml::de::{DeTable, DeValue};
 
 use super::lint::{
-    Case, Level, LintRules, Preset, Rule, RuleSetting, RuleValue, SettingError, ValueKind, When,
+    Case, Level, LintRules, Rule, RuleSetting, RuleValue, SettingError, ValueKind, When,
 };
+use super::preset::Preset;
 use crate::diagnostics::{Diagnostic, LineIndex, Report, Severity, diagnostic_codes, one_line};
 use crate::span::{Span, Spanned};
 
@@ -78,6 +81,10 @@ diagnostic_codes! {
         /// A rule setting that does not fit the rule: a value it does not
         /// take, `never` where it has no such sense, a value missing.
         BadSetting => "config::bad_setting",
+        /// `preset = "plan"` with `types`, `scopes` or `[commit.rules]`,
+        /// which adjust the `conventional` rules and mean nothing to the
+        /// plan grammar's check.
+        PlanWithRules => "config::plan_with_rules",
     }
 }
 
@@ -175,7 +182,7 @@ pub struct RuleOverride {
 /// use quire::commit::lint::{Level, Rule, RuleValue};
 ///
 /// let config = CommitConfig::parse("[commit]\ntypes = [\"feat\", \"fix\"]\n\n[commit.rules]\nheader-max-length = [\"error\", 72]\n")?;
-/// let rules = config.lint_rules(None)?;
+/// let rules = config.lint_rules()?;
 /// assert_eq!(rules.get(Rule::HeaderMaxLength).value, RuleValue::Length(72));
 /// assert_eq!(rules.get(Rule::TypeEnum).value, RuleValue::Names(vec!["feat".into(), "fix".into()]));
 ///
@@ -217,18 +224,21 @@ impl CommitConfig {
         }
     }
 
-    /// The rules this configuration makes: the preset (`preset`, unless
-    /// `preset` is given), then `types` and `scopes`, then each rule of
-    /// `[commit.rules]`.
+    /// The check the file names: its `preset`, or `conventional`.
+    pub fn preset(&self) -> Preset {
+        self.preset.as_ref().map(|p| p.value).unwrap_or_default()
+    }
+
+    /// The rules this configuration makes for the `conventional` check:
+    /// [`LintRules::conventional`], then `types` and `scopes`, then each
+    /// rule of `[commit.rules]`. (A file whose preset is `plan` has none of
+    /// these: [`CommitConfig::parse`] refuses them there.)
     ///
-    /// Fails when a rule is turned on by its level alone but the preset has
-    /// it off and it has no usual value (`subject-max-length = "error"`
-    /// under `conventional`: how long?).
-    pub fn lint_rules(&self, preset: Option<Preset>) -> Result<LintRules, ConfigError> {
-        let preset = preset
-            .or_else(|| self.preset.as_ref().map(|p| p.value))
-            .unwrap_or_default();
-        let mut rules = LintRules::preset(preset);
+    /// Fails when a rule is turned on by its level alone but
+    /// `conventional` has it off and it has no usual value
+    /// (`subject-max-length = "error"`: how long?).
+    pub fn lint_rules(&self) -> Result<LintRules, ConfigError> {
+        let mut rules = LintRules::conventional();
         if let Some(types) = &self.types {
             rules.set_types(types.iter().cloned());
         }
@@ -237,7 +247,7 @@ impl CommitConfig {
         }
         let mut problems = Vec::new();
         for rule_override in &self.rules {
-            if let Err(problem) = apply(&mut rules, preset, rule_override) {
+            if let Err(problem) = apply(&mut rules, rule_override) {
                 problems.push(problem);
             }
         }
@@ -249,14 +259,10 @@ impl CommitConfig {
     }
 }
 
-/// Sets one rule as `given` says. What is left out comes from the preset
-/// (`rules` as the preset made it); for a rule the preset has off, from
-/// the rule's usual setting, or it is an error when the rule has none.
-fn apply(
-    rules: &mut LintRules,
-    preset: Preset,
-    given: &RuleOverride,
-) -> Result<(), ConfigDiagnostic> {
+/// Sets one rule as `given` says. What is left out comes from `rules` as
+/// `conventional` made them; for a rule it has off, from the rule's usual
+/// setting, or it is an error when the rule has none.
+fn apply(rules: &mut LintRules, given: &RuleOverride) -> Result<(), ConfigDiagnostic> {
     let rule = given.rule;
     let base = rules.get(rule).clone();
     let value = match &given.value {
@@ -269,7 +275,7 @@ fn apply(
                         ConfigCode::BadSetting,
                         given.span,
                         format!(
-                            "`{rule}` is off in the `{preset}` preset, so it has no value to turn on"
+                            "`{rule}` is off in the `conventional` preset, so it has no value to turn on"
                         ),
                         "needs a value",
                         format!("give its value: `{rule} = {}`", example(rule)),
@@ -468,6 +474,40 @@ impl Reader {
             }
         }
         config.rules.sort_by_key(|r| r.span.start);
+        self.plan_without_rules(config);
+    }
+
+    /// `preset = "plan"` names the plan grammar's check, which has its
+    /// own rules: settings for the `conventional` rules next to it would be
+    /// silently dead, so they are refused.
+    fn plan_without_rules(&mut self, config: &CommitConfig) {
+        let Some(preset) = config.preset.as_ref().filter(|p| p.value == Preset::Plan) else {
+            return;
+        };
+        let given: Vec<&str> = [
+            (config.types.is_some(), "`types`"),
+            (config.scopes.is_some(), "`scopes`"),
+            (!config.rules.is_empty(), "[commit.rules]"),
+        ]
+        .into_iter()
+        .filter_map(|(present, name)| present.then_some(name))
+        .collect();
+        if given.is_empty() {
+            return;
+        }
+        self.report(
+            ConfigCode::PlanWithRules,
+            preset.span,
+            format!(
+                "preset `plan` is the plan grammar's own check; {} adjust the `conventional` rules and would do nothing",
+                given.join(" and ")
+            ),
+            "the plan grammar's check",
+            format!(
+                "remove {} or write `preset = \"conventional\"`",
+                given.join(" and ")
+            ),
+        );
     }
 
     fn preset(&mut self, value: &Value<'_>) -> Option<Spanned<Preset>> {
@@ -732,7 +772,7 @@ mod tests {
             let text = format!("[commit.rules]\n{rule} = {}\n", example(rule));
             let config = CommitConfig::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
             config
-                .lint_rules(None)
+                .lint_rules()
                 .unwrap_or_else(|e| panic!("{text}: {e}"));
         }
     }

@@ -36,6 +36,7 @@ mod header;
 mod kind;
 pub mod lint;
 mod parse;
+mod preset;
 mod problem;
 
 pub use crate::span::{Span, Spanned};
@@ -47,4 +48,5 @@ pub use check::{CheckReport, CheckedCommit, check_commit, lint_view};
 pub use cleanup::git_cleanup;
 pub(crate) use header::{HeaderParts, ScopePart, char_span, header_parts};
 pub use parse::{parse_commit, parse_header};
+pub use preset::{Preset, UnknownPreset};
 pub use problem::{HeaderProblem, codes};

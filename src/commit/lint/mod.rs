@@ -1,7 +1,7 @@
 //! commitlint's rules over a parsed commit message: named rules, each with a
-//! level (off, warning, error), `always` or `never`, and a value, grouped in
-//! presets (`conventional`, `plan`) that a `quire.toml` adjusts
-//! ([`crate::commit::config`]).
+//! level (off, warning, error), `always` or `never`, and a value: those of
+//! `@commitlint/config-conventional` ([`LintRules::conventional`]), as a
+//! `quire.toml` adjusts them ([`crate::commit::config`]).
 //!
 //! The rules read a [`LintMessage`], a small view of the message (header,
 //! type, scope, subject, body, footer block and where each is), so they do
@@ -27,8 +27,6 @@ mod ignore;
 mod rule;
 
 use std::collections::BTreeMap;
-use std::fmt;
-use std::str::FromStr;
 
 pub use case::{Case, UnknownCase};
 pub use ignore::IgnoredKind;
@@ -101,52 +99,6 @@ impl<'a> LintMessage<'a> {
     }
 }
 
-/// A named set of rules to start from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Preset {
-    /// `@commitlint/config-conventional`'s rules.
-    #[default]
-    Conventional,
-    /// The plan profile's header rules: the plan's types, sentence-case
-    /// titles of at most 120 characters, a blank line after the header.
-    Plan,
-}
-
-impl Preset {
-    /// Every preset.
-    pub const ALL: [Preset; 2] = [Preset::Conventional, Preset::Plan];
-
-    /// `conventional` or `plan`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Preset::Conventional => "conventional",
-            Preset::Plan => "plan",
-        }
-    }
-}
-
-impl fmt::Display for Preset {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A preset name that is none of [`Preset::ALL`]'s.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown preset `{0}`; use one of: {names}", names = Preset::ALL.map(Preset::name).join(", "))]
-pub struct UnknownPreset(pub String);
-
-impl FromStr for Preset {
-    type Err = UnknownPreset;
-
-    fn from_str(name: &str) -> Result<Preset, UnknownPreset> {
-        Preset::ALL
-            .into_iter()
-            .find(|preset| preset.name() == name)
-            .ok_or_else(|| UnknownPreset(name.to_owned()))
-    }
-}
-
 /// The types of `@commitlint/config-conventional`.
 pub const CONVENTIONAL_TYPES: [&str; 11] = [
     "build", "chore", "ci", "docs", "feat", "fix", "perf", "refactor", "revert", "style", "test",
@@ -175,11 +127,11 @@ pub enum SettingError {
 /// Every rule's setting: which rules run, how bad their failures are, and
 /// with what values.
 ///
-/// Start from a preset, change what you need, then [`check`](LintRules::check)
-/// messages:
+/// Start from commitlint's conventional rules, change what you need, then
+/// [`check`](LintRules::check) messages:
 ///
 /// ```
-/// use quire::commit::lint::{Level, LintMessage, LintRules, Preset, Rule};
+/// use quire::commit::lint::{Level, LintMessage, LintRules, Rule};
 /// use quire::span::{Span, Spanned};
 ///
 /// let text = "feature: Add parser.";
@@ -188,7 +140,7 @@ pub enum SettingError {
 ///     subject: Some(Spanned::new("Add parser.", Span::new(9, 20))),
 ///     ..LintMessage::header_only(text)
 /// };
-/// let rules = LintRules::preset(Preset::Conventional);
+/// let rules = LintRules::conventional();
 /// let failed: Vec<&str> = rules.check(&message).iter().map(|f| f.code.name()).collect();
 /// assert_eq!(failed, ["type-enum", "subject-case", "subject-full-stop"]);
 ///
@@ -204,24 +156,17 @@ pub struct LintRules {
 }
 
 impl LintRules {
-    /// The rules of a preset.
-    ///
-    /// `conventional` is `@commitlint/config-conventional`: types `build`,
-    /// `chore`, `ci`, `docs`, `feat`, `fix`, `perf`, `refactor`, `revert`,
-    /// `style`, `test` in lower case; a type and a subject; the subject not
-    /// in sentence, start, pascal or upper case and without a full stop; a
+    /// `@commitlint/config-conventional`'s rules: types `build`, `chore`,
+    /// `ci`, `docs`, `feat`, `fix`, `perf`, `refactor`, `revert`, `style`,
+    /// `test` in lower case; a type and a subject; the subject not in
+    /// sentence, start, pascal or upper case and without a full stop; a
     /// header of at most 100 characters without surrounding white space;
-    /// body and footer lines of at most 100 characters (errors); blank lines
-    /// before body and footer (warnings).
+    /// body and footer lines of at most 100 characters (errors); blank
+    /// lines before body and footer (warnings).
     ///
-    /// `plan` is the plan grammar's header profile: its types
-    /// ([`crate::plan::ALLOWED_TYPES`]), a lower-case scope, a title
-    /// (subject) of at most 120 characters in any case and with any ending,
-    /// no header length or line length limit, and the blank line after the
-    /// header an error (the plan grammar requires it). The plan grammar's
-    /// own checks (scope characters, tasks, constraints) stay in
-    /// [`crate::plan::validate`].
-    pub fn preset(preset: Preset) -> LintRules {
+    /// (The `plan` preset is not a set of these rules: it is the plan
+    /// grammar's own check, [`crate::plan::validate`].)
+    pub fn conventional() -> LintRules {
         use Level::{Error, Off, Warning};
         use When::{Always, Never};
         let names =
@@ -265,38 +210,17 @@ impl LintRules {
             (Rule::FooterLeadingBlank, Warning, Always, RuleValue::None),
             (Rule::FooterMaxLineLength, Error, Always, length(100)),
         ];
-        let mut rules = LintRules {
+        LintRules {
             settings: conventional
                 .into_iter()
                 .map(|(rule, level, when, value)| (rule, RuleSetting { level, when, value }))
                 .collect(),
-        };
-        if preset == Preset::Plan {
-            let plan_title = crate::plan::ParserConfig::COMMIT_MESSAGE.max_title_length;
-            rules.set_types(crate::plan::ALLOWED_TYPES);
-            for (rule, level) in [
-                (Rule::ScopeCase, Error),
-                (Rule::SubjectCase, Off),
-                (Rule::SubjectFullStop, Off),
-                (Rule::SubjectMaxLength, Error),
-                (Rule::HeaderMaxLength, Off),
-                (Rule::BodyLeadingBlank, Error),
-                (Rule::BodyMaxLineLength, Off),
-                (Rule::FooterMaxLineLength, Off),
-            ] {
-                rules.set_level(rule, level);
-            }
-            rules.settings.insert(
-                Rule::SubjectMaxLength,
-                RuleSetting::new(Error, Always, length(plan_title)),
-            );
         }
-        rules
     }
 
     /// The setting of `rule`.
     pub fn get(&self, rule: Rule) -> &RuleSetting {
-        // Every preset sets every rule, and `set` only replaces settings.
+        // `conventional` sets every rule, and `set` only replaces settings.
         static OFF: RuleSetting = RuleSetting {
             level: Level::Off,
             when: When::Always,
@@ -377,8 +301,8 @@ impl LintRules {
 }
 
 impl Default for LintRules {
-    /// The `conventional` preset.
+    /// [`LintRules::conventional`].
     fn default() -> Self {
-        LintRules::preset(Preset::Conventional)
+        LintRules::conventional()
     }
 }
