@@ -24,5 +24,9 @@ fuzz_target!(|data: &[u8]| {
     if let Err(failure) = check_parse(&cleaned) {
         panic!("cleaned: {failure}\ninput: {text:?}");
     }
-    assert_eq!(git_cleanup(&cleaned), cleaned, "cleanup is idempotent\ninput: {text:?}");
+    assert_eq!(
+        git_cleanup(&cleaned),
+        cleaned,
+        "cleanup is idempotent\ninput: {text:?}"
+    );
 });

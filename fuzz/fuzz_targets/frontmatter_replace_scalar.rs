@@ -18,6 +18,9 @@ mod frontmatter_model;
 
 fuzz_target!(|data: &[u8]| {
     if let Err(failure) = frontmatter_model::check_replace_scalar(data) {
-        panic!("{failure}\ninput: {:?}", frontmatter_model::EditInput::decode(data));
+        panic!(
+            "{failure}\ninput: {:?}",
+            frontmatter_model::EditInput::decode(data)
+        );
     }
 });

@@ -15,6 +15,9 @@ mod frontmatter_model;
 
 fuzz_target!(|data: &[u8]| {
     if let Err(failure) = frontmatter_model::check_set_scalar(data) {
-        panic!("{failure}\ninput: {:?}", frontmatter_model::EditInput::decode(data));
+        panic!(
+            "{failure}\ninput: {:?}",
+            frontmatter_model::EditInput::decode(data)
+        );
     }
 });
