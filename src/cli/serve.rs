@@ -351,6 +351,15 @@ mod tests {
             format!("unknown toolset `nope`; this build has: {known}")
         );
         assert!(toolsets(Some(",")).is_err());
+        let nova = toolsets(Some("nova")).map_err(|error| error.to_string());
+        if cfg!(feature = "nova") {
+            assert!(nova.is_ok());
+        } else {
+            assert_eq!(
+                nova.unwrap_err(),
+                "unknown toolset `nova`; this build has: tracker, planner, kiln (`nova` needs quire built with the `nova` feature: `cargo install quire-grammar --features nova`)"
+            );
+        }
     }
 
     /// A nova tool called without `--tools` says that nova must be named.

@@ -132,7 +132,7 @@ pub enum DistillError {
     #[error("cannot distill from the minilm model: {0}")]
     MiniLm(String),
     /// Reading or writing the models folder failed.
-    #[error("{action} {}: {error}", path.display())]
+    #[error("{action} {}", path.display())]
     Io {
         /// What was being done ("cannot write", ...).
         action: &'static str,
@@ -471,6 +471,20 @@ pub(crate) fn file_sha256(path: &Path) -> Result<String, DistillError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The CLI prints an error and its sources joined by `: `: the I/O
+    /// error is the source, so the message must not repeat it.
+    #[test]
+    fn an_io_error_is_said_once_along_the_chain() {
+        let error = DistillError::Io {
+            action: "cannot write",
+            path: PathBuf::from("/models/x"),
+            error: io::Error::new(io::ErrorKind::PermissionDenied, "denied"),
+        };
+        assert_eq!(error.to_string(), "cannot write /models/x");
+        let source = std::error::Error::source(&error).map(ToString::to_string);
+        assert_eq!(source.as_deref(), Some("denied"));
+    }
 
     #[test]
     fn without_minilm_it_says_to_install_it_first_in_that_folder() {

@@ -90,8 +90,21 @@ impl FromStr for Toolset {
 
 /// A `--toolset` name this build does not have; holds the name as given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown toolset `{0}`; this build has: {known}", known = Toolset::ALL.map(Toolset::name).join(", "))]
+#[error(
+    "unknown toolset `{0}`; this build has: {known}{missing}",
+    known = Toolset::ALL.map(Toolset::name).join(", "),
+    missing = feature_to_build(&self.0).map_or(String::new(), |feature| format!(
+        " (`{}` needs quire built with the `{feature}` feature: `cargo install quire-grammar --features {feature}`)",
+        self.0
+    ))
+)]
 pub struct UnknownToolset(pub String);
+
+/// The cargo feature that adds the toolset `name`, when this build lacks
+/// it.
+fn feature_to_build(name: &str) -> Option<&'static str> {
+    (name == "nova" && !cfg!(feature = "nova")).then_some("nova")
+}
 
 /// The MCP server over one workspace.
 #[derive(Clone)]
