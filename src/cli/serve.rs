@@ -357,7 +357,7 @@ mod tests {
         } else {
             assert_eq!(
                 nova.unwrap_err(),
-                "unknown toolset `nova`; this build has: tracker, planner, kiln (`nova` needs quire built with the `nova` feature: `cargo install quire-grammar --features nova`)"
+                "unknown toolset `nova`; this build has: tracker, planner, kiln (`nova` needs quire built with the `nova` feature: `cargo install --path . --features nova`)"
             );
         }
     }

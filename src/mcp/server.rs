@@ -94,7 +94,7 @@ impl FromStr for Toolset {
     "unknown toolset `{0}`; this build has: {known}{missing}",
     known = Toolset::ALL.map(Toolset::name).join(", "),
     missing = feature_to_build(&self.0).map_or(String::new(), |feature| format!(
-        " (`{}` needs quire built with the `{feature}` feature: `cargo install quire-grammar --features {feature}`)",
+        " (`{}` needs quire built with the `{feature}` feature: `cargo install --path . --features {feature}`)",
         self.0
     ))
 )]
