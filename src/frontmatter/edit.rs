@@ -3,7 +3,7 @@
 
 use super::document::{Document, Entry, Frontmatter, ValueLayout};
 use super::entries::{Replacement, replacement};
-use super::error::EditError;
+use super::error::{EditError, shown_key};
 use super::parse::parse;
 use super::scalar;
 use crate::span::Span;
@@ -237,7 +237,7 @@ fn missing_key(frontmatter: &Frontmatter, key: &str) -> EditError {
             "none".into()
         } else {
             keys.iter()
-                .map(|key| format!("`{}`", key.replace('`', "'")))
+                .map(|key| format!("`{}`", shown_key(key)))
                 .collect::<Vec<_>>()
                 .join(", ")
         },
@@ -467,6 +467,16 @@ mod tests {
         let missing = refused("---\na: 1\nb: 2\n---\n", "c");
         assert_eq!(missing.code(), Code::MissingKey);
         assert!(missing.to_string().contains("(its keys are: `a`, `b`)"));
+        // The caller's key is shown on one line and cannot close the quote.
+        let hostile = refused("---\na: 1\n---\n", "x`\n\u{1b}[2Jy").to_string();
+        assert!(
+            hostile.contains("no top-level key `x'\\n\\u{1b}[2Jy` (its keys"),
+            "{hostile}"
+        );
+        assert!(
+            !hostile.contains('\n') && !hostile.contains('\u{1b}'),
+            "{hostile}"
+        );
         assert_eq!(refused("no frontmatter\n", "a").code(), Code::NoFrontmatter);
         assert_eq!(
             refused("---\na: 1\na: 2\n---\n", "a").code(),

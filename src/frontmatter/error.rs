@@ -244,8 +244,9 @@ pub enum EditError {
 
     /// No top-level key has this name.
     #[error(
-        "the frontmatter has no top-level key `{key}` (its keys are: {available}); set_scalar \
-         only changes an existing key, so check the spelling or add the key first"
+        "the frontmatter has no top-level key `{shown}` (its keys are: {available}); set_scalar \
+         only changes an existing key, so check the spelling or add the key first",
+        shown = shown_key(key)
     )]
     MissingKey {
         /// The key the caller asked to set.
@@ -402,4 +403,12 @@ mod tests {
         assert_eq!(edit.code(), Code::Unclosed);
         assert_eq!(edit.to_diagnostic(), diagnostic);
     }
+}
+
+/// A key as messages show it, inside backticks: on one line, with
+/// unprintable characters escaped, and a backtick (which would end the
+/// quote) shown as `'`. The caller's key is text from outside, and must not
+/// read as part of the message.
+pub(crate) fn shown_key(key: &str) -> String {
+    crate::diagnostics::one_line(&key.replace('`', "'")).into_owned()
 }
