@@ -57,6 +57,7 @@ fn tools_with(root: &Path, embedder: Arc<dyn Embedder>) -> KilnTools {
         budget: Duration::from_secs(20),
         watch: true,
         embedder: EmbedderSource::ready(embedder),
+        ..KilnOptions::default()
     };
     let tools = KilnTools::with_options(Workspace::new(root).unwrap(), options);
     tools.start_indexing();

@@ -301,6 +301,7 @@ impl KilnArgs {
             budget: self.tool_timeout.unwrap_or(defaults.budget),
             watch: !self.no_watch,
             embedder: self.embedder.source()?,
+            ..defaults
         })
     }
 }

@@ -53,10 +53,11 @@ fn server(
 }
 
 /// The kiln's options for one call from the shell: no watcher, since the
-/// index lives only for that call.
+/// index lives only for that call, and no index until the call needs one.
 fn one_call() -> KilnOptions {
     KilnOptions {
         watch: false,
+        index_at_start: false,
         ..KilnOptions::default()
     }
 }

@@ -170,6 +170,11 @@ impl LiveIndex {
         }
     }
 
+    /// Whether [`Self::start`] has run (by itself or through a call).
+    pub(crate) fn started(&self) -> bool {
+        !matches!(*locked(&self.shared.build), Build::NotStarted)
+    }
+
     /// Runs `use_index` on the index once it is built and brought up to
     /// date with the changes seen on disk, waiting at most `budget` for the
     /// build.

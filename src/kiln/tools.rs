@@ -51,15 +51,22 @@ pub struct KilnOptions {
     /// The embedder of `semantic_search` (none by default: the tool then
     /// says how to get one).
     pub embedder: EmbedderSource,
+    /// Whether a server starts building the index (and the semantic index,
+    /// with an embedder) as it starts, so that the first call finds it
+    /// ready. Off, the first call that needs it builds it: `quire call`
+    /// runs one tool, and a tracker or planner call then reads no notes.
+    pub index_at_start: bool,
 }
 
 impl Default for KilnOptions {
-    /// [`DEFAULT_TOOL_BUDGET`], with a watcher, without an embedder.
+    /// [`DEFAULT_TOOL_BUDGET`], with a watcher, without an embedder,
+    /// indexing from the start.
     fn default() -> Self {
         KilnOptions {
             budget: DEFAULT_TOOL_BUDGET,
             watch: true,
             embedder: EmbedderSource::default(),
+            index_at_start: true,
         }
     }
 }
@@ -119,6 +126,12 @@ impl KilnTools {
     pub fn start_indexing(&self) {
         self.index.start();
         self.semantic.start(self.reader.workspace(), &self.index);
+    }
+
+    /// Whether the index has begun to be built (by
+    /// [`Self::start_indexing`] or a call).
+    pub(crate) fn indexing_started(&self) -> bool {
+        self.index.started()
     }
 
     /// Where the semantic index stands.

@@ -152,8 +152,9 @@ impl QuireServer {
                 served.push(*toolset);
             }
         }
+        let index_at_start = kiln.index_at_start;
         let kiln = KilnTools::with_options(workspace.clone(), kiln);
-        if served.contains(&Toolset::Kiln) {
+        if index_at_start && served.contains(&Toolset::Kiln) {
             kiln.start_indexing();
         }
         #[cfg(feature = "nova")]
@@ -398,5 +399,26 @@ mod tests {
         assert_eq!(Toolset::of_tool("mark"), None);
         #[cfg(feature = "nova")]
         assert_eq!(Toolset::of_tool("create_step"), Some(Toolset::Nova));
+    }
+
+    /// A server serving the kiln starts its index at once, unless told to
+    /// wait for a call that needs it (`quire call`); one without the kiln
+    /// never starts it.
+    #[test]
+    fn the_index_starts_with_the_server_only_when_asked_and_served() {
+        let folder = tempfile::tempdir().unwrap();
+        let started = |toolsets: &[Toolset], index_at_start: bool| {
+            let options = KilnOptions {
+                watch: false,
+                index_at_start,
+                ..KilnOptions::default()
+            };
+            let workspace = Workspace::new(folder.path()).unwrap();
+            let server = QuireServer::with_kiln_options(workspace, toolsets, options);
+            server.kiln.indexing_started()
+        };
+        assert!(started(&[Toolset::Kiln], true));
+        assert!(!started(&[Toolset::Kiln], false));
+        assert!(!started(&[Toolset::Tracker, Toolset::Planner], true));
     }
 }
