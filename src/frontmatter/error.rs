@@ -369,6 +369,14 @@ impl EditError {
     }
 }
 
+/// A key as messages show it, inside backticks: on one line, with
+/// unprintable characters escaped, and a backtick (which would end the
+/// quote) shown as `'`. The caller's key is text from outside, and must not
+/// read as part of the message.
+pub(crate) fn shown_key(key: &str) -> String {
+    crate::diagnostics::one_line(&key.replace('`', "'")).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -403,12 +411,4 @@ mod tests {
         assert_eq!(edit.code(), Code::Unclosed);
         assert_eq!(edit.to_diagnostic(), diagnostic);
     }
-}
-
-/// A key as messages show it, inside backticks: on one line, with
-/// unprintable characters escaped, and a backtick (which would end the
-/// quote) shown as `'`. The caller's key is text from outside, and must not
-/// read as part of the message.
-pub(crate) fn shown_key(key: &str) -> String {
-    crate::diagnostics::one_line(&key.replace('`', "'")).into_owned()
 }

@@ -171,6 +171,7 @@ impl LiveIndex {
     }
 
     /// Whether [`Self::start`] has run (by itself or through a call).
+    #[cfg(test)]
     pub(crate) fn started(&self) -> bool {
         !matches!(*locked(&self.shared.build), Build::NotStarted)
     }

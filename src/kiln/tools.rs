@@ -130,6 +130,7 @@ impl KilnTools {
 
     /// Whether the index has begun to be built (by
     /// [`Self::start_indexing`] or a call).
+    #[cfg(test)]
     pub(crate) fn indexing_started(&self) -> bool {
         self.index.started()
     }
