@@ -45,5 +45,6 @@ pub use ast::{
 };
 pub use check::{CheckReport, CheckedCommit, check_commit, lint_view};
 pub use cleanup::git_cleanup;
+pub use kind::message_kind;
 pub use parse::{parse_commit, parse_header};
 pub use problem::{HeaderProblem, codes};
