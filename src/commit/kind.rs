@@ -394,22 +394,68 @@ mod tests {
         );
     }
 
+    /// Pieces of headers and bodies of every kind, and the line endings
+    /// and marks that move where a header ends.
+    const PIECES: [&str; 29] = [
+        "Merge ",
+        "branch ",
+        " into ",
+        "Merged ",
+        "PR 1: ",
+        "Revert ",
+        "revert ",
+        "Reapply ",
+        "fixup!",
+        "squash!",
+        "amend!",
+        " ",
+        "v1.2.3",
+        "1.0.0-rc.1",
+        "feat",
+        "(x)",
+        "!",
+        ": ",
+        "x",
+        "\n",
+        "\r\n",
+        "\r",
+        "\u{feff}",
+        "This reverts commit ",
+        "0123abcd",
+        ".",
+        ",",
+        "Automatic merge",
+        "Auto-merged ",
+    ];
+
     proptest::proptest! {
         #[test]
         fn message_kind_agrees_with_parse_commit_on_any_text(
-            pieces in proptest::collection::vec(
-                proptest::sample::select(&[
-                    "Merge ", "branch ", " into ", "Merged ", "PR 1: ", "Revert ", "revert ",
-                    "Reapply ", "fixup!", "squash!", "amend!", " ", "v1.2.3", "1.0.0-rc.1",
-                    "feat", "(x)", "!", ": ", "x", "\n", "\r\n", "\r", "\u{feff}",
-                    "This reverts commit ", "0123abcd", ".", ",", "Automatic merge",
-                    "Auto-merged ",
-                ][..]),
-                0..12,
-            )
+            bom in proptest::bool::ANY,
+            header in proptest::sample::select(&[
+                "Merge branch 'x'", "Merge two lists", "Revert \"feat: x\"", "revert x",
+                "Reapply \"x\"", "fixup!", "squash!x", "v1.2.3", "feat(x): y", "Update",
+                "Automatic merge", "",
+            ][..]),
+            ending in proptest::sample::select(&["\n", "\r\n", "\r\r\n", "\r", ""][..]),
+            body in proptest::collection::vec(
+                proptest::sample::select(&["This reverts commit 0123abcd.", "x", "\n", "\r\n", "  "][..]),
+                0..6,
+            ),
+            noise in proptest::collection::vec(proptest::sample::select(&PIECES[..]), 0..12),
         ) {
-            let text: String = pieces.concat();
-            proptest::prop_assert_eq!(message_kind(&text), super::super::parse_commit(&text).kind);
+            let bom = if bom { "\u{feff}" } else { "" };
+            for text in [
+                format!("{bom}{header}{ending}{}", body.concat()),
+                noise.concat(),
+            ] {
+                proptest::prop_assert_eq!(
+                    message_kind(&text),
+                    super::super::parse_commit(&text).kind,
+                    "{:?}",
+                    text
+                );
+            }
         }
     }
 }
