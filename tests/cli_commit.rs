@@ -261,3 +261,54 @@ fn conventional_is_for_check_only() {
     );
     assert_eq!(output.status.code(), Some(1), "sentence-case subject");
 }
+
+/// `--preset plan` skips the messages the commit grammar says git or a
+/// release tool wrote (`quire::commit::message_kind`), named as the
+/// conventional rules name them, and judges every other message as a plan.
+#[test]
+fn the_plan_preset_skips_what_the_grammar_calls_generated_and_judges_the_rest() {
+    let folder = tempfile::tempdir().unwrap();
+    let generated = [
+        ("Merge branch 'main' into topic\n", "merge"),
+        (
+            "Revert \"feat(x): Add y\"\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.\n",
+            "revert",
+        ),
+        ("fixup! x\n", "autosquash"),
+        ("v1.2.3\n", "release"),
+        // Not in the old prefix list, skipped now:
+        ("Merged PR 12: Add x\n", "merge"),
+        ("Reapply \"feat(x): Add y\"\n", "reapply"),
+        ("Automatic merge from release -> main\n", "automatic-merge"),
+    ];
+    for (message, kind) in generated {
+        let (code, json, stderr) = check(folder.path(), message, &["--preset", "plan"]);
+        assert_eq!(code, 0, "{message:?}: {json} {stderr}");
+        assert_eq!(
+            (&json["valid"], &json["ignored"], &json["ignored_as"]),
+            (&Value::from(true), &Value::from(true), &Value::from(kind)),
+            "{message:?}"
+        );
+    }
+    // Refused as plans: an ordinary message, and `Merge ...` that no tool
+    // writes (the old prefix list let every `Merge ` through).
+    for message in [
+        "Update the docs\n",
+        "Merge two lists\n",
+        "feat(x): Add y\n\nWhy.\n- [x] missing colon\n",
+    ] {
+        let (code, json, stderr) = check(folder.path(), message, &["--preset", "plan"]);
+        assert_eq!(code, 1, "{message:?}: {json} {stderr}");
+        assert_eq!(
+            (&json["valid"], &json["ignored"], &json["ignored_as"]),
+            (&Value::from(false), &Value::from(false), &Value::Null),
+            "{message:?}"
+        );
+        assert!(
+            rules_failed(&json)
+                .iter()
+                .all(|code| code.starts_with("plan::")),
+            "{message:?}: {json}"
+        );
+    }
+}

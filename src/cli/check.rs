@@ -8,9 +8,9 @@
 
 use std::sync::Arc;
 
-use quire::commit::lint::{LintFinding, LintRules};
-use quire::commit::{CommitMessage, check_commit};
-use quire::plan::{ParserConfig, PlanDiagnostic, PlanDocument, parse};
+use quire::commit::lint::{IgnoredKind, LintFinding, LintRules};
+use quire::commit::{CommitMessage, check_commit, message_kind};
+use quire::plan::{ParserConfig, PlanDiagnostic, PlanDocument, may_hold_sections, parse};
 use serde_json::{Value, json};
 
 use quire::diagnostics::{LineFeeds, escape_unprintable, one_line};
@@ -34,7 +34,7 @@ pub(super) fn run(
     };
     if git_message {
         let message = git_message::cleanup(&source.text);
-        if !git_message::is_generated_by_git(&message) {
+        if !message_kind(&message).is_generated() {
             limit.check_length(&source.name, &message)?;
         }
         source.text = Arc::from(message);
@@ -103,10 +103,13 @@ pub(super) fn check_commit_message<'a>(message: &'a str, rules: &CommitRules) ->
     match rules {
         CommitRules::Conventional { lint, plan } => Verdict::conventional(message, lint, plan),
         CommitRules::Plan(config) => {
-            if git_message::is_generated_by_git(message) {
+            // The grammar's kinds, named as the conventional rules name what
+            // they ignore.
+            let kind = message_kind(message);
+            if let Some(ignored) = IgnoredKind::of_kind(&kind) {
                 return Verdict {
                     message,
-                    ignored: Some("generated"),
+                    ignored: Some(ignored.name()),
                     lint: Vec::new(),
                     plan: Vec::new(),
                     commit: Value::Null,
@@ -214,7 +217,8 @@ fn body_plan_findings(
     message: &CommitMessage,
     config: &ParserConfig,
 ) -> Vec<PlanDiagnostic> {
-    if message.body.is_none() {
+    // Most bodies have no line a constraint or task could be: no parse.
+    if message.body.is_none() || !may_hold_sections(text, config) {
         return Vec::new();
     }
     let outcome = parse(text, config);
@@ -412,7 +416,12 @@ mod tests {
         );
         let verdict = check_commit_message("Merge branch 'topic'\n", &plan_rules());
         assert!(verdict.is_ignored() && verdict.is_valid());
-        assert_eq!(verdict.json().unwrap()["commit"], Value::Null);
+        let json = verdict.json().unwrap();
+        assert_eq!(json["commit"], Value::Null);
+        // Named as the conventional rules name it, not just "generated".
+        assert_eq!(json["ignored_as"], json!("merge"));
+        let verdict = check_commit_message("Merge two lists\n", &plan_rules());
+        assert!(!verdict.is_ignored() && !verdict.is_valid());
     }
 
     #[test]

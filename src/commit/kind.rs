@@ -6,8 +6,48 @@
 //! (@commitlint/is-ignored) as the reference, plus git's own `Reapply`.
 //! Plain prefix tests rather than winnow rules: each kind is a literal
 //! prefix and at most one more literal (`into`) or a version number.
+//!
+//! The literals and predicates here are the one list of such messages:
+//! [`message_kind`] and [`parse_commit`](super::parse_commit) decide a
+//! message's [`MessageKind`] with them, and commitlint's ignores
+//! ([`IgnoredKind::detect`](super::lint::IgnoredKind::detect)) are written
+//! on top of them, with their differences spelled out there.
 
 use super::ast::{AutosquashMarker, MessageKind};
+use super::parse::parse_header;
+
+/// The kind of the message `text`: what [`parse_commit`](super::parse_commit)
+/// gives as [`CommitMessage::kind`](super::CommitMessage::kind), read from
+/// the header line (and, for a revert, the `This reverts commit` line)
+/// without parsing the body and footers. For a check that only needs to
+/// know whether git or a release tool wrote a message
+/// ([`MessageKind::is_generated`]).
+///
+/// ```
+/// use quire::commit::{message_kind, AutosquashMarker, MessageKind};
+///
+/// assert_eq!(message_kind("Merge branch 'main' into topic\n"), MessageKind::Merge);
+/// assert_eq!(message_kind("fixup! feat: add x"), MessageKind::Autosquash(AutosquashMarker::Fixup));
+/// assert_eq!(message_kind("v1.2.3\n"), MessageKind::Release { version: "v1.2.3".to_owned() });
+/// assert_eq!(message_kind("feat(merge): Merge two lists\n"), MessageKind::Conventional);
+/// assert_eq!(message_kind("Merge two lists\n"), MessageKind::Unconventional);
+/// assert!(!message_kind("Update the docs").is_generated());
+/// ```
+// commit.ebnf: kinds
+pub fn message_kind(text: &str) -> MessageKind {
+    let header = parse_header(text);
+    if header.conventional.is_some() {
+        return MessageKind::Conventional;
+    }
+    // The header's span ends before its line ending (carriage returns
+    // included): the rest starts after the next line feed, as in
+    // `parse_commit`.
+    let rest = text
+        .get(header.span.end..)
+        .and_then(|after| memchr::memchr(b'\n', after.as_bytes()).map(|at| &after[at + 1..]))
+        .unwrap_or("");
+    generated_kind(&header.text, rest)
+}
 
 /// The kind of a message whose header line is `header` and whose body
 /// (everything after the header) is `rest`, when the header is not a
@@ -18,11 +58,11 @@ pub(super) fn generated_kind(header: &str, rest: &str) -> MessageKind {
         MessageKind::Merge
     } else if is_automatic_merge(header) {
         MessageKind::AutomaticMerge
-    } else if header.starts_with("Revert ") || header.starts_with("revert ") {
+    } else if is_revert(header) {
         MessageKind::Revert {
             reverted: reverted_commit(rest).map(str::to_owned),
         }
-    } else if header.starts_with("Reapply ") {
+    } else if is_reapply(header) {
         MessageKind::Reapply
     } else if let Some(marker) = autosquash_marker(header) {
         MessageKind::Autosquash(marker)
@@ -35,17 +75,30 @@ pub(super) fn generated_kind(header: &str, rest: &str) -> MessageKind {
     }
 }
 
+/// What every merge header starts with.
+pub(super) const MERGE: &str = "Merge ";
+/// git fmt-merge-msg's merge of one branch.
+pub(super) const MERGE_BRANCH: &str = "Merge branch ";
+/// git fmt-merge-msg's merge of one tag.
+pub(super) const MERGE_TAG: &str = "Merge tag ";
+/// git fmt-merge-msg's merge of a remote's branch (`git pull`).
+pub(super) const MERGE_REMOTE_TRACKING_BRANCH: &str = "Merge remote-tracking branch";
+/// GitHub's merge of a pull request.
+pub(super) const MERGE_PULL_REQUEST: &str = "Merge pull request ";
+/// What Azure DevOps' and Bitbucket's merge headers start with.
+pub(super) const MERGED: &str = "Merged ";
+
 /// The prefixes of the merge messages git (fmt-merge-msg) and the forges
 /// write.
 const MERGE_PREFIXES: [&str; 8] = [
-    "Merge branch ",
+    MERGE_BRANCH,
     "Merge branches ",
-    "Merge tag ",
+    MERGE_TAG,
     "Merge tags ",
-    "Merge remote-tracking branch",
+    MERGE_REMOTE_TRACKING_BRANCH,
     "Merge commit ",
     "Merge commits ",
-    "Merge pull request ",
+    MERGE_PULL_REQUEST,
 ];
 
 // commit.ebnf: Merge
@@ -56,42 +109,80 @@ fn is_merge(header: &str) -> bool {
     {
         return true;
     }
-    if let Some(rest) = header.strip_prefix("Merge ") {
+    if let Some(rest) = header.strip_prefix(MERGE) {
         // `Merge <a> into <b>`, with something on both sides.
-        return rest
-            .find(" into ")
-            .is_some_and(|at| at > 0 && at + " into ".len() < rest.len());
+        return merge_into_sides(rest).is_some_and(|(a, b)| !a.is_empty() && !b.is_empty());
     }
-    if let Some(rest) = header.strip_prefix("Merged ") {
+    if let Some(rest) = header.strip_prefix(MERGED) {
         // Azure DevOps: `Merged PR 123: title`; Bitbucket: `Merged in x
         // (pull request #1)`, `Merged x into y`.
-        if let Some(pr) = rest.strip_prefix("PR ") {
-            return pr.contains(": ");
+        if rest.starts_with(MERGED_PR) {
+            return is_merged_pr(rest);
         }
         return rest.starts_with("in ") || rest.contains(" in ") || rest.contains(" into ");
     }
     false
 }
 
+/// `<a> into <b>` after `Merge `: the text on either side of the first
+/// ` into `, either side possibly empty.
+pub(super) fn merge_into_sides(rest: &str) -> Option<(&str, &str)> {
+    rest.split_once(" into ")
+}
+
+/// What follows `Merged ` in Azure DevOps' merge header.
+const MERGED_PR: &str = "PR ";
+
+/// Whether `rest`, what follows `Merged `, is Azure DevOps' `PR <n>:
+/// <title>`.
+pub(super) fn is_merged_pr(rest: &str) -> bool {
+    rest.strip_prefix(MERGED_PR)
+        .is_some_and(|pr| pr.contains(": "))
+}
+
 // commit.ebnf: AutomaticMerge
-fn is_automatic_merge(header: &str) -> bool {
+pub(super) fn is_automatic_merge(header: &str) -> bool {
     header.starts_with("Automatic merge")
         || header
             .strip_prefix("Auto-merged ")
             .is_some_and(|rest| rest.contains(" into "))
 }
 
+/// `git revert`'s header (`Revert "<subject>"`), and commitlint's lowercase
+/// `revert `.
+// commit.ebnf: Revert
+pub(super) fn is_revert(header: &str) -> bool {
+    header.starts_with("Revert ") || header.starts_with("revert ")
+}
+
+/// The header `git revert` writes when reverting a revert: `Reapply
+/// "<subject>"`.
+pub(super) const REAPPLY: &str = "Reapply ";
+
+// commit.ebnf: Reapply
+fn is_reapply(header: &str) -> bool {
+    header.starts_with(REAPPLY)
+}
+
+/// The autosquash markers `git commit --fixup`/`--squash` write, as `git
+/// rebase --autosquash` reads them.
+const AUTOSQUASH_MARKERS: [(&str, AutosquashMarker); 3] = [
+    ("fixup!", AutosquashMarker::Fixup),
+    ("squash!", AutosquashMarker::Squash),
+    ("amend!", AutosquashMarker::Amend),
+];
+
+/// The autosquash marker `text` starts with, and the text after it (the
+/// marker alone: no space needed after it).
+pub(super) fn autosquash_prefix(text: &str) -> Option<(AutosquashMarker, &str)> {
+    AUTOSQUASH_MARKERS
+        .iter()
+        .find_map(|&(prefix, marker)| text.strip_prefix(prefix).map(|rest| (marker, rest)))
+}
+
 // commit.ebnf: Autosquash
 fn autosquash_marker(header: &str) -> Option<AutosquashMarker> {
-    let (marker, rest) = if let Some(rest) = header.strip_prefix("fixup!") {
-        (AutosquashMarker::Fixup, rest)
-    } else if let Some(rest) = header.strip_prefix("squash!") {
-        (AutosquashMarker::Squash, rest)
-    } else if let Some(rest) = header.strip_prefix("amend!") {
-        (AutosquashMarker::Amend, rest)
-    } else {
-        return None;
-    };
+    let (marker, rest) = autosquash_prefix(header)?;
     (rest.is_empty() || rest.starts_with(' ')).then_some(marker)
 }
 
@@ -249,6 +340,122 @@ mod tests {
         }
         for not_merge in ["Merge two lists", "Merge", "Merge  into ", "Merged"] {
             assert!(!is_merge(not_merge), "{not_merge}");
+        }
+    }
+
+    #[test]
+    fn autosquash_needs_a_space_or_the_end_after_its_marker() {
+        assert_eq!(autosquash_marker("fixup!"), Some(AutosquashMarker::Fixup));
+        assert_eq!(
+            autosquash_marker("amend! feat: x"),
+            Some(AutosquashMarker::Amend)
+        );
+        assert_eq!(autosquash_marker("squash!x"), None);
+        assert_eq!(
+            autosquash_prefix("squash!x"),
+            Some((AutosquashMarker::Squash, "x"))
+        );
+        assert_eq!(autosquash_prefix("fixup x"), None);
+    }
+
+    /// Messages of every kind, with the line endings and byte-order mark
+    /// that move where the header ends.
+    const KIND_SAMPLES: [&str; 14] = [
+        "Merge branch 'main' into topic\n",
+        "Merged PR 12: Add x\r\n\r\nbody",
+        "Automatic merge from a -> b",
+        "Revert \"feat: x\"\r\n\r\nThis reverts commit 0123abcd.\r\n",
+        "Revert \"feat: x\"\n\nThis reverts commit 0123abcd.",
+        "\u{feff}revert x\n\nThis reverts commit 0123abcd, reversing",
+        "Reapply \"feat: x\"\n",
+        "fixup!\n",
+        " v1.2.3 \r\n",
+        "1.2.3-rc.1",
+        "feat(cli)!: add x\n\nBREAKING CHANGE: y",
+        "Merge two lists\n",
+        "",
+        "\n\nThis reverts commit 0123abcd.",
+    ];
+
+    #[test]
+    fn message_kind_is_the_kind_parse_commit_gives() {
+        for text in KIND_SAMPLES {
+            assert_eq!(
+                message_kind(text),
+                super::super::parse_commit(text).kind,
+                "{text:?}"
+            );
+        }
+        assert_eq!(
+            message_kind(KIND_SAMPLES[3]),
+            MessageKind::Revert {
+                reverted: Some("0123abcd".to_owned())
+            }
+        );
+    }
+
+    /// Pieces of headers and bodies of every kind, and the line endings
+    /// and marks that move where a header ends.
+    const PIECES: [&str; 29] = [
+        "Merge ",
+        "branch ",
+        " into ",
+        "Merged ",
+        "PR 1: ",
+        "Revert ",
+        "revert ",
+        "Reapply ",
+        "fixup!",
+        "squash!",
+        "amend!",
+        " ",
+        "v1.2.3",
+        "1.0.0-rc.1",
+        "feat",
+        "(x)",
+        "!",
+        ": ",
+        "x",
+        "\n",
+        "\r\n",
+        "\r",
+        "\u{feff}",
+        "This reverts commit ",
+        "0123abcd",
+        ".",
+        ",",
+        "Automatic merge",
+        "Auto-merged ",
+    ];
+
+    proptest::proptest! {
+        #[test]
+        fn message_kind_agrees_with_parse_commit_on_any_text(
+            bom in proptest::bool::ANY,
+            header in proptest::sample::select(&[
+                "Merge branch 'x'", "Merge two lists", "Revert \"feat: x\"", "revert x",
+                "Reapply \"x\"", "fixup!", "squash!x", "v1.2.3", "feat(x): y", "Update",
+                "Automatic merge", "",
+            ][..]),
+            ending in proptest::sample::select(&["\n", "\r\n", "\r\r\n", "\r", ""][..]),
+            body in proptest::collection::vec(
+                proptest::sample::select(&["This reverts commit 0123abcd.", "x", "\n", "\r\n", "  "][..]),
+                0..6,
+            ),
+            noise in proptest::collection::vec(proptest::sample::select(&PIECES[..]), 0..12),
+        ) {
+            let bom = if bom { "\u{feff}" } else { "" };
+            for text in [
+                format!("{bom}{header}{ending}{}", body.concat()),
+                noise.concat(),
+            ] {
+                proptest::prop_assert_eq!(
+                    message_kind(&text),
+                    super::super::parse_commit(&text).kind,
+                    "{:?}",
+                    text
+                );
+            }
         }
     }
 }

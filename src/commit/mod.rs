@@ -47,6 +47,7 @@ pub use ast::{
 pub use check::{CheckReport, CheckedCommit, check_commit, lint_view};
 pub use cleanup::git_cleanup;
 pub(crate) use header::{HeaderParts, ScopePart, char_span, header_parts};
+pub use kind::message_kind;
 pub use parse::{parse_commit, parse_header};
 pub use preset::{Preset, UnknownPreset};
 pub use problem::{HeaderProblem, codes};

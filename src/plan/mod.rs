@@ -30,6 +30,7 @@ mod error;
 mod format;
 mod lines;
 mod parse;
+mod precheck;
 mod rules;
 pub mod syntax;
 mod task_path;
@@ -43,6 +44,7 @@ pub use config::{
 pub use error::PlanError;
 pub use format::format;
 pub use parse::{ParseOutcome, ParseState, parse};
+pub use precheck::may_hold_sections;
 pub use task_path::{TaskPath, TaskPathError};
 pub use validate::{
     ALLOWED_CONSTRAINT_PREFIXES, ALLOWED_TYPES, MAX_TASK_DEPTH, MAX_TITLE_LENGTH, validate,

@@ -2,13 +2,20 @@
 //! autosquash commits, release commits, automatic merges
 //! (`@commitlint/is-ignored`'s `wildcards`).
 //!
-//! Written out by hand, one function per commitlint pattern, because the
-//! patterns lean on JavaScript's multi-line `^`/`$` and on `semver.valid`,
-//! and keeping their exact reach (a `Merge branch` line anywhere in the
-//! message counts, `chore(release): 1.2.3 [skip ci]` is a release) is the
-//! point.
+//! One function per commitlint pattern, each written on the commit
+//! grammar's own literals and predicates (`super::super::kind`, the one
+//! list of messages git and release tools write), with commitlint's
+//! differences from the grammar spelled out where they are: commitlint
+//! matches a `Merge branch` line anywhere in the message, takes lowercase
+//! `reapply ` and markers without a space (`fixup!x`), strips `chore:` and
+//! `[skip ci]` around a release version, and reads `Merged ...` loosely.
+//! Keeping those differences is the point: `--preset conventional` gives
+//! commitlint's verdicts.
 
 use std::fmt;
+
+use crate::commit::MessageKind;
+use crate::commit::kind;
 
 /// Why a message is not linted: it was written by git or a release tool,
 /// not by hand. A message with a kind gets no findings.
@@ -61,27 +68,54 @@ impl IgnoredKind {
             return Some(IgnoredKind::Merge);
         }
         let first_line = js_lines(message).next().unwrap_or("");
-        if message.starts_with("Revert ") || message.starts_with("revert ") {
+        // The grammar's predicates read a header line; a prefix without a
+        // line ending starts the message exactly when it starts its first
+        // line, so they take the whole message as commitlint does.
+        if kind::is_revert(message) {
             Some(IgnoredKind::Revert)
-        } else if message.starts_with("Reapply ") || message.starts_with("reapply ") {
+        } else if message.starts_with(kind::REAPPLY) || message.starts_with("reapply ") {
+            // Difference: commitlint's `^(R|r)eapply ` also takes the
+            // lowercase word, which git never writes.
             Some(IgnoredKind::Reapply)
-        } else if ["amend!", "fixup!", "squash!"]
-            .iter()
-            .any(|marker| message.starts_with(marker))
-        {
+        } else if kind::autosquash_prefix(message).is_some() {
+            // Difference: commitlint's `^(amend|fixup|squash)!` needs no
+            // space after the marker (`fixup!x`), which the grammar (as
+            // `git rebase --autosquash`) does.
             Some(IgnoredKind::Autosquash)
         } else if is_release(message) {
             Some(IgnoredKind::Release)
-        } else if is_merged(first_line) || message.starts_with("Merge remote-tracking branch") {
+        } else if is_merged(first_line) || message.starts_with(kind::MERGE_REMOTE_TRACKING_BRANCH) {
             Some(IgnoredKind::Merge)
-        } else if message.starts_with("Automatic merge")
-            || first_line
-                .strip_prefix("Auto-merged ")
-                .is_some_and(|rest| rest.contains(" into "))
-        {
+        } else if kind::is_automatic_merge(first_line) {
             Some(IgnoredKind::AutomaticMerge)
         } else {
             None
+        }
+    }
+
+    /// The ignore that the grammar's `kind` of message falls under, under
+    /// the same name: every kind git or a release tool writes
+    /// ([`MessageKind::is_generated`]) has one, a conventional or
+    /// unconventional message none. For reporting a kind as `--preset
+    /// conventional` reports what it ignores.
+    ///
+    /// ```
+    /// use quire::commit::lint::IgnoredKind;
+    /// use quire::commit::message_kind;
+    ///
+    /// let kind = message_kind("Auto-merged develop into main");
+    /// assert_eq!(IgnoredKind::of_kind(&kind).map(IgnoredKind::name), Some("automatic-merge"));
+    /// assert_eq!(IgnoredKind::of_kind(&message_kind("fix: x")), None);
+    /// ```
+    pub fn of_kind(kind: &MessageKind) -> Option<IgnoredKind> {
+        match kind {
+            MessageKind::Merge => Some(IgnoredKind::Merge),
+            MessageKind::Revert { .. } => Some(IgnoredKind::Revert),
+            MessageKind::Reapply => Some(IgnoredKind::Reapply),
+            MessageKind::Autosquash(_) => Some(IgnoredKind::Autosquash),
+            MessageKind::Release { .. } => Some(IgnoredKind::Release),
+            MessageKind::AutomaticMerge => Some(IgnoredKind::AutomaticMerge),
+            MessageKind::Conventional | MessageKind::Unconventional => None,
         }
     }
 }
@@ -101,21 +135,30 @@ fn js_lines(text: &str) -> impl Iterator<Item = &str> {
 /// `^((Merge pull request)|(Merge (.*?) into (.*?)|(Merge branch (.*?)))(?:\r?\n)*$)`
 /// and `^(Merge tag (.*?))(?:\r?\n)*$`, both multi-line: a line of the
 /// message that starts so.
+///
+/// Differences from the grammar's merge header: any line counts, not just
+/// the first; commitlint knows three of the grammar's merge prefixes (not
+/// `Merge branches`, `Merge tags`, `Merge commit(s)`), wants no space after
+/// `Merge pull request`, and its `(.*?)` lets either side of ` into ` be
+/// empty.
 fn is_merge_line(line: &str) -> bool {
-    line.starts_with("Merge pull request")
-        || line.starts_with("Merge branch ")
-        || line.starts_with("Merge tag ")
+    line.starts_with(kind::MERGE_PULL_REQUEST.trim_end())
+        || line.starts_with(kind::MERGE_BRANCH)
+        || line.starts_with(kind::MERGE_TAG)
         || line
-            .strip_prefix("Merge ")
-            .is_some_and(|rest| rest.contains(" into "))
+            .strip_prefix(kind::MERGE)
+            .and_then(kind::merge_into_sides)
+            .is_some()
 }
 
 /// `^(Merged (.*?)(in|into) (.*)|Merged PR (.*): (.*))` on the first line.
+///
+/// Azure DevOps' `Merged PR <n>: ` as the grammar reads it; difference:
+/// Bitbucket's `in `/`into ` may be anywhere after `Merged ` (even inside a
+/// word, `Merged within`), where the grammar wants the words.
 fn is_merged(first_line: &str) -> bool {
-    first_line.strip_prefix("Merged ").is_some_and(|rest| {
-        rest.contains("in ")
-            || rest.contains("into ")
-            || rest.strip_prefix("PR ").is_some_and(|pr| pr.contains(": "))
+    first_line.strip_prefix(kind::MERGED).is_some_and(|rest| {
+        rest.contains("in ") || rest.contains("into ") || kind::is_merged_pr(rest)
     })
 }
 
@@ -130,7 +173,10 @@ fn is_release(message: &str) -> bool {
             stripped = without;
         }
     }
-    is_semver(stripped.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}'))
+    // JavaScript's `trim` (a byte-order mark included); the grammar's
+    // Rust `trim` in `release_version` then finds nothing more to remove.
+    let version = stripped.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    kind::release_version(version).is_some_and(within_node_semver_limits)
 }
 
 /// `^chore(\([^)]+\))?:` removed.
@@ -178,55 +224,23 @@ fn starts_with_ignoring_case(text: &str, word: &str) -> bool {
         .is_some_and(|start| start.eq_ignore_ascii_case(word))
 }
 
-/// node-semver's strict `valid`: `v?MAJOR.MINOR.PATCH(-pre)?(+build)?`,
-/// numbers without leading zeros and at most 2^53 - 1, at most 256
-/// characters.
-fn is_semver(version: &str) -> bool {
-    if version.len() > 256 {
+/// Differences of node-semver's strict `valid` from the grammar's Semantic
+/// Versioning 2.0.0 release version: only a lowercase `v` before it, at
+/// most 256 characters, and version numbers at most 2^53 - 1
+/// (`Number.MAX_SAFE_INTEGER`).
+fn within_node_semver_limits(version: &str) -> bool {
+    if version.len() > 256 || version.starts_with('V') {
         return false;
     }
-    let version = version.strip_prefix('v').unwrap_or(version);
-    let (version, build) = match version.split_once('+') {
-        Some((version, build)) => (version, Some(build)),
-        None => (version, None),
-    };
-    let (core, prerelease) = match version.split_once('-') {
-        Some((core, prerelease)) => (core, Some(prerelease)),
-        None => (version, None),
-    };
-    let numbers: Vec<&str> = core.split('.').collect();
-    numbers.len() == 3
-        && numbers
-            .iter()
-            .all(|n| is_numeric_identifier(n) && fits_safe_integer(n))
-        && prerelease.is_none_or(|pre| pre.split('.').all(is_prerelease_identifier))
-        && build.is_none_or(|build| {
-            build.split('.').all(|id| {
-                !id.is_empty() && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-            })
-        })
-}
-
-/// `0|[1-9]\d*`
-fn is_numeric_identifier(text: &str) -> bool {
-    !text.is_empty()
-        && text.bytes().all(|b| b.is_ascii_digit())
-        && (text == "0" || !text.starts_with('0'))
-}
-
-/// node-semver refuses a version number above `Number.MAX_SAFE_INTEGER`.
-fn fits_safe_integer(digits: &str) -> bool {
-    digits
-        .parse::<u64>()
-        .is_ok_and(|n| n <= 9_007_199_254_740_991)
-}
-
-/// A numeric identifier, or `\d*[a-zA-Z-][a-zA-Z0-9-]*`.
-fn is_prerelease_identifier(id: &str) -> bool {
-    is_numeric_identifier(id)
-        || (!id.is_empty()
-            && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-            && id.chars().any(|c| c.is_ascii_alphabetic() || c == '-'))
+    let bare = version.strip_prefix('v').unwrap_or(version);
+    // The core `MAJOR.MINOR.PATCH`: up to the pre-release's `-` or the
+    // build's `+`, whichever comes first.
+    let core = bare.split(['-', '+']).next().unwrap_or("");
+    core.split('.').all(|number| {
+        number
+            .parse::<u64>()
+            .is_ok_and(|n| n <= 9_007_199_254_740_991)
+    })
 }
 
 #[cfg(test)]
@@ -284,5 +298,120 @@ mod tests {
         ] {
             assert_eq!(IgnoredKind::detect(message), None, "{message:?}");
         }
+    }
+
+    /// Where commitlint's reach differs from the grammar's kinds, each
+    /// difference the comments in `detect` name, both sides pinned.
+    #[test]
+    fn differences_from_the_grammars_kinds_are_commitlints() {
+        use crate::commit::message_kind;
+        let differences: [(&str, Option<IgnoredKind>, MessageKind); 10] = [
+            (
+                "fixup!x",
+                Some(IgnoredKind::Autosquash),
+                MessageKind::Unconventional,
+            ),
+            (
+                "reapply \"x\"",
+                Some(IgnoredKind::Reapply),
+                MessageKind::Unconventional,
+            ),
+            (
+                "feat: x\n\nMerge branch 'y'",
+                Some(IgnoredKind::Merge),
+                MessageKind::Conventional,
+            ),
+            (
+                "Merge  into x",
+                Some(IgnoredKind::Merge),
+                MessageKind::Unconventional,
+            ),
+            (
+                "Merge pull requests",
+                Some(IgnoredKind::Merge),
+                MessageKind::Unconventional,
+            ),
+            (
+                "Merged within a day",
+                Some(IgnoredKind::Merge),
+                MessageKind::Unconventional,
+            ),
+            ("Merge branches 'a' and 'b'", None, MessageKind::Merge),
+            ("Merge commit 'abc'", None, MessageKind::Merge),
+            (
+                "V1.2.3",
+                None,
+                MessageKind::Release {
+                    version: "V1.2.3".to_owned(),
+                },
+            ),
+            (
+                "9007199254740992.0.0",
+                None,
+                MessageKind::Release {
+                    version: "9007199254740992.0.0".to_owned(),
+                },
+            ),
+        ];
+        for (message, ignored, grammar) in differences {
+            assert_eq!(IgnoredKind::detect(message), ignored, "{message:?}");
+            assert_eq!(message_kind(message), grammar, "{message:?}");
+        }
+        assert_eq!(
+            IgnoredKind::detect("chore(release): 1.2.3"),
+            Some(IgnoredKind::Release)
+        );
+        assert_eq!(
+            message_kind("chore(release): 1.2.3"),
+            MessageKind::Conventional
+        );
+    }
+
+    #[test]
+    fn every_generated_kind_has_its_ignore_and_no_other_kind_has_one() {
+        use crate::commit::AutosquashMarker;
+        let kinds = [
+            (MessageKind::Merge, Some("merge")),
+            (MessageKind::Revert { reverted: None }, Some("revert")),
+            (MessageKind::Reapply, Some("reapply")),
+            (
+                MessageKind::Autosquash(AutosquashMarker::Amend),
+                Some("autosquash"),
+            ),
+            (
+                MessageKind::Release {
+                    version: "1.0.0".to_owned(),
+                },
+                Some("release"),
+            ),
+            (MessageKind::AutomaticMerge, Some("automatic-merge")),
+            (MessageKind::Conventional, None),
+            (MessageKind::Unconventional, None),
+        ];
+        for (kind, name) in kinds {
+            assert_eq!(
+                IgnoredKind::of_kind(&kind).map(IgnoredKind::name),
+                name,
+                "{kind:?}"
+            );
+            assert_eq!(kind.is_generated(), name.is_some(), "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn version_numbers_past_javascripts_safe_integers_are_no_release() {
+        assert_eq!(
+            IgnoredKind::detect("9007199254740991.0.0"),
+            Some(IgnoredKind::Release)
+        );
+        assert_eq!(IgnoredKind::detect("1.9007199254740992.0-rc.1"), None);
+        assert_eq!(
+            IgnoredKind::detect(&format!("1.0.0-{}", "a".repeat(251))),
+            None
+        );
+        assert_eq!(
+            IgnoredKind::detect(&format!("1.0.0-{}", "a".repeat(250))),
+            Some(IgnoredKind::Release)
+        );
     }
 }
