@@ -93,17 +93,19 @@ impl FromStr for Toolset {
 #[error(
     "unknown toolset `{0}`; this build has: {known}{missing}",
     known = Toolset::ALL.map(Toolset::name).join(", "),
-    missing = feature_to_build(&self.0).map_or(String::new(), |feature| format!(
-        " (`{}` needs quire built with the `{feature}` feature: `cargo install --path . --features {feature}`)",
-        self.0
-    ))
+    missing = feature_hint(&self.0, cfg!(feature = "nova"))
 )]
 pub struct UnknownToolset(pub String);
 
-/// The cargo feature that adds the toolset `name`, when this build lacks
-/// it.
-fn feature_to_build(name: &str) -> Option<&'static str> {
-    (name == "nova" && !cfg!(feature = "nova")).then_some("nova")
+/// What to build for the toolset `name` when this build lacks it (`nova`
+/// without the `nova` feature, `nova_built` false); empty otherwise.
+fn feature_hint(name: &str, nova_built: bool) -> String {
+    if name == "nova" && !nova_built {
+        " (`nova` needs quire built with the `nova` feature: `cargo install --path . --features nova`)"
+            .to_owned()
+    } else {
+        String::new()
+    }
 }
 
 /// The MCP server over one workspace.
@@ -399,6 +401,15 @@ mod tests {
         assert_eq!(Toolset::of_tool("mark"), None);
         #[cfg(feature = "nova")]
         assert_eq!(Toolset::of_tool("create_step"), Some(Toolset::Nova));
+    }
+
+    /// The toolset a feature adds is named with the feature, in every
+    /// build (the real message is checked in `cli::serve`'s tests).
+    #[test]
+    fn a_toolset_left_out_of_the_build_names_its_feature() {
+        assert!(feature_hint("nova", false).contains("`cargo install --path . --features nova`"));
+        assert_eq!(feature_hint("nova", true), "");
+        assert_eq!(feature_hint("nope", false), "");
     }
 
     /// A server serving the kiln starts its index at once, unless told to
