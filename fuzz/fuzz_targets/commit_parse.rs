@@ -3,12 +3,13 @@
 //! boundaries and holding its node's text, nodes in order
 //! (`check_message` in `tests/support/commit_model.rs`, shared with
 //! `tests/commit_roundtrip.rs`). The cleaned message (`git_cleanup`) must
-//! hold as well, and cleaning it again must change nothing.
+//! hold as well, and cleaning it again must change nothing. The header-only
+//! `message_kind` must give the full parse's kind.
 
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quire::commit::git_cleanup;
+use quire::commit::{git_cleanup, message_kind, parse_commit};
 
 #[path = "../../tests/support/commit_model.rs"]
 mod commit_model;
@@ -20,6 +21,11 @@ fuzz_target!(|data: &[u8]| {
     if let Err(failure) = check_parse(&text) {
         panic!("{failure}\ninput: {text:?}");
     }
+    assert_eq!(
+        message_kind(&text),
+        parse_commit(&text).kind,
+        "message_kind is the parse's kind\ninput: {text:?}"
+    );
     let cleaned = git_cleanup(&text);
     if let Err(failure) = check_parse(&cleaned) {
         panic!("cleaned: {failure}\ninput: {text:?}");
