@@ -28,33 +28,19 @@
 //! cargo test --benches          # each benchmark once, as CI does
 //! ```
 
+#[path = "support/quire_binary.rs"]
+mod quire_binary;
+use quire_binary::quire_binary;
+
 use std::hint::black_box;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 
 /// The commits of the synthetic history.
 const COMMITS: usize = 10_000;
-
-/// The binary to measure: `QUIRE_BIN`, else the one Cargo built.
-fn quire_binary() -> PathBuf {
-    let (path, origin) = match std::env::var_os("QUIRE_BIN") {
-        Some(path) => (PathBuf::from(path), "QUIRE_BIN"),
-        None => (
-            PathBuf::from(env!("CARGO_BIN_EXE_quire")),
-            "CARGO_BIN_EXE_quire (built by Cargo for this bench)",
-        ),
-    };
-    assert!(
-        path.is_file(),
-        "the quire binary is missing at {} (from {origin}); run through \
-         `cargo bench --bench check_range` (which builds it), or point QUIRE_BIN at one",
-        path.display()
-    );
-    path
-}
 
 /// git in `repo`, without the machine's configuration.
 fn git(repo: &Path) -> Command {
@@ -139,7 +125,7 @@ fn check_range(c: &mut Criterion) {
     let temporary = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let root = temporary.path();
     build_repository(root);
-    let quire = quire_binary();
+    let quire = quire_binary("check_range");
 
     // Once, outside the measurement: the run checks every commit and fails
     // on the 1% without a type.

@@ -45,10 +45,14 @@
 //! cargo test --benches          # each benchmark once, as CI does
 //! ```
 
+#[path = "support/quire_binary.rs"]
+mod quire_binary;
+use quire_binary::quire_binary;
+
 use std::fs;
 use std::hint::black_box;
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -136,26 +140,6 @@ fn request(path: &str, target: &str, dry_run: bool) -> UpdateTrackerStatusReques
         dry_run,
         force: false,
     }
-}
-
-/// The binary to serve MCP from: `QUIRE_BIN`, else the one Cargo built for
-/// this invocation (see the module documentation).
-fn quire_binary() -> PathBuf {
-    let (path, origin) = match std::env::var_os("QUIRE_BIN") {
-        Some(path) => (PathBuf::from(path), "QUIRE_BIN"),
-        None => (
-            PathBuf::from(env!("CARGO_BIN_EXE_quire")),
-            "CARGO_BIN_EXE_quire (built by Cargo for this bench)",
-        ),
-    };
-    assert!(
-        path.is_file(),
-        "the quire binary is missing at {} (from {origin}); build it with \
-         `cargo build --release --bin quire`, run through `cargo bench --bench tracker` \
-         (which builds it), or point QUIRE_BIN at one",
-        path.display()
-    );
-    path
 }
 
 /// A `quire serve` child process after the MCP initialize handshake, with one
@@ -288,7 +272,7 @@ fn tracker(c: &mut Criterion) {
     );
     tools.update_status(&writes[1]).unwrap();
 
-    let mut server = StdioServer::spawn(&quire_binary(), root);
+    let mut server = StdioServer::spawn(&quire_binary("tracker"), root);
     let call_params = format!(
         r#"{{"name":"update_tracker_status","arguments":{{"tracker_path":"{DRY_RUN_PATH}","target_status":"Ghosted","dry_run":true}}}}"#
     );

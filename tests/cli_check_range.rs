@@ -13,36 +13,15 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+#[path = "support/git_cli.rs"]
+mod git_cli;
+
+use git_cli::{code, empty_repository, git, git_command, quire, stderr};
+
 /// A message invalid under every rule set quire has.
 const BAD: &str = "bad message without type";
 /// A message valid under every rule set quire has.
 const GOOD: &str = "feat: add x";
-
-/// git in `repo`, isolated from the machine's configuration.
-fn git_command(repo: &Path) -> Command {
-    let mut command = Command::new("git");
-    command
-        .current_dir(repo)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "Test")
-        .env("GIT_AUTHOR_EMAIL", "test@example.com")
-        .env("GIT_COMMITTER_NAME", "Test")
-        .env("GIT_COMMITTER_EMAIL", "test@example.com")
-        .env("HOME", repo);
-    command
-}
-
-/// Runs git and returns its stdout (trimmed), failing the test when git fails.
-fn git(repo: &Path, args: &[&str]) -> String {
-    let output = git_command(repo).args(args).output().expect("git runs");
-    assert!(
-        output.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap().trim().to_owned()
-}
 
 /// Commits `message` on top of HEAD with `git commit-tree`; `encoding`
 /// is the commit's `encoding` header (`i18n.commitEncoding`). commit-tree
@@ -97,38 +76,9 @@ fn commit(repo: &Path, message: &str) {
 
 /// A repository with a good root commit.
 fn repository() -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    git(folder.path(), &["init", "-q", "-b", "main"]);
+    let folder = empty_repository();
     commit(folder.path(), GOOD);
     folder
-}
-
-/// The binary under test: Cargo's build of this package, or `QUIRE_BIN`
-/// (a build of its own when several checkouts share one target folder).
-fn quire_bin() -> std::path::PathBuf {
-    std::env::var_os("QUIRE_BIN")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::PathBuf::from(env!("CARGO_BIN_EXE_quire")))
-}
-
-fn quire(folder: &Path, args: &[&str]) -> Output {
-    Command::new(quire_bin())
-        .args(args)
-        .current_dir(folder)
-        .env("NO_COLOR", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("quire runs")
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().expect("exited normally")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
 }
 
 fn json(output: &Output) -> Value {

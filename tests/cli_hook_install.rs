@@ -12,7 +12,12 @@ use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+#[path = "support/git_cli.rs"]
+mod git_cli;
+
+use git_cli::{code, empty_repository, git, git_output, quire, quire_command, stderr, stdout};
 
 const BAD: &str = "bad message without type";
 const GOOD: &str = "feat: add x";
@@ -20,85 +25,12 @@ const GOOD: &str = "feat: add x";
 /// The marker line quire knows its hooks by.
 const MARKER: &str = "# quire-hook: commit-msg";
 
-fn git_command(repo: &Path) -> Command {
-    let mut command = Command::new("git");
-    command
-        .current_dir(repo)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_AUTHOR_NAME", "Test")
-        .env("GIT_AUTHOR_EMAIL", "test@example.com")
-        .env("GIT_COMMITTER_NAME", "Test")
-        .env("GIT_COMMITTER_EMAIL", "test@example.com")
-        .env("HOME", repo)
-        .env("NO_COLOR", "1");
-    command
-}
-
-/// Runs git, whatever its exit status.
-fn git_output(repo: &Path, args: &[&str]) -> Output {
-    git_command(repo).args(args).output().expect("git runs")
-}
-
-/// Runs git and returns its stdout (trimmed), failing the test when git fails.
-fn git(repo: &Path, args: &[&str]) -> String {
-    let output = git_output(repo, args);
-    assert!(
-        output.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout).unwrap().trim().to_owned()
-}
-
-fn repository() -> tempfile::TempDir {
-    let folder = tempfile::tempdir().unwrap();
-    git(folder.path(), &["init", "-q", "-b", "main"]);
-    folder
-}
-
-/// The binary under test: Cargo's build of this package, or `QUIRE_BIN`
-/// (a build of its own when several checkouts share one target folder).
-fn quire_bin() -> PathBuf {
-    std::env::var_os("QUIRE_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_quire")))
-}
-
-fn quire_command(folder: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(quire_bin());
-    command
-        .args(args)
-        .current_dir(folder)
-        .env("NO_COLOR", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .stdin(Stdio::null());
-    command
-}
-
-fn quire(folder: &Path, args: &[&str]) -> Output {
-    quire_command(folder, args).output().expect("quire runs")
-}
-
 fn install(folder: &Path, force: bool) -> Output {
     let mut args = vec!["hook", "install", "commit-msg"];
     if force {
         args.push("--force");
     }
     quire(folder, &args)
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().expect("exited normally")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8(output.stderr.clone()).unwrap()
 }
 
 fn commit_count(repo: &Path) -> usize {
@@ -121,7 +53,7 @@ fn try_commit(repo: &Path, message: &str) -> Output {
 /// is refused with the report on stderr and no commit made.
 #[test]
 fn the_readme_hook_example_works_end_to_end() {
-    let repo = repository();
+    let repo = empty_repository();
     let root = repo.path();
     let output = install(root, false);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
@@ -163,7 +95,7 @@ fn the_readme_hook_example_works_end_to_end() {
 
 #[test]
 fn installing_again_changes_nothing() {
-    let repo = repository();
+    let repo = empty_repository();
     let hook = repo.path().join(".git/hooks/commit-msg");
     assert_eq!(code(&install(repo.path(), false)), 0);
     let first = fs::read(&hook).unwrap();
@@ -187,7 +119,7 @@ fn installing_again_changes_nothing() {
 
 #[test]
 fn a_hook_quire_wrote_is_brought_up_to_date() {
-    let repo = repository();
+    let repo = empty_repository();
     let hook = repo.path().join(".git/hooks/commit-msg");
     fs::create_dir_all(hook.parent().unwrap()).unwrap();
     // An older quire hook, no longer executable.
@@ -205,7 +137,7 @@ fn a_hook_quire_wrote_is_brought_up_to_date() {
 
 #[test]
 fn a_foreign_hook_is_kept_unless_forced_and_then_backed_up() {
-    let repo = repository();
+    let repo = empty_repository();
     let hooks = repo.path().join(".git/hooks");
     fs::create_dir_all(&hooks).unwrap();
     let hook = hooks.join("commit-msg");
@@ -248,7 +180,7 @@ fn a_foreign_hook_is_kept_unless_forced_and_then_backed_up() {
 
 #[test]
 fn a_hook_that_is_a_symbolic_link_is_refused_without_force() {
-    let repo = repository();
+    let repo = empty_repository();
     let hooks = repo.path().join(".git/hooks");
     fs::create_dir_all(&hooks).unwrap();
     let target = repo.path().join("shared-hook");
@@ -274,7 +206,7 @@ fn a_hook_that_is_a_symbolic_link_is_refused_without_force() {
 
 #[test]
 fn core_hooks_path_is_honoured_and_its_folder_made() {
-    let repo = repository();
+    let repo = empty_repository();
     let root = repo.path();
     git(root, &["config", "core.hooksPath", "tools/hooks"]);
     // From a subfolder: the path is the work tree's, not the subfolder's.
@@ -300,7 +232,7 @@ fn core_hooks_path_is_honoured_and_its_folder_made() {
 
 #[test]
 fn a_worktree_installs_into_the_repositorys_hooks() {
-    let repo = repository();
+    let repo = empty_repository();
     let root = repo.path().join("main");
     fs::create_dir(&root).unwrap();
     git(&root, &["init", "-q", "-b", "main"]);
@@ -330,7 +262,7 @@ fn outside_a_repository_nothing_is_written() {
 
 #[test]
 fn an_unwritable_hooks_folder_is_a_clear_error() {
-    let repo = repository();
+    let repo = empty_repository();
     let hooks = repo.path().join(".git/hooks");
     fs::create_dir_all(&hooks).unwrap();
     fs::set_permissions(&hooks, fs::Permissions::from_mode(0o555)).unwrap();
