@@ -473,17 +473,29 @@ mod tests {
     use super::*;
 
     /// The CLI prints an error and its sources joined by `: `: the I/O
-    /// error is the source, so the message must not repeat it.
+    /// error is the source, so the message must not repeat it. Both error
+    /// types of the models folder, here and in `models`.
     #[test]
     fn an_io_error_is_said_once_along_the_chain() {
-        let error = DistillError::Io {
-            action: "cannot write",
-            path: PathBuf::from("/models/x"),
-            error: io::Error::new(io::ErrorKind::PermissionDenied, "denied"),
-        };
-        assert_eq!(error.to_string(), "cannot write /models/x");
-        let source = std::error::Error::source(&error).map(ToString::to_string);
-        assert_eq!(source.as_deref(), Some("denied"));
+        let denied = || io::Error::new(io::ErrorKind::PermissionDenied, "denied");
+        let path = || PathBuf::from("/models/x");
+        let errors: [Box<dyn std::error::Error>; 2] = [
+            Box::new(DistillError::Io {
+                action: "cannot write",
+                path: path(),
+                error: denied(),
+            }),
+            Box::new(models::ModelsError::Io {
+                action: "cannot write",
+                path: path(),
+                error: denied(),
+            }),
+        ];
+        for error in errors {
+            assert_eq!(error.to_string(), "cannot write /models/x");
+            let source = error.source().map(ToString::to_string);
+            assert_eq!(source.as_deref(), Some("denied"));
+        }
     }
 
     #[test]

@@ -631,20 +631,6 @@ fn names(files: &[ModelFile]) -> String {
 mod tests {
     use super::*;
 
-    /// The CLI prints an error and its sources joined by `: `: the I/O
-    /// error is the source, so the message must not repeat it.
-    #[test]
-    fn an_io_error_is_said_once_along_the_chain() {
-        let error = ModelsError::Io {
-            action: "cannot write",
-            path: PathBuf::from("/models/x"),
-            error: io::Error::new(io::ErrorKind::PermissionDenied, "denied"),
-        };
-        assert_eq!(error.to_string(), "cannot write /models/x");
-        let source = std::error::Error::source(&error).map(ToString::to_string);
-        assert_eq!(source.as_deref(), Some("denied"));
-    }
-
     fn sha(bytes: &[u8]) -> &'static str {
         Box::leak(sha256_of(&mut &bytes[..]).unwrap().into_boxed_str())
     }
