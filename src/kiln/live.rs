@@ -171,7 +171,8 @@ impl LiveIndex {
     }
 
     /// Whether [`Self::start`] has run (by itself or through a call).
-    #[cfg(test)]
+    // Only the server's tests ask (src/mcp/server.rs).
+    #[cfg(all(test, feature = "mcp"))]
     pub(crate) fn started(&self) -> bool {
         !matches!(*locked(&self.shared.build), Build::NotStarted)
     }

@@ -130,7 +130,8 @@ impl KilnTools {
 
     /// Whether the index has begun to be built (by
     /// [`Self::start_indexing`] or a call).
-    #[cfg(test)]
+    // Only the server's tests ask (src/mcp/server.rs).
+    #[cfg(all(test, feature = "mcp"))]
     pub(crate) fn indexing_started(&self) -> bool {
         self.index.started()
     }
