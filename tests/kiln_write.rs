@@ -407,14 +407,33 @@ fn hostile_notes_are_refused_and_left_as_they_are() {
         "locked\n"
     );
 
+    // A link out is never removed through (nor is what it leads to), but
+    // the link itself can go to the trash: moving it touches nothing
+    // beyond it.
     let error = tools
         .delete_note(&DeleteNoteRequest {
             path: "Out".into(),
             permanent: true,
         })
         .unwrap_err();
-    assert!(error.to_string().contains("outside"), "{error}");
-    assert!(outside.path().join("Secret.md").exists());
+    assert!(error.to_string().contains("symbolic link"), "{error}");
+    let trashed = tools
+        .delete_note(&DeleteNoteRequest {
+            path: "Out".into(),
+            permanent: false,
+        })
+        .unwrap();
+    assert_eq!(trashed.trashed_to.as_deref(), Some(".trash/Out.md"));
+    assert!(
+        fs::symlink_metadata(root.join(".trash/Out.md"))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        fs::read_to_string(outside.path().join("Secret.md")).unwrap(),
+        "secret\n"
+    );
 
     let huge = "x".repeat(16 * 1024 * 1024 + 1);
     let error = tools.create_note(&create("Huge", &huge, None)).unwrap_err();
@@ -537,4 +556,192 @@ fn backlinks_on_delete_count_every_form_of_link_and_nothing_in_code() {
     assert_eq!(deleted.ambiguous_backlinks, ["Stem.md"]);
     assert!(!deleted.backlinks.contains(&"Code.md".to_owned()));
     assert!(!deleted.backlinks.contains(&"Other.md".to_owned()));
+}
+
+/// Issue 23: a note created under an NFC path goes into the folder written
+/// NFD on disk (macOS), found without the index; it is never a second
+/// folder that looks the same, which would hide the first one's notes.
+#[test]
+fn a_folder_written_nfd_on_disk_is_used_never_twinned() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let nfd = "re\u{301}sume\u{301}";
+    fs::create_dir_all(root.join(nfd).join("old")).unwrap();
+    fs::write(root.join(nfd).join("old/Letter.md"), "dear\n").unwrap();
+    // No index: every folder on the path is matched on disk.
+    let tools = tools(root);
+
+    let created = tools
+        .create_note(&create("résumé/cv", "# CV\n", None))
+        .unwrap();
+    assert_eq!(created.path, "résumé/cv.md");
+    let names: Vec<String> = fs::read_dir(root)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, [nfd], "a second folder was made beside the NFD one");
+    assert_eq!(
+        fs::read_to_string(root.join(nfd).join("cv.md")).unwrap(),
+        "# CV\n"
+    );
+
+    // Two folders deep, and a note that exists under the NFD folder.
+    let refused = tools
+        .create_note(&create("résumé/old/Letter", "again\n", None))
+        .unwrap_err();
+    assert!(refused.to_string().contains("already exists"), "{refused}");
+    tools
+        .create_note(&create("résumé/old/New", "new\n", None))
+        .unwrap();
+    assert!(root.join(nfd).join("old/New.md").exists());
+    tools
+        .update_note(&update("résumé/old/Letter", Some("updated\n"), None, None))
+        .unwrap();
+    assert_eq!(
+        fs::read_to_string(root.join(nfd).join("old/Letter.md")).unwrap(),
+        "updated\n"
+    );
+    assert_eq!(
+        tools.read_note(&read_whole("résumé/cv")).unwrap().content,
+        "# CV\n"
+    );
+    let mut listed = listed(&tools);
+    listed.sort();
+    assert_eq!(
+        listed,
+        ["résumé/cv.md", "résumé/old/Letter.md", "résumé/old/New.md"]
+    );
+}
+
+/// Issue 23: an approval binds the file previewed, not only its bytes. A
+/// note that is a link names the file that changes in the question, and a
+/// link swapped meanwhile for one to another note with the same bytes is
+/// refused: the other note is not rewritten.
+#[test]
+fn an_approval_binds_the_file_not_only_its_bytes() {
+    use quire::kiln::WriteRequest;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::write(root.join("contract.md"), "same words\n").unwrap();
+    fs::write(root.join("other.md"), "same words\n").unwrap();
+    symlink("contract.md", root.join("innocent.md")).unwrap();
+    let tools = tools(root);
+
+    let replace = WriteRequest::Update(update("innocent", Some("new\n"), None, None));
+    let preview = tools.preview(&replace).unwrap();
+    assert_eq!(preview.link_target.as_deref(), Some("contract.md"));
+    assert!(
+        preview
+            .summary()
+            .ends_with("`innocent.md` is a link: the file that changes is `contract.md`."),
+        "{}",
+        preview.summary()
+    );
+
+    fs::remove_file(root.join("innocent.md")).unwrap();
+    symlink("other.md", root.join("innocent.md")).unwrap();
+    let refused = tools.apply_approved(&replace, &preview).unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("no longer the file the change was approved for"),
+        "{refused}"
+    );
+    assert_eq!(
+        fs::read_to_string(root.join("other.md")).unwrap(),
+        "same words\n"
+    );
+    assert_eq!(
+        fs::read_to_string(root.join("contract.md")).unwrap(),
+        "same words\n"
+    );
+
+    // The same for a delete: the entry previewed is the entry moved.
+    fs::write(root.join("plain.md"), "same words\n").unwrap();
+    let delete = WriteRequest::Delete(DeleteNoteRequest {
+        path: "plain".into(),
+        permanent: false,
+    });
+    let preview = tools.preview(&delete).unwrap();
+    fs::rename(root.join("other.md"), root.join("plain.md")).unwrap();
+    let refused = tools.apply_approved(&delete, &preview).unwrap_err();
+    assert!(
+        refused.to_string().contains("no longer the file"),
+        "{refused}"
+    );
+    assert!(root.join("plain.md").exists() && !root.join(".trash").exists());
+}
+
+/// Issue 23: a note too large to read (over 16 MiB) is still bound: its
+/// delete approved from a preview is refused once the file changed.
+#[test]
+fn a_note_too_large_to_read_is_deleted_only_as_previewed() {
+    use quire::kiln::WriteRequest;
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let big = vec![b'x'; 16 * 1024 * 1024 + 1];
+    fs::write(root.join("Big.md"), &big).unwrap();
+    let tools = tools(root);
+    let delete = WriteRequest::Delete(DeleteNoteRequest {
+        path: "Big".into(),
+        permanent: true,
+    });
+    let preview = tools.preview(&delete).unwrap();
+    assert_eq!(preview.sha256, None);
+    assert!(preview.identity.is_some());
+    let mut grown = big.clone();
+    grown.push(b'\n');
+    fs::write(root.join("Big.md"), &grown).unwrap();
+    let refused = tools.apply_approved(&delete, &preview).unwrap_err();
+    assert!(
+        refused.to_string().contains("no longer the file"),
+        "{refused}"
+    );
+    assert_eq!(
+        fs::metadata(root.join("Big.md")).unwrap().len(),
+        grown.len() as u64
+    );
+
+    let preview = tools.preview(&delete).unwrap();
+    tools.apply_approved(&delete, &preview).unwrap();
+    assert!(!root.join("Big.md").exists());
+}
+
+/// Issue 23: a `.trash` that is a link (to a visible folder, or out) is
+/// refused as the trash: a note "deleted" there would stay a live note.
+#[test]
+fn a_trash_folder_that_is_a_link_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir(root.join("notes")).unwrap();
+    fs::write(root.join("Gone.md"), "bye\n").unwrap();
+    symlink("notes", root.join(".trash")).unwrap();
+    let tools = tools(root);
+    let delete = DeleteNoteRequest {
+        path: "Gone".into(),
+        permanent: false,
+    };
+    for refused in [
+        tools.delete_note(&delete).unwrap_err(),
+        tools
+            .preview(&quire::kiln::WriteRequest::Delete(delete.clone()))
+            .unwrap_err(),
+    ] {
+        let message = refused.to_string();
+        assert!(
+            message.contains("the trash folder `.trash` is a symbolic link (it leads to `notes`)"),
+            "{message}"
+        );
+        assert!(message.contains("permanent: true"), "{message}");
+    }
+    assert!(root.join("Gone.md").exists());
+    assert_eq!(fs::read_dir(root.join("notes")).unwrap().count(), 0);
+    // Deleting for good does not use the trash.
+    tools
+        .delete_note(&DeleteNoteRequest {
+            permanent: true,
+            ..delete
+        })
+        .unwrap();
+    assert!(!root.join("Gone.md").exists());
 }

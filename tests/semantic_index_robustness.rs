@@ -441,3 +441,53 @@ fn decode_seeds_hold_the_invariants() {
         }
     }
 }
+
+/// Bytes this process has read from files so far (`rchar` of
+/// `/proc/self/io`), to tell a read of a whole gigabyte from a read of its
+/// header.
+fn bytes_read() -> u64 {
+    let io = fs::read_to_string("/proc/self/io").unwrap();
+    io.lines()
+        .find_map(|line| line.strip_prefix("rchar: "))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// Issue 23: a 1 GiB sparse index file behind a good header was read whole
+/// (a gigabyte of memory) before its digest was checked. It is refused
+/// from what its records and its size say, having read a few bytes.
+#[test]
+fn a_huge_index_file_is_refused_without_being_read_whole() {
+    use quire::fs::Workspace;
+    use quire::kiln::{INDEX_FOLDER, index_file_name};
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join(INDEX_FOLDER);
+    fs::create_dir(&folder).unwrap();
+    let id = "hash:test";
+    let genuine = SemanticIndex::new(id, 8).to_bytes();
+    // The genuine header and records, then a gigabyte of holes.
+    let file = folder.join(index_file_name(id));
+    fs::write(&file, &genuine[..genuine.len() - DIGEST_BYTES]).unwrap();
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let workspace = Workspace::new(dir.path()).unwrap();
+    let before = bytes_read();
+    let error = SemanticIndex::load(&workspace, id, 8).unwrap_err();
+    let read = bytes_read() - before;
+    assert!(error.to_string().contains("do not fit its size"), "{error}");
+    assert!(read < 16 << 20, "{read} bytes read for a refusal");
+    // The genuine file loads.
+    fs::write(&file, &genuine).unwrap();
+    assert_eq!(
+        SemanticIndex::load(&workspace, id, 8)
+            .unwrap()
+            .embedder_id(),
+        id
+    );
+}

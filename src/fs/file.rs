@@ -67,6 +67,11 @@ impl FileStat {
         self.mtime.0
     }
 
+    /// The last modification time: seconds and nanoseconds since the epoch.
+    pub fn modified(&self) -> (i64, i64) {
+        self.mtime
+    }
+
     /// Whether both describe the same file (device and inode).
     pub fn same_file(&self, other: &FileStat) -> bool {
         (self.dev, self.ino) == (other.dev, other.ino)
@@ -408,6 +413,20 @@ impl OpenFile {
             }
         }
         Ok(bytes)
+    }
+
+    /// The file's bytes as a stream from its start, for a caller that
+    /// decodes as it reads instead of holding the whole file;
+    /// [`FsError::TooLarge`] when the file is over `limit` (by its size when
+    /// opened). The stream never yields more than `limit` bytes.
+    pub fn reader(&self, limit: u64) -> Result<impl io::Read + '_, FsError> {
+        if self.stat.size > limit {
+            return Err(FsError::TooLarge {
+                path: self.shown.clone(),
+                limit,
+            });
+        }
+        Ok(io::Read::take(&self.file, limit))
     }
 
     /// [`OpenFile::read`] as UTF-8 text.

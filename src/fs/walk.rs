@@ -263,6 +263,32 @@ impl Workspace {
     }
 }
 
+impl Workspace {
+    /// The names in `folder` (the root when empty), byte-sorted, without
+    /// `.` and `..`: one level, nothing beneath opened or followed. For a
+    /// caller that matches names by rules of its own (the kiln finds a
+    /// folder or note written under another Unicode normalization).
+    ///
+    /// ```
+    /// # let folder = tempfile::tempdir()?;
+    /// # std::fs::create_dir(folder.path().join("notes"))?;
+    /// # std::fs::write(folder.path().join("notes/b.md"), "")?;
+    /// # std::fs::create_dir(folder.path().join("notes/a"))?;
+    /// use quire::fs::Workspace;
+    ///
+    /// let workspace = Workspace::new(folder.path())?;
+    /// assert_eq!(workspace.names_in("notes").unwrap(), ["a", "b.md"]);
+    /// assert!(workspace.names_in("notes/b.md").is_err());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn names_in(&self, folder: &str) -> Result<Vec<OsString>, FsError> {
+        let given = if folder.is_empty() { "." } else { folder };
+        let located = self.locate(given)?;
+        let handle = open_folder(&located)?;
+        sorted_names(&handle).map_err(|error| FsError::io(located.shown(), "list", &error))
+    }
+}
+
 /// A walk in progress: an iterator over [`WalkEntry`]. It owns what it
 /// needs (a clone of the workspace), so it can move to another thread.
 #[derive(Debug)]

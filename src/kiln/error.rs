@@ -92,11 +92,12 @@ pub enum PathError {
         /// The argument, for display.
         path: String,
     },
-    /// The note's name ends with `.md` followed by whitespace (`plan.md `),
-    /// which would otherwise name `plan.md .md`.
+    /// The note's name ends with whitespace (`plan `, `plan.md `), which
+    /// would otherwise become part of its file name (`plan .md`,
+    /// `plan.md .md`).
     #[error(
-        "`{path}` has whitespace after its `.md`; remove the trailing whitespace, as in \
-         `{instead}`"
+        "`{path}` ends with whitespace, which would become part of the note's file name; remove the trailing \
+         whitespace, as in `{instead}`"
     )]
     TrailingWhitespace {
         /// The argument, for display.

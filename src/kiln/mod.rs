@@ -40,6 +40,8 @@ mod live;
 mod metadata;
 mod note_path;
 mod note_set;
+#[cfg(feature = "fs")]
+mod on_disk;
 mod page;
 mod preview;
 #[cfg(feature = "fs")]

@@ -100,8 +100,8 @@ impl NotePath {
     /// Refused, each with its [`PathError`]: the empty string, NUL bytes,
     /// `\` separators, Windows drives, absolute paths outside `root`, a `..`
     /// above the root, hidden names (any starting with `.`), a path that
-    /// names a folder (ending with `/`, `.` or `..`), whitespace after a
-    /// final `.md`, and paths or names
+    /// names a folder (ending with `/`, `.` or `..`), a name that ends
+    /// with whitespace (`plan `, `plan.md `), and paths or names
     /// over [`MAX_PATH_BYTES`] or [`MAX_SEGMENT_BYTES`].
     ///
     /// ```
@@ -388,14 +388,14 @@ fn refuse_names(arg: &str, segments: &[&str]) -> Result<(), PathError> {
     Ok(())
 }
 
-/// Adds `.md` to a note's path that does not end with it, unless what
-/// keeps it from ending with `.md` is trailing whitespace (a slip, not a
-/// name).
+/// Adds `.md` to a note's path that does not end with it, unless the name
+/// ends with whitespace (a slip, not a name: `b ` would become `b .md`, and
+/// `b.md ` would become `b.md .md`).
 fn add_note_extension(arg: &str, path: &mut String) -> Result<(), PathError> {
     if has_note_extension(path) {
         return Ok(());
     }
-    if has_note_extension(path.trim_end()) {
+    if path.ends_with(char::is_whitespace) {
         return Err(PathError::TrailingWhitespace {
             path: shown(arg),
             instead: shown(arg.trim_end()),

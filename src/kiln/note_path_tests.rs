@@ -120,6 +120,8 @@ fn refusals_name_the_problem_and_what_to_write() {
         ("/home/me/vault/", "NotANote", "names a folder"),
         ("notes/a.md ", "TrailingWhitespace", "as in `notes/a.md`"),
         ("a.MD\n", "TrailingWhitespace", "as in `a.MD`"),
+        ("b ", "TrailingWhitespace", "as in `b`"),
+        ("notes/plan\t", "TrailingWhitespace", "as in `notes/plan`"),
         (&long_name, "SegmentTooLong", "256 bytes"),
         (&long_path, "PathTooLong", "4096 bytes"),
         (&huge, "PathTooLong", "give a shorter path"),

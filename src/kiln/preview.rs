@@ -6,11 +6,15 @@
 //! write itself makes runs here, so a call that would be refused is
 //! refused before anyone is asked. The preview's [`WritePreview::summary`]
 //! is what the user is asked about, and the write applied after approval
-//! is bound to the note's [`WritePreview::sha256`]: a note that changed
-//! while the user was deciding is not overwritten with an approval given
-//! for what it held before.
+//! is bound to the note's [`WritePreview::sha256`] and to the very file
+//! ([`WritePreview::identity`]): a note that changed while the user was
+//! deciding, or was swapped for another file (a link to another note with
+//! the same bytes, say), is not overwritten with an approval given for
+//! what it was before.
 
 use std::fmt::Write as _;
+
+use crate::diagnostics::one_line;
 
 /// The most referring notes a summary names; the rest are counted.
 const NAMED_BACKLINKS: usize = 10;
@@ -25,6 +29,29 @@ pub struct WritePreview {
     /// The SHA-256 of the note as it is now (none for a note to be created,
     /// or one too large to read).
     pub sha256: Option<String>,
+    /// Where the note leads when it is a symbolic link inside the root
+    /// (root-relative): the file an update changes. `None` for a note that
+    /// is its own file.
+    pub link_target: Option<String>,
+    /// The file the write acts on, as it was when previewed: the note's
+    /// file for an update (after links), the note's entry itself for a
+    /// delete (a link is moved, not what it leads to); `None` for a note
+    /// to be created.
+    pub identity: Option<FileIdentity>,
+}
+
+/// Which file a previewed write acts on and the state it was in: a write
+/// approved from the preview is applied only to that file, unchanged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileIdentity {
+    /// The device the file is on.
+    pub device: u64,
+    /// Its inode number: with `device`, which file it is.
+    pub inode: u64,
+    /// Its size in bytes.
+    pub size: u64,
+    /// Its modification time (seconds and nanoseconds since the epoch).
+    pub modified: (i64, i64),
 }
 
 /// What a previewed write changes.
@@ -72,6 +99,8 @@ impl WritePreview {
     ///         ambiguous_backlinks: vec![],
     ///     },
     ///     sha256: None,
+    ///     link_target: None,
+    ///     identity: None,
     /// };
     /// assert_eq!(
     ///     preview.summary(),
@@ -79,8 +108,31 @@ impl WritePreview {
     ///      1 note links to it, and its link will lead nowhere: index.md."
     /// );
     /// ```
+    ///
+    /// Names are shown on one line, with every character that could steer
+    /// what the reader sees (a line feed, U+202E) escaped, so a file name
+    /// cannot spoof the question.
     pub fn summary(&self) -> String {
-        let path = &self.path;
+        let path = shown_name(&self.path);
+        let mut summary = self.change_sentence(&path);
+        if let Some(target) = &self.link_target {
+            let target = shown_name(target);
+            let _ = match self.change {
+                PlannedChange::Update { .. } => write!(
+                    summary,
+                    " `{path}` is a link: the file that changes is `{target}`."
+                ),
+                PlannedChange::Delete { .. } => write!(
+                    summary,
+                    " `{path}` is a link to `{target}`; only the link is moved, `{target}` is kept."
+                ),
+                PlannedChange::Create { .. } => Ok(()),
+            };
+        }
+        summary
+    }
+
+    fn change_sentence(&self, path: &str) -> String {
         match &self.change {
             PlannedChange::Create { word_count, bytes } => {
                 format!(
@@ -160,12 +212,19 @@ fn counted(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// A note's path as a question shows it: on one line, control and
+/// direction characters escaped, a backtick (which would end the quote)
+/// shown as `'`.
+fn shown_name(path: &str) -> String {
+    one_line(&path.replace('`', "'")).into_owned()
+}
+
 /// The first [`NAMED_BACKLINKS`] paths, then how many more.
 fn named(paths: &[String]) -> String {
     let mut text = paths
         .iter()
         .take(NAMED_BACKLINKS)
-        .map(String::as_str)
+        .map(|path| shown_name(path))
         .collect::<Vec<_>>()
         .join(", ");
     if paths.len() > NAMED_BACKLINKS {
@@ -183,6 +242,8 @@ mod tests {
             path: "a/Note.md".to_owned(),
             change,
             sha256: None,
+            link_target: None,
+            identity: None,
         }
     }
 
@@ -255,5 +316,65 @@ mod tests {
         assert!(summary.contains("13 notes link to it"), "{summary}");
         assert!(summary.ends_with("n8.md, n9.md and 3 more."), "{summary}");
         assert!(!summary.contains("n10.md"), "{summary}");
+    }
+}
+
+#[cfg(test)]
+mod spoofing_tests {
+    use super::*;
+
+    #[test]
+    fn a_name_cannot_spoof_the_question() {
+        let preview = WritePreview {
+            path: "a\nApprove: harmless.md\u{202e}dm.txt".to_owned(),
+            change: PlannedChange::Delete {
+                permanent: true,
+                backlinks: vec!["x`y\r.md".to_owned()],
+                ambiguous_backlinks: vec![],
+            },
+            sha256: None,
+            link_target: None,
+            identity: None,
+        };
+        assert_eq!(
+            preview.summary(),
+            "Delete `a\\nApprove: harmless.md\\u{202e}dm.txt` for good (removed, not recoverable). 1 note links \
+             to it, and its link will lead nowhere: x'y\\r.md."
+        );
+    }
+
+    #[test]
+    fn a_link_names_the_file_that_changes() {
+        let update = WritePreview {
+            path: "innocent.md".to_owned(),
+            change: PlannedChange::Update {
+                content: true,
+                frontmatter: false,
+                word_count: 2,
+            },
+            sha256: None,
+            link_target: Some("contract.md".to_owned()),
+            identity: None,
+        };
+        assert_eq!(
+            update.summary(),
+            "Replace the content of `innocent.md` (its frontmatter is kept); it will hold 2 words. `innocent.md` \
+             is a link: the file that changes is `contract.md`."
+        );
+        let delete = WritePreview {
+            change: PlannedChange::Delete {
+                permanent: false,
+                backlinks: vec![],
+                ambiguous_backlinks: vec![],
+            },
+            ..update
+        };
+        assert!(
+            delete.summary().ends_with(
+                "`innocent.md` is a link to `contract.md`; only the link is moved, `contract.md` is kept."
+            ),
+            "{}",
+            delete.summary()
+        );
     }
 }

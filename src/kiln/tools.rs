@@ -12,8 +12,9 @@ use super::listing::{ListNotesRequest, NoteList, list_notes};
 use super::live::LiveIndex;
 use super::metadata::{NoteMetadata, ReadMetadataRequest, metadata};
 use super::note_path::{FolderPath, NotePath};
+use super::on_disk::on_disk_spelling;
 use super::page::page;
-use super::preview::{PlannedChange, WritePreview};
+use super::preview::{FileIdentity, PlannedChange, WritePreview};
 use super::properties::{PropertySearch, PropertySearchRequest, property_search};
 use super::read::MAX_NOTE_BYTES;
 use super::read::{KilnError, KilnReader, NoteRead, ReadNoteRequest};
@@ -32,9 +33,7 @@ use super::write::{
     self, CreateNoteRequest, DeleteNoteRequest, NoteCreated, NoteDeleted, NoteUpdated,
     UpdateNoteRequest, WriteDone, WriteRefusal, WriteRequest,
 };
-use crate::fs::{
-    Deadline, FileKind, FsError, Located, OpenFile, WalkEntry, WalkOptions, Workspace,
-};
+use crate::fs::{Deadline, FileKind, FileStat, FsError, Located, OpenFile, Workspace};
 
 /// How long a call waits for the index by default.
 pub const DEFAULT_TOOL_BUDGET: Duration = Duration::from_secs(10);
@@ -296,10 +295,13 @@ impl KilnTools {
                 path: path.to_string(),
             }));
         }
+        // Into the folders as they are spelled on disk: never a second
+        // `résumé/` beside one written NFD.
+        let on_disk = on_disk_spelling(workspace, path.as_str());
         workspace
-            .create_with_folders(path.as_str(), text.as_bytes(), 0o644)
+            .create_with_folders(&on_disk, text.as_bytes(), 0o644)
             .map_err(|error| write::exists(&path, error))?;
-        self.sync_now(path.as_str());
+        self.sync_now(&on_disk);
         Ok(NoteCreated {
             path: path.to_string(),
             word_count: write::word_count(&text),
@@ -311,11 +313,24 @@ impl KilnTools {
     /// atomically if it is still the file read (and, with
     /// `expected_sha256`, still holds what the caller read).
     pub fn update_note(&self, request: &UpdateNoteRequest) -> Result<NoteUpdated, KilnError> {
+        self.update_note_of(request, None)
+    }
+
+    /// `update_note`, refused unless the note's file is still `expected`
+    /// (the one a preview was made of), when given.
+    fn update_note_of(
+        &self,
+        request: &UpdateNoteRequest,
+        expected: Option<&FileIdentity>,
+    ) -> Result<NoteUpdated, KilnError> {
         let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
         let on_disk = self.existing_on_disk(&path)?;
         let (located, file) = self.lock_note(&path, &on_disk)?;
         let bytes = file.read(MAX_NOTE_BYTES)?;
         let text = updated_note_text(&path, bytes, request)?;
+        // Its bytes were checked: the same bytes in another file (a link
+        // swapped in, leading to another note) are not the note approved.
+        check_identity(&path, file.stat(), expected, true)?;
         located.replace(&file, text.as_bytes())?;
         self.sync_now(&on_disk);
         Ok(NoteUpdated {
@@ -332,12 +347,12 @@ impl KilnTools {
         self.delete_note_holding(request, None)
     }
 
-    /// `delete_note`, refused when the note no longer holds what it held
-    /// (its SHA-256 is not `expected`).
+    /// `delete_note`, refused when the note is no longer what `preview`
+    /// saw: another file or entry, or (when it could be read) other bytes.
     fn delete_note_holding(
         &self,
         request: &DeleteNoteRequest,
-        expected: Option<&str>,
+        preview: Option<&WritePreview>,
     ) -> Result<NoteDeleted, KilnError> {
         let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
         let on_disk = self.existing_on_disk(&path)?;
@@ -345,25 +360,44 @@ impl KilnTools {
             Ok(write::linking_notes(index, &path))
         })?;
         let workspace = self.reader.workspace();
+        let entry = workspace.locate_entry(&on_disk)?;
+        let is_link = entry.kind() == Some(FileKind::Symlink);
+        if request.permanent && is_link {
+            // A note that is a link is not removed through it (the file it
+            // leads to may be another note).
+            return Err(KilnError::Write(WriteRefusal::LinkedNote {
+                path: path.to_string(),
+            }));
+        }
         // Held until the note is gone, so a writer waiting for it finds it
-        // gone rather than writing it back.
-        let (_, locked) = self.lock_note(&path, &on_disk)?;
-        if let Some(expected) = expected {
-            check_unchanged(&path, &locked.read(MAX_NOTE_BYTES)?, expected)?;
+        // gone rather than writing it back. A link out of the root has no
+        // file here to lock; moving the link touches nothing beyond it.
+        let locked = match self.lock_note(&path, &on_disk) {
+            Ok((_, locked)) => Some(locked),
+            Err(KilnError::File(error)) if is_link && leads_out(&error) => None,
+            Err(error) => return Err(error),
+        };
+        if let Some(preview) = preview {
+            let content_checked = match (&preview.sha256, &locked) {
+                (Some(expected), Some(locked)) => {
+                    check_unchanged(&path, &locked.read(MAX_NOTE_BYTES)?, expected)?;
+                    true
+                }
+                _ => false,
+            };
+            check_identity(
+                &path,
+                &entry.stat()?,
+                preview.identity.as_ref(),
+                content_checked,
+            )?;
         }
         let trashed_to = if request.permanent {
-            // The entry itself: a note that is a link is not removed
-            // through it (the file it leads to may be another note).
-            let located = workspace.locate_entry(&on_disk)?;
-            if located.kind() == Some(FileKind::Symlink) {
-                return Err(KilnError::Write(WriteRefusal::LinkedNote {
-                    path: path.to_string(),
-                }));
-            }
-            let file = located.open()?;
-            located.remove(&file)?;
+            let file = entry.open()?;
+            entry.remove(&file)?;
             None
         } else {
+            self.check_trash_folder()?;
             Some(workspace.trash(&on_disk, write::TRASH_FOLDER)?)
         };
         self.sync_now(&on_disk);
@@ -394,6 +428,8 @@ impl KilnTools {
                 bytes: text.len(),
             },
             sha256: None,
+            link_target: None,
+            identity: None,
         })
     }
 
@@ -402,11 +438,11 @@ impl KilnTools {
     pub fn preview_update(&self, request: &UpdateNoteRequest) -> Result<WritePreview, KilnError> {
         let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
         let on_disk = self.existing_on_disk(&path)?;
-        let file = self
+        let located = self
             .reader
             .workspace()
-            .locate_shown(&on_disk, path.as_str())?
-            .open()?;
+            .locate_shown(&on_disk, path.as_str())?;
+        let file = located.open()?;
         let bytes = file.read(MAX_NOTE_BYTES)?;
         let sha256 = write::sha256(&bytes);
         let text = updated_note_text(&path, bytes, request)?;
@@ -418,6 +454,10 @@ impl KilnTools {
                 word_count: write::word_count(&text),
             },
             sha256: Some(sha256),
+            // A link (or a folder on the path that is one) leads elsewhere:
+            // that file is the one replaced.
+            link_target: (located.real_path() != on_disk).then(|| located.real_path().to_owned()),
+            identity: Some(identity(file.stat())),
         })
     }
 
@@ -427,22 +467,37 @@ impl KilnTools {
         let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
         let on_disk = self.existing_on_disk(&path)?;
         let workspace = self.reader.workspace();
-        let located = workspace.locate_entry(&on_disk)?;
-        if request.permanent && located.kind() == Some(FileKind::Symlink) {
+        let entry = workspace.locate_entry(&on_disk)?;
+        let is_link = entry.kind() == Some(FileKind::Symlink);
+        if request.permanent && is_link {
             return Err(KilnError::Write(WriteRefusal::LinkedNote {
                 path: path.to_string(),
             }));
         }
-        // A file too large to read as a note is deleted without the check
-        // that it still holds what it held.
-        let sha256 = match workspace
-            .locate_shown(&on_disk, path.as_str())?
-            .open()?
-            .read(MAX_NOTE_BYTES)
+        if !request.permanent {
+            self.check_trash_folder()?;
+        }
+        // The content is bound when it can be read: a file too large to
+        // read as a note, or a link that leads out of the root (the link is
+        // moved, nothing beyond it is touched), is bound by its identity
+        // alone.
+        let target = workspace.locate_shown(&on_disk, path.as_str());
+        let sha256 = match target
+            .as_ref()
+            .map_err(Clone::clone)
+            .and_then(Located::open)
         {
-            Ok(bytes) => Some(write::sha256(&bytes)),
-            Err(FsError::TooLarge { .. }) => None,
+            Ok(file) => match file.read(MAX_NOTE_BYTES) {
+                Ok(bytes) => Some(write::sha256(&bytes)),
+                Err(FsError::TooLarge { .. }) => None,
+                Err(error) => return Err(error.into()),
+            },
+            Err(error) if is_link && leads_out(&error) => None,
             Err(error) => return Err(error.into()),
+        };
+        let link_target = match &target {
+            Ok(target) if is_link => Some(target.real_path().to_owned()),
+            _ => None,
         };
         let (backlinks, ambiguous_backlinks) = self.index.with(self.budget, |_, index| {
             Ok(write::linking_notes(index, &path))
@@ -455,6 +510,8 @@ impl KilnTools {
                 ambiguous_backlinks,
             },
             sha256,
+            link_target,
+            identity: Some(identity(&entry.stat()?)),
         })
     }
 
@@ -476,10 +533,11 @@ impl KilnTools {
                         .or_else(|| request.expected_sha256.clone()),
                     ..request.clone()
                 };
-                self.update_note(&bound).map(WriteDone::Updated)
+                self.update_note_of(&bound, preview.identity.as_ref())
+                    .map(WriteDone::Updated)
             }
             WriteRequest::Delete(request) => self
-                .delete_note_holding(request, preview.sha256.as_deref())
+                .delete_note_holding(request, Some(preview))
                 .map(WriteDone::Deleted),
         }
     }
@@ -523,6 +581,26 @@ impl KilnTools {
         }
     }
 
+    /// Refuses to trash when the trash folder is a symbolic link: a note
+    /// moved through it would land wherever it leads (a visible folder,
+    /// where it would stay a live note).
+    fn check_trash_folder(&self) -> Result<(), KilnError> {
+        let workspace = self.reader.workspace();
+        match workspace.locate_entry(write::TRASH_FOLDER) {
+            Ok(entry) if entry.kind() == Some(FileKind::Symlink) => {
+                let leads_to = match workspace.locate(write::TRASH_FOLDER) {
+                    Ok(target) => format!("to `{}`", crate::kiln::error::shown(target.real_path())),
+                    Err(_) => "outside the kiln, or nowhere".to_owned(),
+                };
+                Err(KilnError::Write(WriteRefusal::TrashIsLink {
+                    folder: write::TRASH_FOLDER.to_owned(),
+                    leads_to,
+                }))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The on-disk name of the existing note `path`: its own path, else
     /// the name the index knows it by (NFD); not found with suggestions.
     fn existing_on_disk(&self, path: &NotePath) -> Result<String, KilnError> {
@@ -533,29 +611,34 @@ impl KilnTools {
     }
 
     /// Where the note `path` is on disk, if anywhere: at its own path;
-    /// else under another name of its folder that normalizes to it (an NFD
-    /// name, seen even before the watcher tells the index); else under the
-    /// name the index knows (a folder named NFD). Never walks the root.
+    /// else with its folders' and file's names as written on disk, under
+    /// another Unicode normalization (NFD names, seen even before the
+    /// watcher tells the index); else under the name the index knows.
+    /// Never walks the root.
     fn on_disk(&self, path: &NotePath) -> Result<Option<String>, KilnError> {
         let workspace = self.reader.workspace();
         match workspace.locate(path.as_str()) {
             Ok(located) if located.exists() => return Ok(Some(path.to_string())),
             Ok(_) | Err(FsError::NotFound { .. }) => {}
+            // The note is a link that leads out (or nowhere): it exists, as
+            // a link, and whoever opens it is refused; a delete moves it.
+            Err(error)
+                if leads_out(&error)
+                    && workspace
+                        .locate_entry(path.as_str())
+                        .is_ok_and(|entry| entry.kind() == Some(FileKind::Symlink)) =>
+            {
+                return Ok(Some(path.to_string()));
+            }
             Err(error) => return Err(error.into()),
         }
-        let options = WalkOptions::new().extension("md").max_depth(0);
-        if let Ok(walk) = workspace.walk(path.folder().as_str(), options) {
-            let twin = walk.into_iter().find_map(|entry| match entry {
-                WalkEntry::File(file)
-                    if NotePath::parse_relative(&file.path).ok().as_ref() == Some(path) =>
-                {
-                    Some(file.path)
-                }
-                _ => None,
-            });
-            if twin.is_some() {
-                return Ok(twin);
-            }
+        let spelled = on_disk_spelling(workspace, path.as_str());
+        if spelled != path.as_str()
+            && workspace
+                .locate(&spelled)
+                .is_ok_and(|located| located.exists())
+        {
+            return Ok(Some(spelled));
         }
         let indexed = self.index.with(Duration::ZERO, |_, index| {
             Ok(index.get(path).map(|note| note.on_disk.clone()))
@@ -705,6 +788,48 @@ fn updated_note_text(
         offset: error.utf8_error().valid_up_to(),
     })?;
     write::updated_text(&old, request)
+}
+
+/// What a preview records of a file's `stat`.
+fn identity(stat: &FileStat) -> FileIdentity {
+    FileIdentity {
+        device: stat.dev,
+        inode: stat.ino,
+        size: stat.size,
+        modified: stat.modified(),
+    }
+}
+
+/// Refuses a write to the note `path` when the file found (`now`) is not
+/// the one `expected`: another file (device and inode), or, when its bytes
+/// could not be compared (`content_checked` false: too large to read, or a
+/// link out of the root), one whose size or modification time changed.
+fn check_identity(
+    path: &NotePath,
+    now: &FileStat,
+    expected: Option<&FileIdentity>,
+    content_checked: bool,
+) -> Result<(), KilnError> {
+    let Some(expected) = expected else {
+        return Ok(());
+    };
+    let now = identity(now);
+    let same_file = (now.device, now.inode) == (expected.device, expected.inode);
+    if same_file && (content_checked || now == *expected) {
+        return Ok(());
+    }
+    Err(KilnError::Write(WriteRefusal::Replaced {
+        path: path.to_string(),
+    }))
+}
+
+/// Whether a note's file cannot be reached because its link leads out of
+/// the root (or nowhere).
+fn leads_out(error: &FsError) -> bool {
+    matches!(
+        error,
+        FsError::Outside { .. } | FsError::DanglingLink { .. }
+    )
 }
 
 /// Refuses a write to the note `path` when its `bytes` no longer have the

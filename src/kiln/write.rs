@@ -248,6 +248,28 @@ pub enum WriteRefusal {
         /// The digest given.
         expected: String,
     },
+    /// The note's file is not the one the user approved a change to: it
+    /// was replaced (by another file, or a link to one) or changed since.
+    #[error(
+        "`{path}` is no longer the file the change was approved for (it was replaced or changed since); nothing \
+         was written. Read it again and ask for the change on what is there now"
+    )]
+    Replaced {
+        /// The note.
+        path: String,
+    },
+    /// The trash folder is a symbolic link: a note moved there would land
+    /// wherever it leads, perhaps among the live notes.
+    #[error(
+        "the trash folder `{folder}` is a symbolic link (it leads {leads_to}), so a note moved there would not \
+         leave the notes; nothing was deleted. Make `{folder}` a real folder, or delete with `permanent: true`"
+    )]
+    TrashIsLink {
+        /// The trash folder.
+        folder: String,
+        /// Where it leads: to a folder of the kiln (quoted), or outside.
+        leads_to: String,
+    },
     /// The note would be too large.
     #[error("the note would be {size} bytes, over the 16 MiB a note may hold; nothing was written")]
     TooLarge {

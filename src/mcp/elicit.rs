@@ -1,13 +1,40 @@
-//! The questions put to the user through MCP elicitation: one choice among
-//! titled options, and reading which one the user picked.
+//! The questions put to the user through MCP elicitation: whether a
+//! client can be asked at all, one choice among titled options, and reading
+//! which one the user picked.
 
+use rmcp::RoleServer;
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema};
+use rmcp::service::RequestContext;
 use serde_json::{Map, Value, json};
 
 use super::tool_error::ToolError;
 
 /// The field of the form that holds the user's choice.
 const CHOICE: &str = "decision";
+
+/// The header that names a Streamable HTTP session.
+const SESSION_HEADER: &str = "mcp-session-id";
+
+/// Whether the client of this call takes a form question: it declared
+/// elicitation with form support, or elicitation without naming a mode
+/// (before modes existed, every elicitation was a form). A client that
+/// declared only URL elicitation cannot answer one.
+pub(super) fn can_ask_with_a_form(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .client_capabilities()
+        .and_then(|capabilities| capabilities.elicitation)
+        .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none())
+}
+
+/// Whether this call came over HTTP without a session (the 2026-07-28
+/// transport's stateless requests): nothing can be remembered for it past
+/// the call, and a token it is given may come back on any such request.
+pub(super) fn is_sessionless(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .extensions
+        .get::<hyper::http::request::Parts>()
+        .is_some_and(|request| !request.headers.contains_key(SESSION_HEADER))
+}
 
 /// A form asking `message`, with one required choice among `options`
 /// (`(value, title)`, shown in order).

@@ -34,8 +34,8 @@ use rmcp::service::{RequestContext, ServiceError};
 use rmcp::{RoleServer, tool, tool_router};
 use serde_json::{Value, json};
 
-use super::approval::{Decision, TOKEN_LIFETIME, WritePolicy};
-use super::elicit::{Answer, answer_of, choice_question};
+use super::approval::{Asked, BoundCall, Decision, TOKEN_LIFETIME, WritePolicy};
+use super::elicit::{Answer, answer_of, can_ask_with_a_form, choice_question, is_sessionless};
 use super::kiln::{ScopedCall, category};
 use super::result::{blocking, decode, to_call_result};
 use super::scope::{Scope, Stop};
@@ -262,75 +262,111 @@ impl QuireServer {
         if approvals.approved_without_asking() {
             return apply(kiln, request, None).await.map(Outcome::Done);
         }
-        let mut preview = preview(kiln, &request).await?;
-        // The user is shown the path as the agent gave it.
-        preview.path = scope.shown(&preview.path);
-        // A token brought back: the confirmation fallback's second call, or
-        // a 2026-07-28 client's retry with the user's answer.
-        if let Some(token) = confirmation.or(state) {
-            let previewed = approvals
-                .redeem(&token, &request)
-                .map_err(|problem| ToolError::validation(problem.message()))?;
-            if previewed != preview.sha256 {
-                return Err(ToolError::validation(format!(
-                    "`{}` changed since the change was shown for approval; nothing was written. Read it again and \
-                     make the change on what it holds now",
-                    preview.path
-                )));
+        let preview = preview(kiln, &request).await?;
+        let sessionless = is_sessionless(&context);
+        let call = BoundCall {
+            asker: approvals.asker(sessionless),
+            kiln: kiln.workspace().root().to_owned(),
+            request,
+        };
+        match (confirmation, state) {
+            (Some(_), Some(_)) => Err(ToolError::validation(
+                "the call carries both a `confirmation` token and a question's requestState; nothing was written. \
+                 Bring back only the one this tool gave: `confirmation` after `pending: true`, requestState with the \
+                 user's answer after an input-required result",
+            )),
+            // The confirmation fallback's second call: the call itself is
+            // the approval.
+            (Some(token), None) => {
+                let shown = redeem(approvals, &token, &call, Asked::ByAgent, &preview, scope)?;
+                self.decided(kiln, call.request, shown, Decision::Once, scope)
+                    .await
             }
-            let decision = match responses {
-                // The confirmation fallback: the call itself is the approval.
-                None => Decision::Once,
-                Some(mut responses) => decision_of(responses.remove(APPROVAL_INPUT)),
-            };
-            return self.decided(kiln, request, preview, decision).await;
+            // A 2026-07-28 client's retry: only the user's answer in it
+            // approves (a retry without one is a decline).
+            (None, Some(token)) => {
+                let shown = redeem(approvals, &token, &call, Asked::ByQuestion, &preview, scope)?;
+                let decision = match responses.and_then(|mut responses| responses.remove(APPROVAL_INPUT)) {
+                    Some(answer) => decision_of(Some(answer), !sessionless),
+                    None => Decision::Declined(
+                        "the client's retry carried no answer from the user; nothing is written without one"
+                            .to_owned(),
+                    ),
+                };
+                self.decided(kiln, call.request, shown, decision, scope)
+                    .await
+            }
+            (None, None) => {
+                self.ask(kiln, call, preview, scope, context, sessionless)
+                    .await
+            }
         }
-        let capabilities = context.client_capabilities();
-        let can_elicit = capabilities
-            .and_then(|capabilities| capabilities.elicitation)
-            .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none());
+    }
+
+    /// Puts the write to the user in the first way the client supports (see
+    /// the module doc).
+    async fn ask(
+        &self,
+        kiln: &Arc<KilnTools>,
+        call: BoundCall,
+        preview: WritePreview,
+        scope: &Scope,
+        context: RequestContext<RoleServer>,
+        sessionless: bool,
+    ) -> Result<Outcome, ToolError> {
+        let approvals = &self.approvals;
+        let can_elicit = can_ask_with_a_form(&context);
         let modern = context
             .protocol_version()
             .is_some_and(|version| version.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
-        let token = || {
-            approvals.issue(&request, &preview).map_err(|error| {
+        let token = |asked| {
+            approvals.issue(&call, &preview, asked).map_err(|error| {
                 ToolError::internal(format!(
                     "no approval token could be made ({error}); nothing was written"
                 ))
             })
         };
+        let shown = scope.shown_preview(&preview);
         if can_elicit && modern {
-            let asking = InputRequest::Elicitation(ElicitRequest::new(elicitation(&preview)?));
+            let question = elicitation(&shown, !sessionless)?;
+            let asking = InputRequest::Elicitation(ElicitRequest::new(question));
             let input = InputRequiredResult::new(
                 Some([(APPROVAL_INPUT.to_owned(), asking)].into_iter().collect()),
-                Some(token()?),
+                Some(token(Asked::ByQuestion)?),
             );
             return Ok(Outcome::Asking(input));
         }
         if can_elicit {
             let answer = context
                 .peer
-                .create_elicitation_with_timeout(elicitation(&preview)?, Some(ELICITATION_WAIT))
+                .create_elicitation_with_timeout(
+                    elicitation(&shown, !sessionless)?,
+                    Some(ELICITATION_WAIT),
+                )
                 .await;
-            match answer {
-                Ok(answer) => {
-                    let decision = decision_of(serde_json::to_value(answer).ok());
-                    return self.decided(kiln, request, preview, decision).await;
-                }
-                Err(ServiceError::Timeout { .. }) => {
-                    let reason = format!(
-                        "no answer came within {} minutes",
-                        ELICITATION_WAIT.as_secs() / 60
-                    );
-                    return Ok(Outcome::Declined(preview, reason));
-                }
+            let decision = match answer {
+                Ok(answer) => decision_of(serde_json::to_value(answer).ok(), !sessionless),
+                Err(ServiceError::Timeout { .. }) => Decision::Declined(format!(
+                    "no answer came within {} minutes",
+                    ELICITATION_WAIT.as_secs() / 60
+                )),
+                // No answer that can be read is a no: falling back to a
+                // token here would let the agent apply what the user may
+                // have declined.
                 Err(error) => {
-                    tracing::warn!(%error, "the client could not ask the user; falling back to a confirmation token");
+                    tracing::warn!(%error, "the client's answer to the approval question could not be read");
+                    Decision::Declined(format!(
+                        "the client gave no answer from the user that could be read ({})",
+                        crate::diagnostics::one_line(&error.to_string())
+                    ))
                 }
-            }
+            };
+            return self
+                .decided(kiln, call.request, preview, decision, scope)
+                .await;
         }
-        let token = token()?;
-        Ok(Outcome::Pending(preview, token))
+        let token = token(Asked::ByAgent)?;
+        Ok(Outcome::Pending(shown, token))
     }
 
     /// Applies a previewed write as the user decided.
@@ -340,9 +376,12 @@ impl QuireServer {
         request: WriteRequest,
         preview: WritePreview,
         decision: Decision,
+        scope: &Scope,
     ) -> Result<Outcome, ToolError> {
         match decision {
-            Decision::Declined(reason) => Ok(Outcome::Declined(preview, reason)),
+            Decision::Declined(reason) => {
+                Ok(Outcome::Declined(scope.shown_preview(&preview), reason))
+            }
             Decision::Session => {
                 self.approvals.approve_session();
                 apply(kiln, request, Some(preview)).await.map(Outcome::Done)
@@ -350,6 +389,30 @@ impl QuireServer {
             Decision::Once => apply(kiln, request, Some(preview)).await.map(Outcome::Done),
         }
     }
+}
+
+/// Takes back a token for `call` and checks that the note is still as the
+/// user was shown it (`now`, previewed again): the preview the token was
+/// issued with, to apply the write against.
+fn redeem(
+    approvals: &super::approval::Approvals,
+    token: &str,
+    call: &BoundCall,
+    asked: Asked,
+    now: &WritePreview,
+    scope: &Scope,
+) -> Result<WritePreview, ToolError> {
+    let issued = approvals
+        .redeem(token, call, asked)
+        .map_err(|problem| ToolError::validation(problem.message()))?;
+    if &issued != now {
+        return Err(ToolError::validation(format!(
+            "`{}` changed since the change was shown for approval (its text, its file, or the notes linking to it); \
+             nothing was written. Read it again and make the change on what it holds now",
+            crate::diagnostics::one_line(&scope.shown(&now.path))
+        )));
+    }
+    Ok(issued)
 }
 
 async fn preview(kiln: &Arc<KilnTools>, request: &WriteRequest) -> Result<WritePreview, ToolError> {
@@ -376,15 +439,19 @@ async fn apply(
     .await
 }
 
-/// The user's decision from an elicitation's result (as JSON).
-fn decision_of(result: Option<Value>) -> Decision {
+/// The user's decision from an elicitation's result (as JSON), to a
+/// question that offered the session-wide choice or not.
+fn decision_of(result: Option<Value>, offered_session: bool) -> Decision {
     let reason = match answer_of(result) {
         Answer::Chose(choice) if choice == "once" => return Decision::Once,
-        Answer::Chose(choice) if choice == "session" => return Decision::Session,
+        Answer::Chose(choice) if choice == "session" && offered_session => {
+            return Decision::Session;
+        }
         Answer::Chose(choice) if choice == "deny" => "the user denied the change",
-        Answer::Chose(_) | Answer::NoChoice => {
+        Answer::Chose(_) | Answer::NoChoice if offered_session => {
             "the answer was not one of the choices (once, session, deny)"
         }
+        Answer::Chose(_) | Answer::NoChoice => "the answer was not one of the choices (once, deny)",
         Answer::Declined => "the user declined the change",
         Answer::Cancelled => "the user dismissed the question without deciding",
         Answer::Unreadable => "the client gave no answer from the user that could be read",
@@ -392,19 +459,27 @@ fn decision_of(result: Option<Value>) -> Decision {
     Decision::Declined(reason.to_owned())
 }
 
-/// The question put to the user about `preview`.
-fn elicitation(preview: &WritePreview) -> Result<ElicitRequestParams, ToolError> {
+/// The question put to the user about `preview`; the session-wide choice
+/// only where there is a session to remember it.
+fn elicitation(
+    preview: &WritePreview,
+    offer_session: bool,
+) -> Result<ElicitRequestParams, ToolError> {
+    let once = ("once", "Approve this change");
+    let session = (
+        "session",
+        "Approve every note change for the rest of this session",
+    );
+    let deny = ("deny", "Deny");
+    let choices: &[(&str, &str)] = if offer_session {
+        &[once, session, deny]
+    } else {
+        &[once, deny]
+    };
     choice_question(
         format!("An agent wants to change your notes. {}", preview.summary()),
         "Allow this change?",
-        &[
-            ("once", "Approve this change"),
-            (
-                "session",
-                "Approve every note change for the rest of this session",
-            ),
-            ("deny", "Deny"),
-        ],
+        choices,
     )
 }
 

@@ -24,12 +24,13 @@ use rmcp::service::RequestContext;
 use serde_json::Value;
 
 use super::approval::{ExtraFolder, WritePolicy};
-use super::elicit::{Answer, answer_of, choice_question};
+use super::elicit::{Answer, answer_of, can_ask_with_a_form, choice_question, is_sessionless};
 use super::kiln_write::ELICITATION_WAIT;
 use super::server::QuireServer;
 use super::tool_error::ToolError;
+use crate::diagnostics::one_line;
 use crate::fs::Workspace;
-use crate::kiln::{KilnOptions, KilnTools};
+use crate::kiln::{KilnOptions, KilnTools, WritePreview};
 
 /// The key of the folder question among a 2026-07-28 call's input requests.
 const FOLDER_INPUT: &str = "folder";
@@ -60,12 +61,29 @@ impl Scope {
         }
     }
 
-    /// Rewrites a result's top-level `path` as [`Scope::shown`] says.
+    /// Rewrites a result's top-level paths (`path`, and a delete's
+    /// `trashed_to`) as [`Scope::shown`] says: a note trashed in the extra
+    /// folder went to that folder's `.trash/`, not the root's.
     pub(super) fn show_path_in(&self, value: &mut Value) {
-        if let Scope::Extra(_) = self
-            && let Some(Value::String(path)) = value.get_mut("path")
-        {
-            *path = self.shown(path);
+        if let Scope::Extra(_) = self {
+            for key in ["path", "trashed_to"] {
+                if let Some(Value::String(path)) = value.get_mut(key) {
+                    *path = self.shown(path);
+                }
+            }
+        }
+    }
+
+    /// A write's preview with its paths as [`Scope::shown`] says, for the
+    /// user to read.
+    pub(super) fn shown_preview(&self, preview: &WritePreview) -> WritePreview {
+        WritePreview {
+            path: self.shown(&preview.path),
+            link_target: preview
+                .link_target
+                .as_deref()
+                .map(|target| self.shown(target)),
+            ..preview.clone()
         }
     }
 }
@@ -160,7 +178,7 @@ impl QuireServer {
             // No one to ask: the root's own rules refuse the path.
             return Ok(Scope::Root);
         }
-        let shown_given = crate::diagnostics::one_line(given);
+        let shown_given = one_line(given);
         let how_out = if Path::new(given).is_absolute() {
             "is outside the kiln root"
         } else {
@@ -169,18 +187,22 @@ impl QuireServer {
         let retrying = responses
             .as_ref()
             .is_some_and(|responses| responses.contains_key(FOLDER_INPUT));
-        let can_elicit = context
-            .client_capabilities()
-            .and_then(|capabilities| capabilities.elicitation)
-            .is_some();
         let approved = self.approvals.extra_folder();
-        if approved.is_none() && !retrying && !can_elicit {
-            // Said before any folder outside is looked at, so that such a
-            // client cannot learn which exist.
+        // Said before any folder outside is looked at, so that such a
+        // client cannot learn which exist.
+        if is_sessionless(context) {
+            return Err(ToolError::validation(format!(
+                "`{shown_given}` {how_out}: paths are relative to the root and may not leave it, and a request \
+                 without a session cannot be let into a folder outside it (that is a grant for the rest of a \
+                 session; connect with a session to ask for it); nothing was read or written"
+            ))
+            .into());
+        }
+        if approved.is_none() && !retrying && !can_ask_with_a_form(context) {
             return Err(ToolError::validation(format!(
                 "`{shown_given}` {how_out}: paths are relative to the root and may not leave it, and this client \
-                 cannot ask the user (it does not support MCP elicitation) to let the session use a folder outside \
-                 it; nothing was read or written"
+                 cannot ask the user (it does not support MCP form elicitation) to let the session use a folder \
+                 outside it; nothing was read or written"
             ))
             .into());
         }
@@ -218,7 +240,9 @@ impl QuireServer {
             ))
             .into());
         }
-        let question = folder_question(tool, &folder, &root, &name)?;
+        let writes_asked = !self.approvals.approved_without_asking();
+        let question = folder_question(tool, &folder, &root, &name, writes_asked)?;
+        let asker = self.approvals.asker(false);
         let allowed = match (
             responses.as_mut().and_then(|r| r.remove(FOLDER_INPUT)),
             state.take(),
@@ -227,7 +251,7 @@ impl QuireServer {
             (Some(answer), Some(token)) => {
                 let asked = self
                     .approvals
-                    .redeem_folder(&token)
+                    .redeem_folder(&token, asker)
                     .map_err(|problem| ToolError::validation(problem.message()))?;
                 if asked != folder {
                     return Err(ToolError::validation(
@@ -250,9 +274,14 @@ impl QuireServer {
                     version.as_str() >= ProtocolVersion::V_2026_07_28.as_str()
                 });
                 if modern {
-                    let token = self.approvals.issue_folder(&folder).map_err(|error| {
-                        ToolError::internal(format!("no approval token could be made ({error})"))
-                    })?;
+                    let token = self
+                        .approvals
+                        .issue_folder(asker, &folder)
+                        .map_err(|error| {
+                            ToolError::internal(format!(
+                                "no approval token could be made ({error})"
+                            ))
+                        })?;
                     let asking = InputRequest::Elicitation(ElicitRequest::new(question));
                     return Err(Stop::Asking(InputRequiredResult::new(
                         Some([(FOLDER_INPUT.to_owned(), asking)].into_iter().collect()),
@@ -302,19 +331,30 @@ fn folder_allowed(answer: Option<Value>) -> bool {
     answer_of(answer) == Answer::Chose("allow".to_owned())
 }
 
-/// The question put to the user about a folder outside the root.
+/// The question put to the user about a folder outside the root; whether
+/// writes there will be asked about (`writes_asked`) is what this session's
+/// approvals say now. Names are shown on one line, escaped, so a folder's
+/// name cannot spoof the question.
 fn folder_question(
     tool: &str,
     folder: &Path,
     root: &Path,
     name: &str,
+    writes_asked: bool,
 ) -> Result<ElicitRequestParams, ToolError> {
+    let shown = |text: &str| one_line(&text.replace('`', "'")).into_owned();
+    let writes = if writes_asked {
+        "each write is still asked about"
+    } else {
+        "writes there are not asked about: every note change was approved for this session"
+    };
     choice_question(
         format!(
-            "An agent asks to use the folder `{}`, outside the kiln root `{}`, for {tool} of `{name}`. Allow this \
-             session to read notes there (each write is still asked about)?",
-            folder.display(),
-            root.display()
+            "An agent asks to use the folder `{}`, outside the kiln root `{}`, for {tool} of `{}`. Allow this \
+             session to read notes there ({writes})?",
+            shown(&folder.to_string_lossy()),
+            shown(&root.to_string_lossy()),
+            shown(name),
         ),
         "Allow this folder?",
         &[

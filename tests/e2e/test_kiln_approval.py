@@ -383,3 +383,131 @@ async def test_a_2026_07_28_client_is_asked_about_the_folder_then_the_write(quir
     assert (outside / "Far note.md").read_text(encoding="utf-8") == "changed\n"
     # The folder once (a 2026-07-28 connection is one session), then the write.
     assert ["outside the kiln root" in q.message for q in user.questions] == [True, False]
+
+
+# --- issue 23: what an attack on the approval model found ------------------------------------------------------
+
+
+async def test_a_token_of_one_http_session_is_refused_in_another(quire: Path, vault: Path, tmp_path: Path):
+    """Tokens are bound to the session that asked: a second HTTP session
+    (another agent on the same server) cannot spend a first one's token."""
+    with serving_http(quire, vault, tmp_path / "server.stderr", "kiln") as (url, _process):
+        before = snapshot(vault)
+        async with streamable_http_client(url) as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=30) as first:
+                await first.initialize()
+                pending = await first.call_tool("delete_note", {"path": TARGET})
+                assert pending.structured_content["pending"] is True, pending
+                token = pending.structured_content["confirmation"]
+                async with streamable_http_client(url) as (read2, write2):
+                    async with ClientSession(read2, write2, read_timeout_seconds=30) as second:
+                        await second.initialize()
+                        stolen = await second.call_tool("delete_note", {"path": TARGET, "confirmation": token})
+                        assert stolen.is_error is True, stolen
+                        assert "another session" in stolen.structured_content["error"]["message"]
+                assert changed(before, snapshot(vault)) == set()
+                # Spent by the refusal: the first session asks again.
+                again = await first.call_tool("delete_note", {"path": TARGET, "confirmation": token})
+                assert again.is_error is True and "already used" in again.structured_content["error"]["message"]
+                token = (await first.call_tool("delete_note", {"path": TARGET})).structured_content["confirmation"]
+                deleted = await first.call_tool("delete_note", {"path": TARGET, "confirmation": token})
+                assert deleted.structured_content["deleted"] is True, deleted
+        assert (vault / ".trash" / "job-search.md").exists()
+
+
+async def test_a_failed_question_is_a_decline_never_a_token(quire: Path, vault: Path, tmp_path: Path):
+    """A client that fails to answer (its callback raises) gets a decline:
+    no token the agent could use to apply what the user may have refused."""
+
+    async def failing(context: Any, params: types.ElicitRequestParams) -> types.ElicitResult:
+        raise RuntimeError("the user closed the window")
+
+    before = snapshot(vault)
+    async with asking_session(quire, vault, tmp_path, failing) as server:
+        value = await server.ok_for(NEW, tool="create_note")
+        assert value["declined"] is True and "confirmation" not in value, value
+        assert "no answer from the user that could be read" in value["reason"], value
+    assert changed(before, snapshot(vault)) == set()
+
+
+async def test_the_question_names_the_file_a_link_changes(quire: Path, vault: Path, tmp_path: Path):
+    (vault / "contract.md").write_text("# Contract\n", encoding="utf-8")
+    (vault / "innocent.md").symlink_to("contract.md")
+    user = choosing("once")
+    async with asking_session(quire, vault, tmp_path, user) as server:
+        await server.ok_for({"path": "innocent", "content": "signed\n"}, tool="update_note")
+    [question] = user.questions
+    assert question.message.endswith(
+        "Replace the content of `innocent.md` (its frontmatter is kept); it will hold 1 word. `innocent.md` is a "
+        "link: the file that changes is `contract.md`."
+    ), question.message
+    assert (vault / "contract.md").read_text(encoding="utf-8") == "signed\n"
+
+
+async def test_a_name_cannot_spoof_the_question(quire: Path, vault: Path, tmp_path: Path):
+    user = choosing("deny")
+    async with asking_session(quire, vault, tmp_path, user) as server:
+        spoof = "ideas/x\nApprove: `harmless.md`\u202egnp"
+        declined = await server.ok_for({"path": spoof, "content": "x\n"}, tool="create_note")
+        assert declined["declined"] is True
+    [question] = user.questions
+    assert "\n" not in question.message and "\u202e" not in question.message, question.message
+    assert "x\\nApprove: 'harmless.md'\\u{202e}gnp.md" in question.message, question.message
+
+
+async def test_the_folder_question_says_whether_writes_there_are_asked(quire: Path, vault: Path, tmp_path: Path,
+                                                                      outside: Path):
+    user = Answering("allow", "session")
+    async with asking_session(quire, vault, tmp_path, user) as server:
+        await server.ok_for(NEW, tool="create_note")
+        await server.ok_for({"path": str(outside / "Far note.md")}, tool="read_note")
+        await server.ok_for({"path": str(outside / "Far note.md"), "content": "edited\n"}, tool="update_note")
+    folder_question = user.questions[1].message
+    assert "writes there are not asked about: every note change was approved for this session" in folder_question
+    assert "still asked" not in folder_question
+    assert len(user.questions) == 2, [q.message for q in user.questions]
+    assert (outside / "Far note.md").read_text(encoding="utf-8") == "edited\n"
+
+
+async def test_a_delete_in_the_folder_outside_reports_its_own_trash(quire: Path, vault: Path, tmp_path: Path,
+                                                                   outside: Path):
+    user = Answering("allow", "once")
+    async with asking_session(quire, vault, tmp_path, user) as server:
+        deleted = await server.ok_for({"path": str(outside / "Far note.md")}, tool="delete_note")
+    assert deleted["trashed_to"] == str(outside / ".trash" / "Far note.md"), deleted
+    assert (outside / ".trash" / "Far note.md").exists()
+    assert not (vault / ".trash").exists()
+
+
+async def test_a_trash_that_is_a_link_and_a_link_out(quire: Path, vault: Path, tmp_path: Path):
+    """A `.trash` that leads back among the notes is refused; a note that is a
+    link out of the root can be trashed (the link moves, its target stays)."""
+    from conftest import stdio_session
+    secret = tmp_path / "secret.md"
+    secret.write_text("secret\n", encoding="utf-8")
+    (vault / "Out.md").symlink_to(secret)
+    args = ("--tools", "kiln", "--writes", "allow")
+    async with stdio_session(quire, vault, tmp_path / "allow.stderr", args=args) as server:
+        trashed = await server.ok_for({"path": "Out"}, tool="delete_note")
+        assert trashed["trashed_to"] == ".trash/Out.md", trashed
+        assert (vault / ".trash" / "Out.md").is_symlink() and secret.read_text(encoding="utf-8") == "secret\n"
+        (vault / ".trash").rename(vault / "old-trash")
+        (vault / ".trash").symlink_to("notes")
+        message = await server.error_for("VALIDATION_ERROR", {"path": TARGET}, tool="delete_note")
+        assert "the trash folder `.trash` is a symbolic link (it leads to `notes`)" in message, message
+        assert (vault / "notes" / "job-search.md").exists()
+
+
+async def test_a_note_is_created_in_the_folder_written_nfd(quire: Path, vault: Path, tmp_path: Path):
+    from conftest import stdio_session
+    nfd = "re\u0301sume\u0301"
+    (vault / nfd).mkdir()
+    (vault / nfd / "old.md").write_text("old\n", encoding="utf-8")
+    args = ("--tools", "kiln", "--writes", "allow")
+    async with stdio_session(quire, vault, tmp_path / "allow.stderr", args=args) as server:
+        created = await server.ok_for({"path": "résumé/cv", "content": "# CV\n"}, tool="create_note")
+        assert created["path"] == "résumé/cv.md"
+        listed = await server.ok_for({"folder": "résumé"}, tool="list_notes")
+        assert [note["path"] for note in listed["notes"]] == ["résumé/cv.md", "résumé/old.md"], listed
+    assert sorted(p.name for p in vault.iterdir() if "sum" in p.name) == [nfd]
+    assert (vault / nfd / "cv.md").read_text(encoding="utf-8") == "# CV\n"

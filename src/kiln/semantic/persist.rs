@@ -24,12 +24,17 @@
 //! str     = byte-length u32 , UTF-8 bytes
 //! ```
 //!
-//! The trailing digest catches a truncated or damaged file before anything
-//! is believed; every length is checked against the bytes left before
-//! anything is allocated, so no file, however made, panics the reader or
-//! makes it allocate more than a small multiple of the file's size (a
-//! chunk takes at least 29 bytes on disk and about 96 in memory; the fuzz
-//! target `semantic_index_decode` checks 16 bytes per file byte).
+//! The file is decoded as it is read, never held whole: its size (from
+//! `stat`) bounds every length before anything is allocated, a record that
+//! does not fit ends the read at once (a sparse gigabyte behind a good
+//! header costs one small read, not a gigabyte of memory), and the trailing
+//! digest, computed along the way, must match before the index is
+//! believed. So no file, however made, panics the reader or makes it
+//! allocate more than a small multiple of the file's size (a chunk takes
+//! at least 29 bytes on disk and about 96 in memory; the fuzz target
+//! `semantic_index_decode` checks 16 bytes per file byte).
+
+use std::io::{BufReader, Read};
 
 use sha2::{Digest, Sha256};
 
@@ -120,25 +125,7 @@ impl SemanticIndex {
     /// in errors. Anything else, truncated or damaged bytes included, is a
     /// [`SemanticError::Corrupt`], never a panic.
     pub fn from_bytes(bytes: &[u8], file: &str) -> Result<SemanticIndex, SemanticError> {
-        let corrupt = |reason: &str| SemanticError::Corrupt {
-            file: file.to_owned(),
-            reason: reason.to_owned(),
-        };
-        if bytes.len() < MAGIC.len() + 4 + DIGEST_BYTES || &bytes[..MAGIC.len()] != MAGIC {
-            return Err(corrupt("not a quire semantic index"));
-        }
-        let version = u32::from_le_bytes(bytes[16..20].try_into().unwrap_or_default());
-        if version != VERSION {
-            return Err(corrupt(&format!(
-                "format version {version}, this quire reads version {VERSION}"
-            )));
-        }
-        let (body, digest) = bytes.split_at(bytes.len() - DIGEST_BYTES);
-        if Sha256::digest(body).as_slice() != digest {
-            return Err(corrupt("truncated or damaged: its checksum does not match"));
-        }
-        let mut reader = Reader { bytes: &body[20..] };
-        decode_body(&mut reader).ok_or_else(|| corrupt("malformed records"))
+        decode(bytes, bytes.len() as u64, file)
     }
 
     /// Writes the index to [`INDEX_FOLDER`]`/`[`index_file_name`] beneath
@@ -160,12 +147,14 @@ impl SemanticIndex {
         dimension: usize,
     ) -> Result<SemanticIndex, SemanticError> {
         let path = format!("{INDEX_FOLDER}/{}", index_file_name(embedder_id));
-        let bytes = match workspace.read(&path, MAX_INDEX_BYTES) {
-            Ok(bytes) => bytes,
+        let file = match workspace.locate(&path).and_then(|file| file.open()) {
+            Ok(file) => file,
             Err(FsError::NotFound { .. }) => return Ok(SemanticIndex::new(embedder_id, dimension)),
             Err(error) => return Err(error.into()),
         };
-        let index = SemanticIndex::from_bytes(&bytes, &path)?;
+        let size = file.stat().size;
+        let stream = BufReader::with_capacity(256 * 1024, file.reader(MAX_INDEX_BYTES)?);
+        let index = decode(stream, size, &path)?;
         if index.embedder_id != embedder_id || index.dimension != dimension {
             return Err(SemanticError::OtherEmbedder {
                 file: path,
@@ -235,8 +224,49 @@ fn put_str(out: &mut Vec<u8>, text: &str) {
     out.extend_from_slice(text.as_bytes());
 }
 
+/// The index in the `size` bytes `stream` gives (see the module doc);
+/// `file` names it in errors.
+fn decode(stream: impl Read, size: u64, file: &str) -> Result<SemanticIndex, SemanticError> {
+    let corrupt = |reason: &str| SemanticError::Corrupt {
+        file: file.to_owned(),
+        reason: reason.to_owned(),
+    };
+    let header = (MAGIC.len() + 4) as u64;
+    if size < header + DIGEST_BYTES as u64 {
+        return Err(corrupt("not a quire semantic index"));
+    }
+    let mut reader = Reader {
+        stream,
+        hasher: Sha256::new(),
+        left: size - DIGEST_BYTES as u64,
+    };
+    if reader.take(MAGIC.len()).as_deref() != Some(MAGIC.as_slice()) {
+        return Err(corrupt("not a quire semantic index"));
+    }
+    let version = reader.u32().ok_or_else(|| corrupt("truncated"))?;
+    if version != VERSION {
+        return Err(corrupt(&format!(
+            "format version {version}, this quire reads version {VERSION}"
+        )));
+    }
+    let index = decode_body(&mut reader);
+    let malformed = || corrupt("truncated, damaged or malformed: its records do not fit its size");
+    if reader.left != 0 {
+        return Err(malformed());
+    }
+    let mut digest = [0u8; DIGEST_BYTES];
+    reader
+        .stream
+        .read_exact(&mut digest)
+        .map_err(|_| malformed())?;
+    if reader.hasher.finalize().as_slice() != digest {
+        return Err(corrupt("truncated or damaged: its checksum does not match"));
+    }
+    index.ok_or_else(|| corrupt("malformed records"))
+}
+
 /// The records after the header; `None` at the first thing out of place.
-fn decode_body(reader: &mut Reader<'_>) -> Option<SemanticIndex> {
+fn decode_body(reader: &mut Reader<impl Read>) -> Option<SemanticIndex> {
     let embedder_id = reader.string()?;
     let dimension = reader.u32()? as usize;
     let mut index = SemanticIndex::new(&embedder_id, dimension);
@@ -247,7 +277,7 @@ fn decode_body(reader: &mut Reader<'_>) -> Option<SemanticIndex> {
         let count = reader.u32()? as usize;
         // Every chunk takes at least 29 bytes: refuse a count the file
         // cannot hold before reserving room for it.
-        if count > reader.bytes.len() / 29 {
+        if count as u64 > reader.left / 29 {
             return None;
         }
         let mut chunks = Vec::with_capacity(count);
@@ -272,10 +302,10 @@ fn decode_body(reader: &mut Reader<'_>) -> Option<SemanticIndex> {
         }
         index.upsert_note(&path, sha, chunks, vectors).ok()?;
     }
-    reader.bytes.is_empty().then_some(index)
+    (reader.left == 0).then_some(index)
 }
 
-fn decode_chunk(reader: &mut Reader<'_>) -> Option<Chunk> {
+fn decode_chunk(reader: &mut Reader<impl Read>) -> Option<Chunk> {
     let start = usize::try_from(reader.u64()?).ok()?;
     let end = usize::try_from(reader.u64()?).ok()?;
     let heading_path = reader.string()?;
@@ -296,18 +326,25 @@ fn decode_chunk(reader: &mut Reader<'_>) -> Option<Chunk> {
     })
 }
 
-/// Bytes read front to back, every read checked against what is left.
-struct Reader<'a> {
-    bytes: &'a [u8],
+/// Bytes read front to back from a stream, every read checked against
+/// what is left of the records (`left`) before anything is allocated, and
+/// added to the digest.
+struct Reader<R> {
+    stream: R,
+    hasher: Sha256,
+    /// Bytes of the file before its digest not read yet.
+    left: u64,
 }
 
-impl<'a> Reader<'a> {
-    fn take(&mut self, count: usize) -> Option<&'a [u8]> {
-        if count > self.bytes.len() {
+impl<R: Read> Reader<R> {
+    fn take(&mut self, count: usize) -> Option<Vec<u8>> {
+        if count as u64 > self.left {
             return None;
         }
-        let (taken, rest) = self.bytes.split_at(count);
-        self.bytes = rest;
+        let mut taken = vec![0; count];
+        self.stream.read_exact(&mut taken).ok()?;
+        self.hasher.update(&taken);
+        self.left -= count as u64;
         Some(taken)
     }
 
@@ -321,7 +358,7 @@ impl<'a> Reader<'a> {
 
     fn string(&mut self) -> Option<String> {
         let length = self.u32()? as usize;
-        String::from_utf8(self.take(length)?.to_vec()).ok()
+        String::from_utf8(self.take(length)?).ok()
     }
 }
 
