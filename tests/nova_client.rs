@@ -1,13 +1,14 @@
 //! The Task Manager's HTTP client against a real HTTP server on 127.0.0.1:
-//! what each call sends (method, path, JSON body, headers), and how
-//! timeouts, refused connections, error answers and retries come out.
+//! what each call sends (method, raw request target, JSON body, headers),
+//! and how timeouts, refused connections, error answers, retries,
+//! answers of any shape, oversized answers and redirects come out.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use quire::nova::{
-    ExecutionPatch, HttpClient, HttpConfig, NovaError, StepCreate, StepPatch, StepStatus,
-    TaskManagerClient,
+    ExecutionPatch, HttpClient, HttpConfig, MAX_ID_BYTES, NovaError, SUCCESS_BODY_LIMIT,
+    StepCreate, StepPatch, StepStatus, TaskManagerClient,
 };
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -17,6 +18,7 @@ use tokio::net::TcpListener;
 #[derive(Clone, Debug)]
 struct Seen {
     method: String,
+    /// The request target exactly as it came on the wire.
     path: String,
     headers: Vec<(String, String)>,
     body: String,
@@ -45,8 +47,10 @@ enum Answer {
     /// Read the request, wait this long, then send a 503.
     SlowBusy(Duration),
     /// A status and a text body that goes on (for 20 s, unless the client
-    /// hangs up first).
-    Endless(u16),
+    /// hangs up first), declaring this length when given.
+    Endless(u16, Option<u64>),
+    /// A redirect: its status and `Location`, if any.
+    Redirect(u16, Option<String>),
 }
 
 fn json_answer(status: u16, body: Value) -> Answer {
@@ -112,9 +116,12 @@ async fn server(answers: Vec<Answer>) -> (HttpConfig, Arc<Mutex<Vec<Seen>>>) {
                         tokio::time::sleep(pause).await;
                         (503, "text/plain", "busy".to_owned())
                     }
-                    Some(Answer::Endless(status)) => {
+                    Some(Answer::Endless(status, declared)) => {
+                        let length = declared
+                            .map(|length| format!("Content-Length: {length}\r\n"))
+                            .unwrap_or_default();
                         let head = format!(
-                            "HTTP/1.1 {status} X\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n"
+                            "HTTP/1.1 {status} X\r\nContent-Type: text/plain\r\n{length}Connection: close\r\n\r\n"
                         );
                         let _ = writer.write_all(head.as_bytes()).await;
                         // 64 KiB a millisecond, for at most 20 s.
@@ -126,6 +133,16 @@ async fn server(answers: Vec<Answer>) -> (HttpConfig, Arc<Mutex<Vec<Seen>>>) {
                             }
                             tokio::time::sleep(Duration::from_millis(1)).await;
                         }
+                        return;
+                    }
+                    Some(Answer::Redirect(status, location)) => {
+                        let location = location
+                            .map(|location| format!("Location: {location}\r\n"))
+                            .unwrap_or_default();
+                        let response = format!(
+                            "HTTP/1.1 {status} X\r\n{location}Content-Length: 0\r\nConnection: close\r\n\r\n"
+                        );
+                        let _ = writer.write_all(response.as_bytes()).await;
                         return;
                     }
                     None => (599, "text/plain", "no answer left".to_owned()),
@@ -194,43 +211,38 @@ async fn each_call_sends_its_method_path_json_body_and_headers() {
         format!("http://127.0.0.1:{}", config.port)
     );
 
+    // Each answer is passed on whole, fields the document never named
+    // included.
     let execution = client
         .update_execution("e-1", &session("s-1"))
         .await
         .unwrap();
     assert_eq!(
-        (
-            execution.id.as_str(),
-            execution.session_id.as_deref(),
-            execution.worktree_path
-        ),
-        ("e-1", Some("s-1"), None)
+        execution,
+        json!({"id": "e-1", "session_id": "s-1", "worktree_path": null, "status": "running"})
     );
     let step = client
         .create_step("e-1", &StepCreate::new("build"))
         .await
         .unwrap();
-    assert_eq!(
-        (step.id.as_str(), step.status),
-        ("step-7", Some(StepStatus::Running))
-    );
+    assert_eq!(step.step_id, "step-7");
+    assert_eq!(step.data, step_json("step-7", "running", None));
     let skipped = StepCreate {
         message: Some("not needed".to_owned()),
         status: StepStatus::Skipped,
         ..StepCreate::new("lint")
     };
     let step = client.create_step("e-1", &skipped).await.unwrap();
-    assert_eq!(step.message.as_deref(), Some("not needed"));
+    assert_eq!(step.data["message"], "not needed");
     let patch = StepPatch {
         status: Some(StepStatus::Completed),
         message: Some("done".to_owned()),
     };
     let step = client.update_step("e-1", "step-7", &patch).await.unwrap();
-    assert_eq!(
-        (step.status, step.message.as_deref()),
-        (Some(StepStatus::Completed), Some("done"))
-    );
-    assert_eq!(client.health().await.unwrap().status, "ok");
+    assert_eq!(step, step_json("step-7", "completed", Some("done")));
+    let health = client.health().await.unwrap();
+    assert_eq!(health.status.as_deref(), Some("ok"));
+    assert_eq!(health.data, json!({"status": "ok", "version": "1.2"}));
     // Ids are one path segment each, whatever they hold.
     client
         .update_execution("e 1/x", &session("s-2"))
@@ -389,7 +401,7 @@ async fn error_answers_carry_the_servers_error_or_the_start_of_a_body_that_is_no
             "text/html",
             format!("<html>{}</html>", "x".repeat(500)),
         ),
-        Answer::Endless(500),
+        Answer::Endless(500, None),
     ])
     .await;
     let client = client(&config);
@@ -511,7 +523,7 @@ async fn idempotent_calls_are_retried_twice_on_502_503_504_and_post_never() {
         .update_execution("e-1", &session("s-1"))
         .await
         .unwrap();
-    assert_eq!(execution.session_id.as_deref(), Some("s-1"));
+    assert_eq!(execution["session_id"], "s-1");
     assert_eq!(requests(&seen).len(), 3);
 
     let error = client
@@ -528,7 +540,10 @@ async fn idempotent_calls_are_retried_twice_on_502_503_504_and_post_never() {
     );
     assert_eq!(requests(&seen).len(), 6);
 
-    assert_eq!(client.health().await.unwrap().status, "healthy");
+    assert_eq!(
+        client.health().await.unwrap().status.as_deref(),
+        Some("healthy")
+    );
     assert_eq!(requests(&seen).len(), 8);
 
     let error = client
@@ -579,48 +594,121 @@ async fn retries_of_slow_failures_end_within_the_one_timeout() {
     assert_eq!(requests(&seen).len(), 3);
 }
 
+/// The requirements define the requests, not the answers: a success
+/// status is a success, and its body is passed on as it came, whatever its
+/// shape. Only `create_step` looks into it, for the new step's id.
 #[tokio::test]
-async fn answers_the_api_does_not_describe_are_reported() {
+async fn any_success_answer_is_a_success_and_is_passed_on_as_it_came() {
     let (config, seen) = server(vec![
-        Answer::Send(200, "application/json", "not json".to_owned()),
-        json_answer(200, json!({"session_id": "s-1"})),
+        // update_execution
+        json_answer(200, json!({"ok": true, "session_id": "sess-9"})),
+        json_answer(200, json!([{"id": "e-1"}])),
         Answer::Send(204, "text/plain", String::new()),
-        // A created step whose id is a number, not the string described.
-        json_answer(201, json!({"id": 7, "step_name": "build"})),
+        Answer::Send(200, "text/plain", "Updated\n".to_owned()),
+        Answer::Send(200, "application/json", "not json".to_owned()),
+        // update_step
+        json_answer(200, json!({"ok": true, "data": {"status": "completed"}})),
+        Answer::Send(202, "application/json", "\"queued\"".to_owned()),
+        // create_step
+        json_answer(201, json!({"step_id": "step-42", "ok": true})),
+        json_answer(200, json!({"ok": true, "data": {"id": "step-43"}})),
+        json_answer(200, json!({"data": {"step_id": "step-44"}})),
+        json_answer(201, json!({"id": 45, "step_name": "build"})),
+        // health
+        json_answer(200, json!({"healthy": true})),
+        Answer::Send(200, "text/plain", "OK".to_owned()),
+        json_answer(200, json!({"status": "degraded"})),
     ])
     .await;
     let client = client(&config);
-    let error = client
-        .update_execution("e-1", &session("s-1"))
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(&error, NovaError::InvalidResponse(reason) if reason.contains("not the JSON the API describes") && reason.contains("not json")),
-        "{error:?}"
+    let mut answers = Vec::new();
+    for _ in 0..5 {
+        answers.push(client.update_execution("e-1", &session("sess-9")).await);
+    }
+    for _ in 0..2 {
+        answers.push(client.update_step("e-1", "step-1", &completed()).await);
+    }
+    assert_eq!(
+        answers,
+        [
+            Ok(json!({"ok": true, "session_id": "sess-9"})),
+            Ok(json!([{"id": "e-1"}])),
+            Ok(Value::Null),
+            Ok(json!("Updated")),
+            Ok(json!("not json")),
+            Ok(json!({"ok": true, "data": {"status": "completed"}})),
+            Ok(json!("queued")),
+        ]
     );
-    let error = client
-        .update_execution("e-1", &session("s-1"))
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(&error, NovaError::InvalidResponse(reason) if reason.contains("missing field `id`")),
-        "{error:?}"
-    );
-    let error = client.health().await.unwrap_err();
-    assert!(
-        matches!(&error, NovaError::InvalidResponse(reason) if reason.contains("204")),
-        "{error:?}"
-    );
-    let error = client
-        .create_step("e-1", &StepCreate::new("build"))
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(&error, NovaError::InvalidResponse(reason) if reason.contains("may have been created")),
-        "{error:?}"
-    );
-    assert_eq!(requests(&seen).len(), 4, "none of these was retried");
+    let mut ids = Vec::new();
+    for _ in 0..4 {
+        let step = client
+            .create_step("e-1", &StepCreate::new("build"))
+            .await
+            .unwrap();
+        ids.push(step.step_id);
+    }
+    assert_eq!(ids, ["step-42", "step-43", "step-44", "45"]);
 
+    let health = client.health().await.unwrap();
+    assert_eq!(
+        (health.status, health.data),
+        (None, json!({"healthy": true}))
+    );
+    let health = client.health().await.unwrap();
+    assert_eq!((health.status, health.data), (None, json!("OK")));
+    // The Task Manager's word is passed on, not judged.
+    let health = client.health().await.unwrap();
+    assert_eq!(health.status.as_deref(), Some("degraded"));
+    assert_eq!(requests(&seen).len(), 14, "each answer was the first");
+}
+
+/// A created step whose answer gives no id: the step most likely exists,
+/// so the error says so and that it must not be created again.
+#[tokio::test]
+async fn a_created_step_without_an_id_in_its_answer_says_it_may_exist() {
+    let (config, seen) = server(vec![
+        json_answer(201, json!({"ok": true})),
+        Answer::Send(201, "text/plain", String::new()),
+        json_answer(200, json!({"id": "", "data": {"id": 1.5}})),
+        Answer::Send(200, "text/plain", "Created".to_owned()),
+    ])
+    .await;
+    let client = client(&config);
+    let mut said = Vec::new();
+    for _ in 0..4 {
+        let error = client
+            .create_step("e-1", &StepCreate::new("build"))
+            .await
+            .unwrap_err();
+        assert!(!error.retryable());
+        let message = error.to_string();
+        assert!(
+            message.contains("the step was most likely created")
+                && message.contains("Do not create the step again"),
+            "{message}"
+        );
+        match error {
+            NovaError::NoStepId { answer, .. } => said.push(answer),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(
+        said,
+        [
+            r#"{"ok":true}"#,
+            "(no body)",
+            r#"{"id":"","data":{"id":1.5}}"#,
+            "Created"
+        ]
+    );
+    assert_eq!(requests(&seen).len(), 4, "a POST is never sent twice");
+}
+
+#[tokio::test]
+async fn what_cannot_be_sent_is_refused_before_any_request() {
+    let (config, seen) = server(vec![]).await;
+    let client = client(&config);
     // An update that changes nothing is refused before any request.
     let error = client
         .update_step("e-1", "step-1", &StepPatch::default())
@@ -696,7 +784,401 @@ async fn answers_the_api_does_not_describe_are_reported() {
             "{error:?}"
         );
     }
-    assert_eq!(requests(&seen).len(), 4);
+    let long = "x".repeat(MAX_ID_BYTES + 1);
+    let error = client
+        .update_step("e-1", &long, &completed())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            error,
+            NovaError::LongId {
+                field: "step_id",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+    assert_eq!(requests(&seen).len(), 0);
+}
+
+/// `id` as the request target must carry it: every byte outside RFC 3986's
+/// unreserved set as `%XX`. Written here from the RFC, not from the code.
+fn one_segment(id: &str) -> String {
+    id.bytes()
+        .map(|byte| match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                char::from(byte).to_string()
+            }
+            _ => format!("%{byte:02X}"),
+        })
+        .collect()
+}
+
+/// Ids that would leave their segment if any of their bytes were sent as
+/// it is: backslashes (which the `url` crate reads as `/`), encoded dots
+/// and slashes, query and fragment marks, blanks, parameters, NUL,
+/// non-ASCII, and ids as long as they may be.
+fn hostile_ids() -> Vec<String> {
+    let mut ids: Vec<String> = [
+        r"..\..\..\health",
+        r"..\..\x",
+        r".\.",
+        r"\",
+        r"a\b",
+        r"\\host\share",
+        "%2e%2e",
+        "%2E%2E",
+        ".%2e",
+        "%2e",
+        "%2F",
+        "a%2Fb",
+        "..%2F..%2Fhealth",
+        "%",
+        "%zz",
+        "%00",
+        "?",
+        "a?b=c",
+        "#",
+        "a#b",
+        " a",
+        "a b",
+        "a\tb",
+        "a\r\nHost: evil",
+        ";",
+        "a;b=c",
+        "\0",
+        "a\0b",
+        "/",
+        "../x",
+        "./",
+        "...",
+        ".a",
+        "a.",
+        "@evil",
+        "a:b",
+        "[::1]",
+        "+&=,!$'()*",
+        "\"<>{}|^`",
+        "é",
+        "日本語",
+        "🙂",
+        "\u{202e}gnp.exe",
+        "-_.~",
+    ]
+    .iter()
+    .map(|id| (*id).to_owned())
+    .collect();
+    ids.push("x".repeat(MAX_ID_BYTES));
+    ids.push("\\".repeat(MAX_ID_BYTES));
+    ids.push("é/".repeat(MAX_ID_BYTES / 3));
+    ids
+}
+
+/// Each id travels as exactly one path segment of each call, whatever it
+/// holds: the raw request target is the API's path with the id encoded
+/// as RFC 3986 says, and nothing else reaches the server.
+#[tokio::test]
+async fn hostile_ids_travel_as_exactly_one_path_segment() {
+    let ids = hostile_ids();
+    let ok = || json_answer(200, json!({"id": "x", "step_id": "x"}));
+    let (config, seen) = server((0..ids.len() * 4).map(|_| ok()).collect()).await;
+    let client = client(&config);
+    let mut expected = Vec::new();
+    for id in &ids {
+        client
+            .update_execution(id, &session("s-1"))
+            .await
+            .unwrap_or_else(|error| panic!("{id:?}: {error}"));
+        client
+            .create_step(id, &StepCreate::new("build"))
+            .await
+            .unwrap_or_else(|error| panic!("{id:?}: {error}"));
+        client
+            .update_step(id, "step-1", &completed())
+            .await
+            .unwrap_or_else(|error| panic!("{id:?}: {error}"));
+        client
+            .update_step("e-1", id, &completed())
+            .await
+            .unwrap_or_else(|error| panic!("{id:?}: {error}"));
+        let segment = one_segment(id);
+        expected.extend([
+            ("PATCH".to_owned(), format!("/api/executions/{segment}")),
+            (
+                "POST".to_owned(),
+                format!("/api/executions/{segment}/steps"),
+            ),
+            (
+                "PATCH".to_owned(),
+                format!("/api/executions/{segment}/steps/step-1"),
+            ),
+            (
+                "PATCH".to_owned(),
+                format!("/api/executions/e-1/steps/{segment}"),
+            ),
+        ]);
+    }
+    let seen: Vec<(String, String)> = requests(&seen)
+        .into_iter()
+        .map(|seen| (seen.method, seen.path))
+        .collect();
+    assert_eq!(seen.len(), expected.len());
+    for (seen, expected) in seen.iter().zip(&expected) {
+        assert_eq!(seen, expected);
+    }
+    // And the segment decodes back to the id, byte for byte.
+    for id in &ids {
+        let target = format!("/api/executions/{}", one_segment(id));
+        let segment = target.strip_prefix("/api/executions/").unwrap();
+        assert!(!segment.contains(['/', '\\', '?', '#']), "{segment}");
+        assert_eq!(percent_decoded(segment), id.as_bytes());
+    }
+}
+
+fn percent_decoded(segment: &str) -> Vec<u8> {
+    let bytes = segment.as_bytes();
+    let mut decoded = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        if bytes[at] == b'%' {
+            let hex = std::str::from_utf8(&bytes[at + 1..at + 3]).unwrap();
+            decoded.push(u8::from_str_radix(hex, 16).unwrap());
+            at += 3;
+        } else {
+            decoded.push(bytes[at]);
+            at += 1;
+        }
+    }
+    decoded
+}
+
+/// `.` and `..` are the only ids still dot segments once encoded: refused
+/// before any request, as execution and as step ids.
+#[tokio::test]
+async fn dot_segment_ids_are_refused_before_any_request() {
+    let (config, seen) = server(vec![]).await;
+    let client = client(&config);
+    for id in [".", ".."] {
+        let error = client
+            .update_execution(id, &session("s-1"))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&error, NovaError::DotId { field: "execution_id", id: given, .. } if given == id),
+            "{error:?}"
+        );
+        let error = client
+            .update_step("e-1", id, &completed())
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(
+                &error,
+                NovaError::DotId {
+                    field: "step_id",
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+    }
+    assert_eq!(requests(&seen).len(), 0);
+}
+
+/// A success body is read up to SUCCESS_BODY_LIMIT and refused past it,
+/// at once when its declared length is over, and as soon as the limit is
+/// passed when it declares none; a body of exactly the limit is read.
+#[tokio::test]
+async fn an_oversized_success_body_is_refused_without_being_held() {
+    let exactly = format!("\"{}\"", "x".repeat(SUCCESS_BODY_LIMIT - 2));
+    let over = format!("\"{}\"", "x".repeat(SUCCESS_BODY_LIMIT - 1));
+    let (mut config, seen) = server(vec![
+        Answer::Endless(200, Some(2 * 1024 * 1024 * 1024)),
+        Answer::Endless(200, None),
+        Answer::Endless(201, None),
+        Answer::Send(200, "application/json", exactly.clone()),
+        Answer::Send(200, "application/json", over),
+        Answer::Endless(200, None),
+    ])
+    .await;
+    config.timeout = Duration::from_secs(10);
+    let client = client(&config);
+    let started = Instant::now();
+    let error = client
+        .update_execution("e-1", &session("s-1"))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error,
+        NovaError::AnswerTooLarge {
+            status: 200,
+            declared: Some(2 * 1024 * 1024 * 1024),
+            limit: SUCCESS_BODY_LIMIT,
+        }
+    );
+    let message = error.to_string();
+    assert!(
+        message.starts_with(&format!(
+            "the Task Manager answered 200 (success) with a body longer than the {SUCCESS_BODY_LIMIT} bytes (4 MiB, SUCCESS_BODY_LIMIT)"
+        )) && message.contains("(it declared 2147483648 bytes)")
+            && message.contains("do not repeat it"),
+        "{message}"
+    );
+    assert!(!error.retryable());
+    // No length declared: read until the limit is passed, then refused.
+    let error = client
+        .update_step("e-1", "step-1", &completed())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error,
+        NovaError::AnswerTooLarge {
+            status: 200,
+            declared: None,
+            limit: SUCCESS_BODY_LIMIT,
+        }
+    );
+    let error = client
+        .create_step("e-1", &StepCreate::new("build"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, NovaError::AnswerTooLarge { status: 201, .. }),
+        "{error:?}"
+    );
+    // Read whole, an endless body would have run into the 10 s timeout.
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        client
+            .update_execution("e-1", &session("s-1"))
+            .await
+            .unwrap(),
+        Value::String(exactly[1..exactly.len() - 1].to_owned())
+    );
+    let error = client
+        .update_execution("e-1", &session("s-1"))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(error, NovaError::AnswerTooLarge { declared: Some(length), .. } if length == SUCCESS_BODY_LIMIT as u64 + 1),
+        "{error:?}"
+    );
+    let error = client.health().await.unwrap_err();
+    assert!(
+        matches!(error, NovaError::AnswerTooLarge { .. }),
+        "{error:?}"
+    );
+    assert_eq!(requests(&seen).len(), 6, "none of these was retried");
+}
+
+/// No redirect is followed, to another host or to the same one: the
+/// request, body and all, is sent once, where TASK_MANAGER_HOST and
+/// TASK_MANAGER_PORT say, and the error names where the redirect pointed.
+#[tokio::test]
+async fn redirects_are_not_followed_and_say_where_they_pointed() {
+    let (elsewhere, elsewhere_seen) = server(vec![
+        json_answer(200, json!({"id": "e-1"})),
+        json_answer(200, json!({"id": "e-1"})),
+    ])
+    .await;
+    let away = format!("http://127.0.0.1:{}/api/executions/e-1", elsewhere.port);
+    let (config, seen) = server(vec![
+        Answer::Redirect(307, Some(away.clone())),
+        Answer::Redirect(308, Some(away.clone())),
+        Answer::Redirect(301, Some(away.clone())),
+        Answer::Redirect(302, Some(away.clone())),
+        Answer::Redirect(303, Some("/api/executions/other".to_owned())),
+        Answer::Redirect(307, None),
+        Answer::Redirect(307, Some(format!("http://x/{}", "y".repeat(1000)))),
+    ])
+    .await;
+    let client = client(&config);
+    let errors = [
+        client
+            .update_execution("e-1", &session("secret-session"))
+            .await
+            .unwrap_err(),
+        client
+            .create_step("e-1", &StepCreate::new("secret step"))
+            .await
+            .unwrap_err(),
+        client
+            .update_step("e-1", "step-1", &completed())
+            .await
+            .unwrap_err(),
+        client.health().await.unwrap_err(),
+        client
+            .update_execution("e-1", &session("s-1"))
+            .await
+            .unwrap_err(),
+        client
+            .update_execution("e-1", &session("s-1"))
+            .await
+            .unwrap_err(),
+        client
+            .update_execution("e-1", &session("s-1"))
+            .await
+            .unwrap_err(),
+    ];
+    let statuses_and_places: Vec<(u16, String)> = errors
+        .iter()
+        .map(|error| match error {
+            NovaError::Redirected { status, location } => (*status, location.clone()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        statuses_and_places,
+        [
+            (307, away.clone()),
+            (308, away.clone()),
+            (301, away.clone()),
+            (302, away.clone()),
+            (303, "/api/executions/other".to_owned()),
+            (307, "(no Location header)".to_owned()),
+            (307, format!("http://x/{}...", "y".repeat(291))),
+        ]
+    );
+    let message = errors[0].to_string();
+    assert!(
+        message.starts_with(&format!(
+            "the Task Manager answered 307, a redirect to {away}; redirects are not followed"
+        )) && message.contains("TASK_MANAGER_HOST"),
+        "{message}"
+    );
+    assert!(errors.iter().all(|error| !error.retryable()));
+    assert_eq!(requests(&seen).len(), 7, "each sent once, none retried");
+    assert!(
+        requests(&elsewhere_seen).is_empty(),
+        "nothing reached the redirect's target: {:?}",
+        requests(&elsewhere_seen)
+    );
+}
+
+/// A host that is not a host name or an IP address is refused when the
+/// client is made, naming the variable, not sent somewhere else.
+#[test]
+fn a_client_for_a_host_that_is_not_one_is_refused() {
+    for host in [r"127.0.0.1\", "h%2f", "tm/x", "tm:80", "user@tm", ""] {
+        let config = HttpConfig {
+            host: host.to_owned(),
+            port: 8080,
+            timeout: Duration::from_secs(1),
+        };
+        match HttpClient::new(&config) {
+            Err(NovaError::Config {
+                variable: "TASK_MANAGER_HOST",
+                value,
+                ..
+            }) => assert_eq!(value, host),
+            other => panic!("{host:?}: {other:?}"),
+        }
+    }
 }
 
 #[tokio::test]

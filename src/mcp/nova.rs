@@ -9,8 +9,11 @@
 //! step update that changes nothing, and a client the environment
 //! misconfigures. Only arguments that do not fit the tool's schema (a
 //! missing or unknown field, a value of the wrong type) are tool errors
-//! (`VALIDATION_ERROR`), as for every other toolset. The request and result
-//! shapes live here, not in `src/nova/`, whose domain knows no JSON.
+//! (`VALIDATION_ERROR`), as for every other toolset. A success is whatever
+//! the Task Manager answered with a success status: its answer is passed on
+//! as `data` as it came (the requirements define the requests, not the
+//! answers). The tools' request and result shapes live here, not in
+//! `src/nova/`.
 
 use std::sync::Arc;
 
@@ -23,8 +26,8 @@ use serde::{Deserialize, Serialize};
 use super::result::{ToolFuture, decode, to_call_result};
 use super::server::QuireServer;
 use crate::nova::{
-    ClientConfig, ClientKind, Execution, ExecutionPatch, HttpConfig, NovaError, Step, StepCreate,
-    StepPatch, StepStatus, TaskManagerClient,
+    Answer, ClientConfig, ClientKind, ExecutionPatch, HttpConfig, NovaError, StepCreate, StepPatch,
+    StepStatus, TaskManagerClient,
 };
 
 /// `update_execution_session`'s arguments.
@@ -81,12 +84,15 @@ pub(super) struct HealthCheckRequest {}
 /// What a call of `update_execution_session`, `create_step` or
 /// `update_step` came to.
 #[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
-pub(super) struct NovaOutcome<T> {
-    /// Whether the Task Manager made the change.
+pub(super) struct NovaOutcome {
+    /// Whether the Task Manager made the change (answered with a success
+    /// status).
     pub(super) success: bool,
-    /// The execution or step as the Task Manager answered it (on success).
+    /// The Task Manager's answer as it sent it, on success: its JSON,
+    /// whatever its shape (usually the execution or step as it now is),
+    /// its text when it is not JSON, or null when it sent no body.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) data: Option<T>,
+    pub(super) data: Option<Answer>,
     /// The new step's id, for `update_step` (`create_step`, on success).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) step_id: Option<String>,
@@ -131,8 +137,8 @@ impl From<NovaError> for Failure {
     }
 }
 
-impl<T> NovaOutcome<T> {
-    fn done(data: T) -> Self {
+impl NovaOutcome {
+    fn done(data: Answer) -> Self {
         NovaOutcome {
             success: true,
             data: Some(data),
@@ -150,7 +156,7 @@ impl<T> NovaOutcome<T> {
         }
     }
 
-    fn from_result(result: Result<T, NovaError>) -> Self {
+    fn from_result(result: Result<Answer, NovaError>) -> Self {
         result.map_or_else(NovaOutcome::failed, NovaOutcome::done)
     }
 }
@@ -158,11 +164,17 @@ impl<T> NovaOutcome<T> {
 /// What `health_check` found.
 #[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub(super) struct HealthOutcome {
-    /// Whether the Task Manager answered that it is healthy.
+    /// Whether the Task Manager answered `GET /api/health` with a success
+    /// status (what its body says is passed on, not judged).
     pub(super) success: bool,
-    /// The Task Manager's word for its state (`healthy`), when it answered.
+    /// The Task Manager's word for its state (`healthy`): its answer's
+    /// `status`, when that is a string.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) status: Option<String>,
+    /// The Task Manager's answer as it sent it (JSON, text, or null), on
+    /// success.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) data: Option<Answer>,
     /// Which client answered: `http` (the Task Manager) or `mock` (in
     /// memory, `USE_MOCK_CLIENT=true`); absent when the environment
     /// configures none.
@@ -225,7 +237,7 @@ impl NovaTools {
     async fn update_execution_session(
         &self,
         request: UpdateExecutionSessionRequest,
-    ) -> NovaOutcome<Execution> {
+    ) -> NovaOutcome {
         let patch = ExecutionPatch {
             session_id: Some(request.session_id),
             worktree_path: None,
@@ -237,7 +249,7 @@ impl NovaTools {
         NovaOutcome::from_result(result)
     }
 
-    async fn create_step(&self, request: CreateStepRequest) -> NovaOutcome<Step> {
+    async fn create_step(&self, request: CreateStepRequest) -> NovaOutcome {
         let result = async {
             let client = self.client()?;
             let status = match request.status.as_deref() {
@@ -252,12 +264,16 @@ impl NovaTools {
             client.create_step(&request.execution_id, &step).await
         }
         .await;
-        let mut outcome = NovaOutcome::from_result(result);
-        outcome.step_id = outcome.data.as_ref().map(|step| step.id.clone());
-        outcome
+        match result {
+            Ok(created) => NovaOutcome {
+                step_id: Some(created.step_id),
+                ..NovaOutcome::done(created.data)
+            },
+            Err(error) => NovaOutcome::failed(error),
+        }
     }
 
-    async fn update_step(&self, request: UpdateStepRequest) -> NovaOutcome<Step> {
+    async fn update_step(&self, request: UpdateStepRequest) -> NovaOutcome {
         let result = async {
             let client = self.client()?;
             let patch = StepPatch {
@@ -286,13 +302,14 @@ impl NovaTools {
             .http
             .as_ref()
             .filter(|_| client == Some(ClientKind::Http));
-        let (status, failure) = match result {
-            Ok(health) => (Some(health.status), None),
-            Err(error) => (None, Some(error.into())),
+        let (status, data, failure) = match result {
+            Ok(health) => (health.status, Some(health.data), None),
+            Err(error) => (None, None, Some(error.into())),
         };
         HealthOutcome {
             success: failure.is_none(),
             status,
+            data,
             client: client.map(|kind| kind.to_string()),
             host: http.map(|http| http.host.clone()),
             port: http.map(|http| http.port),
@@ -345,11 +362,12 @@ impl QuireServer {
              execution. Example: {\"execution_id\": \"exec-42\", \"session_id\": \"sess-7\"}. `session_id` is this \
              session's id, which the skill tool gives.",
             execution_id_hint!(),
-            " Returns {success: true, data: {id, session_id, worktree_path}}, or {success: false, error, error_code \
-             (the Task Manager's, when it gave one), retryable}."
+            " Returns {success: true, data} (data: the Task Manager's answer as it sent it, usually the execution \
+             {id, session_id, worktree_path}), or {success: false, error, error_code (the Task Manager's, when it \
+             gave one), retryable}."
         ),
         input_schema = schema_for_type::<UpdateExecutionSessionRequest>(),
-        output_schema = schema_for_output::<NovaOutcome<Execution>>(),
+        output_schema = schema_for_output::<NovaOutcome>(),
         annotations(
             title = "Register execution session",
             read_only_hint = false,
@@ -373,12 +391,14 @@ impl QuireServer {
              is the step's first status: running (the default), completed, failed or skipped; another value is \
              refused with `valid_statuses`.",
             execution_id_hint!(),
-            " Returns {success: true, step_id, data: {id, execution_id, step_name, status, message}}: pass `step_id` \
-             to update_step. A failure is {success: false, error, error_code (the Task Manager's, when it gave one), \
-             retryable}; a failed create_step is never retried by the server (a second try could create the step twice)."
+            " Returns {success: true, step_id, data} (data: the Task Manager's answer as it sent it, usually the step \
+             {id, execution_id, step_name, status, message}): pass `step_id` to update_step. A failure is {success: \
+             false, error, error_code (the Task Manager's, when it gave one), retryable}; a failed create_step is never \
+             retried by the server (a second try could create the step twice), and when the error says the step may \
+             have been created, do not create it again."
         ),
         input_schema = schema_for_type::<CreateStepRequest>(),
-        output_schema = schema_for_output::<NovaOutcome<Step>>(),
+        output_schema = schema_for_output::<NovaOutcome>(),
         annotations(
             title = "Create execution step",
             read_only_hint = false,
@@ -402,12 +422,13 @@ impl QuireServer {
              \"exec-42\", \"step_id\": \"step-1\", \"status\": \"completed\", \"message\": \"all tests pass\"}. \
              `step_id` is what create_step returned.",
             execution_id_hint!(),
-            " Returns {success: true, data: {id, execution_id, step_name, status, message}}, or {success: false, \
-             error, error_code (the Task Manager's, when it gave one; STEP_NOT_FOUND for an unknown step), \
-             valid_statuses (for an invalid status), retryable}."
+            " Returns {success: true, data} (data: the Task Manager's answer as it sent it, usually the step {id, \
+             execution_id, step_name, status, message}), or {success: false, error, error_code (the Task Manager's, \
+             when it gave one; STEP_NOT_FOUND for an unknown step), valid_statuses (for an invalid status), \
+             retryable}."
         ),
         input_schema = schema_for_type::<UpdateStepRequest>(),
-        output_schema = schema_for_output::<NovaOutcome<Step>>(),
+        output_schema = schema_for_output::<NovaOutcome>(),
         annotations(
             title = "Update execution step",
             read_only_hint = false,
@@ -425,11 +446,12 @@ impl QuireServer {
     /// The Task Manager's health.
     #[tool(
         name = "health_check",
-        description = "Check that the Nova Task Manager answers. Example: {}. Returns {success: true, status, client \
-                       (`http` or `mock`), host, port, base_url} (host, port and base_url with the HTTP client, from \
-                       TASK_MANAGER_HOST and TASK_MANAGER_PORT), or {success: false, error, retryable} saying why it \
-                       cannot be used (not reachable, a timeout, an error status, or an environment variable with a \
-                       value that cannot be used).",
+        description = "Check that the Nova Task Manager answers. Example: {}. Returns {success: true, status, data, \
+                       client (`http` or `mock`), host, port, base_url} when it answers with a success status (status: \
+                       its answer's `status`, when it gives one; data: its answer as it sent it; host, port and \
+                       base_url with the HTTP client, from TASK_MANAGER_HOST and TASK_MANAGER_PORT), or {success: \
+                       false, error, retryable} saying why it cannot be used (not reachable, a timeout, an error \
+                       status, or an environment variable with a value that cannot be used).",
         input_schema = schema_for_type::<HealthCheckRequest>(),
         output_schema = schema_for_output::<HealthOutcome>(),
         annotations(
@@ -485,11 +507,11 @@ mod tests {
                 message: Some("done".into()),
             })
             .await;
-        assert!(updated.success);
-        let step = updated.data.unwrap();
-        assert_eq!(step.status, Some(StepStatus::Completed));
-        assert_eq!(step.message.as_deref(), Some("done"));
-        assert_eq!(step.step_name.as_deref(), Some("build"));
+        assert_eq!(
+            json(&updated),
+            serde_json::json!({"success": true, "data": {
+                "id": "step-1", "execution_id": "e1", "step_name": "build", "status": "completed", "message": "done"}})
+        );
     }
 
     #[tokio::test]
@@ -583,7 +605,7 @@ mod tests {
         let mock = json(&mock().health_check().await);
         assert_eq!(
             mock,
-            serde_json::json!({"success": true, "status": "healthy", "client": "mock"})
+            serde_json::json!({"success": true, "status": "healthy", "data": {"status": "healthy"}, "client": "mock"})
         );
         // Port 9 on loopback: nothing listens (discard is not run here), so
         // the connection is refused at once.

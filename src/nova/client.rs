@@ -5,7 +5,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use super::error::NovaError;
-use super::model::{Execution, ExecutionPatch, Health, Step, StepCreate, StepPatch};
+use super::model::{Answer, CreatedStep, ExecutionPatch, Health, StepCreate, StepPatch};
 
 /// A Task Manager call under way. Boxed, so that a client can be chosen at
 /// run time and held as `Arc<dyn TaskManagerClient>`.
@@ -35,32 +35,36 @@ pub trait TaskManagerClient: Send + Sync + fmt::Debug {
     fn kind(&self) -> ClientKind;
 
     /// Changes the fields `patch` gives of execution `execution_id`
-    /// (`PATCH /api/executions/{execution-id}`); answers the execution.
+    /// (`PATCH /api/executions/{execution-id}`); gives the Task Manager's
+    /// answer as it sent it.
     fn update_execution<'a>(
         &'a self,
         execution_id: &'a str,
         patch: &'a ExecutionPatch,
-    ) -> NovaFuture<'a, Execution>;
+    ) -> NovaFuture<'a, Answer>;
 
     /// Creates a step of execution `execution_id`
-    /// (`POST /api/executions/{execution-id}/steps`); answers the step with
-    /// its id.
+    /// (`POST /api/executions/{execution-id}/steps`); gives the new step's
+    /// id and the answer, or [`NovaError::NoStepId`] when the answer names
+    /// no id.
     fn create_step<'a>(
         &'a self,
         execution_id: &'a str,
         step: &'a StepCreate,
-    ) -> NovaFuture<'a, Step>;
+    ) -> NovaFuture<'a, CreatedStep>;
 
     /// Changes the fields `patch` gives of a step
-    /// (`PATCH /api/executions/{execution-id}/steps/{step-id}`); answers the
-    /// step. A patch that gives nothing is [`NovaError::NothingToUpdate`].
+    /// (`PATCH /api/executions/{execution-id}/steps/{step-id}`); gives the
+    /// Task Manager's answer as it sent it. A patch that gives nothing is
+    /// [`NovaError::NothingToUpdate`].
     fn update_step<'a>(
         &'a self,
         execution_id: &'a str,
         step_id: &'a str,
         patch: &'a StepPatch,
-    ) -> NovaFuture<'a, Step>;
+    ) -> NovaFuture<'a, Answer>;
 
-    /// The Task Manager's health (`GET /api/health`).
+    /// The Task Manager's health (`GET /api/health`): up when it answers
+    /// with a success status, whatever the body.
     fn health(&self) -> NovaFuture<'_, Health>;
 }

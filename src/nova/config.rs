@@ -2,6 +2,7 @@
 //! Manager, read from the environment (`USE_MOCK_CLIENT`,
 //! `TASK_MANAGER_HOST`, `TASK_MANAGER_PORT`, `TASK_MANAGER_TIMEOUT`).
 
+use std::net::{Ipv4Addr, Ipv6Addr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -132,23 +133,77 @@ fn parse_switch(value: &str) -> Result<bool, NovaError> {
 
 fn parse_host(value: String) -> Result<String, NovaError> {
     let host = value.trim();
-    // A colon belongs only in an IPv6 address (`::1`, `[::1]`); `tm:8080`
-    // is a port in the wrong variable.
-    let bare = host.trim_start_matches('[').trim_end_matches(']');
-    let colon_ok = !host.contains(':') || bare.parse::<std::net::Ipv6Addr>().is_ok();
-    let usable = colon_ok
-        && !host
-            .chars()
-            .any(|c| c.is_whitespace() || matches!(c, '/' | '?' | '#' | '@'));
-    if usable {
+    if is_host(host) {
         Ok(host.to_owned())
     } else {
-        Err(NovaError::Config {
-            variable: "TASK_MANAGER_HOST",
-            value,
-            expected: "a host name or IP address alone (`localhost`, `10.0.0.5`), without scheme, port or path; the port goes in TASK_MANAGER_PORT",
-        })
+        Err(not_a_host(value))
     }
+}
+
+/// [`NovaError::Config`] naming `TASK_MANAGER_HOST` unless `host` is a host
+/// name or an IP address: for an [`HttpConfig`] made in code rather than
+/// read from the environment.
+pub(crate) fn check_host(host: &str) -> Result<(), NovaError> {
+    if is_host(host) {
+        Ok(())
+    } else {
+        Err(not_a_host(host.to_owned()))
+    }
+}
+
+fn not_a_host(value: String) -> NovaError {
+    NovaError::Config {
+        variable: "TASK_MANAGER_HOST",
+        value,
+        expected: "write a host name (letters, digits, `-` and `_` in labels joined by dots: `localhost`, `tm.internal`) or an IP address (`10.0.0.5`, `::1`) and nothing else: no scheme, port, path, `\\`, `%` or spaces; the port goes in TASK_MANAGER_PORT",
+    }
+}
+
+/// Whether `host` is an IP address (IPv6 with or without brackets) or a
+/// host name, alone. Anything else would put more than a host into
+/// `http://host:port`: the URL parser reads `\` as `/`, so
+/// `127.0.0.1\` was `http://127.0.0.1/:8080` (port 80), and `%2f` is
+/// decoded into a host no resolver knows.
+fn is_host(host: &str) -> bool {
+    if let Some(inner) = host
+        .strip_prefix('[')
+        .and_then(|rest| rest.strip_suffix(']'))
+    {
+        return inner.parse::<Ipv6Addr>().is_ok();
+    }
+    host.parse::<Ipv4Addr>().is_ok() || host.parse::<Ipv6Addr>().is_ok() || is_host_name(host)
+}
+
+/// RFC 1123 labels (letters, digits and inner hyphens, 1 to 63 each, 253 in
+/// all, an optional final dot), with `_` allowed too: Docker Compose
+/// service names use it (`task_manager`), resolvers accept it, and it
+/// means nothing in a URL. A name whose last label is a number is
+/// refused: URL parsers read it as an IPv4 address in another notation
+/// (`1.2.3` is 1.2.0.3, `0x7f.1` is 127.0.0.1), so it would not be the
+/// host written; an address must be written in full (`127.0.0.1`).
+fn is_host_name(host: &str) -> bool {
+    let name = host.strip_suffix('.').unwrap_or(host);
+    if name.is_empty() || name.len() > 253 {
+        return false;
+    }
+    let label_ok = |label: &str| {
+        (1..=63).contains(&label.len())
+            && label
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'_'))
+            && !label.starts_with('-')
+            && !label.ends_with('-')
+    };
+    let numeric = |label: &str| {
+        let hex = label
+            .strip_prefix("0x")
+            .or_else(|| label.strip_prefix("0X"));
+        match hex {
+            Some(digits) => digits.bytes().all(|byte| byte.is_ascii_hexdigit()),
+            None => label.bytes().all(|byte| byte.is_ascii_digit()),
+        }
+    };
+    name.split('.').all(label_ok) && !name.rsplit('.').next().is_some_and(numeric)
 }
 
 fn parse_port(value: &str) -> Result<u16, NovaError> {
@@ -236,6 +291,80 @@ mod tests {
         }
     }
 
+    /// Only a host name or an IP address is a host: anything else would
+    /// make `http://host:port` name another place (`127.0.0.1\` was
+    /// `http://127.0.0.1/:8080`, port 80).
+    #[test]
+    fn a_host_is_a_host_name_or_an_ip_address_alone() {
+        for host in [
+            "localhost",
+            "LOCALHOST",
+            "tm.internal",
+            "tm.internal.",
+            "task_manager",
+            "a-b.c9",
+            "9tm.example",
+            "127.0.0.1",
+            "::1",
+            "[::1]",
+            &"a".repeat(63),
+        ] {
+            let chosen = config(&[("TASK_MANAGER_HOST", host)])
+                .unwrap_or_else(|error| panic!("{host}: {error}"));
+            // What was accepted is the URL's host, unchanged but for case
+            // and IPv6 brackets.
+            let url = reqwest::Url::parse(&chosen.http.base_url()).unwrap();
+            assert_eq!(
+                url.host_str().unwrap().trim_matches(['[', ']']),
+                host.to_ascii_lowercase().trim_matches(['[', ']']),
+                "{host}"
+            );
+            assert_eq!(url.port(), Some(8080), "{host}");
+        }
+        for host in [
+            r"127.0.0.1\",
+            r"tm\x",
+            "h%2f",
+            "tm/",
+            "tm?x",
+            "tm#x",
+            "tm;x",
+            "tm\u{0}",
+            "tm x",
+            "user@tm",
+            "tm:8080",
+            "http://tm",
+            "[tm]",
+            "[::1",
+            "fe80::1%eth0",
+            "-tm",
+            "tm-",
+            "tm..internal",
+            ".tm",
+            "..",
+            "täsk.example",
+            "1.2.3",
+            "01.2.3.4",
+            "10.0.0.256",
+            "0x7f.1",
+            "tm.0x1F",
+            "4294967295",
+            &"a".repeat(64),
+            &["a"; 130].join("."),
+        ] {
+            let (variable, expected) = refused(&[("TASK_MANAGER_HOST", host)]);
+            assert_eq!(variable, "TASK_MANAGER_HOST", "{host}");
+            assert!(expected.contains("host name") && expected.contains("IP address"));
+        }
+        let error = config(&[("TASK_MANAGER_HOST", r"127.0.0.1\")]).unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .starts_with(r"TASK_MANAGER_HOST is `127.0.0.1\`: write a host name"),
+            "{error}"
+        );
+    }
+
     #[test]
     fn host_port_and_timeout_are_read_and_checked() {
         let chosen = config(&[
@@ -269,6 +398,10 @@ mod tests {
             );
         }
         // The HTTP settings are checked even when the mock is chosen.
+        assert_eq!(
+            refused(&[("USE_MOCK_CLIENT", "true"), ("TASK_MANAGER_HOST", "h%2f")]).0,
+            "TASK_MANAGER_HOST"
+        );
         assert_eq!(
             refused(&[("USE_MOCK_CLIENT", "true"), ("TASK_MANAGER_PORT", "x")]).0,
             "TASK_MANAGER_PORT"

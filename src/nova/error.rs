@@ -47,9 +47,50 @@ pub enum NovaError {
         /// The start of the body as text (`(no body)` when empty).
         body: String,
     },
-    /// A successful answer that is not what the API describes.
+    /// An answer that is neither a success, a redirect nor an error (a
+    /// 1xx status after the request).
     #[error("the Task Manager's answer could not be read: {0}")]
     InvalidResponse(String),
+    /// The Task Manager (or something in its place) answered with a
+    /// redirect, which is not followed: it would send the request, body
+    /// and all, where `TASK_MANAGER_HOST` and `TASK_MANAGER_PORT` do not
+    /// point, and turn a POST or PATCH into a GET on 301, 302 and 303.
+    #[error(
+        "the Task Manager answered {status}, a redirect to {location}; redirects are not followed (one would send this request, session id, step name and message included, somewhere TASK_MANAGER_HOST and TASK_MANAGER_PORT do not name), so nothing was sent there. Set TASK_MANAGER_HOST and TASK_MANAGER_PORT to where the Task Manager itself answers"
+    )]
+    Redirected {
+        /// The HTTP status (3xx).
+        status: u16,
+        /// The `Location` it named, as text (`(no Location header)`).
+        location: String,
+    },
+    /// A successful answer with a body longer than
+    /// [`SUCCESS_BODY_LIMIT`](super::SUCCESS_BODY_LIMIT): not read
+    /// further, so that one answer cannot fill the memory.
+    #[error(
+        "the Task Manager answered {status} (success) with a body longer than the {limit} bytes ({} MiB, SUCCESS_BODY_LIMIT) quire reads of an answer{}; it was not read further, so that an oversized answer cannot fill the memory. The call itself was accepted: do not repeat it (a second create_step would create a second step)",
+        limit / (1024 * 1024),
+        declared_suffix(*declared)
+    )]
+    AnswerTooLarge {
+        /// The HTTP status (2xx).
+        status: u16,
+        /// The length the answer declared (`Content-Length`), if it did.
+        declared: Option<u64>,
+        /// The most of a successful answer read, in bytes.
+        limit: usize,
+    },
+    /// `create_step` succeeded, but its answer gives the new step's id in
+    /// none of the places looked at.
+    #[error(
+        "the Task Manager answered {status} (success) to create_step, so the step was most likely created, but its answer gives no step id (neither `step_id` nor `id`, at its top or in its `data`); it said: {answer}. Do not create the step again (that would make a second one); find its id in the Task Manager to update it"
+    )]
+    NoStepId {
+        /// The HTTP status (2xx).
+        status: u16,
+        /// The start of the answer as text (`(no body)` when empty).
+        answer: String,
+    },
     /// A step status outside the API's vocabulary.
     #[error("invalid status `{given}`: use one of {}", valid.join(", "))]
     InvalidStatus {
@@ -81,6 +122,22 @@ pub enum NovaError {
         /// Where the right id comes from.
         hint: &'static str,
     },
+    /// An execution or step id longer than
+    /// [`MAX_ID_BYTES`](super::MAX_ID_BYTES): percent-encoded into the
+    /// request's path it would make a request line that servers refuse.
+    #[error(
+        "{field} is {length} bytes long, more than the {limit} an id may have (it goes into the request's path, which servers limit); {hint}"
+    )]
+    LongId {
+        /// `execution_id` or `step_id`.
+        field: &'static str,
+        /// The id's length in bytes (UTF-8).
+        length: usize,
+        /// The most an id may have.
+        limit: usize,
+        /// Where the right id comes from.
+        hint: &'static str,
+    },
     /// A step update that gives neither a status nor a message.
     #[error("a step update needs at least one of status and message; neither was given")]
     NothingToUpdate,
@@ -100,6 +157,12 @@ pub enum NovaError {
     Setup(String),
 }
 
+fn declared_suffix(declared: Option<u64>) -> String {
+    declared
+        .map(|length| format!(" (it declared {length} bytes)"))
+        .unwrap_or_default()
+}
+
 fn code_suffix(code: Option<&str>) -> String {
     code.map(|code| format!(" ({code})")).unwrap_or_default()
 }
@@ -114,9 +177,13 @@ impl NovaError {
                 matches!(status, 502..=504)
             }
             NovaError::InvalidResponse(_)
+            | NovaError::Redirected { .. }
+            | NovaError::AnswerTooLarge { .. }
+            | NovaError::NoStepId { .. }
             | NovaError::InvalidStatus { .. }
             | NovaError::MissingId { .. }
             | NovaError::DotId { .. }
+            | NovaError::LongId { .. }
             | NovaError::NothingToUpdate
             | NovaError::Config { .. }
             | NovaError::Setup(_) => false,

@@ -5,11 +5,13 @@
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
+use serde_json::json;
+
 use super::client::{ClientKind, NovaFuture, TaskManagerClient};
 use super::error::NovaError;
 use super::model::{
-    Execution, ExecutionPatch, Health, Step, StepCreate, StepPatch, check_execution_id,
-    check_step_id,
+    Answer, CreatedStep, ExecutionPatch, Health, StepCreate, StepPatch, StepStatus,
+    check_execution_id, check_step_id,
 };
 
 /// A Task Manager in memory. An execution comes into being the first time
@@ -144,10 +146,10 @@ impl TaskManagerClient for MockClient {
         &'a self,
         execution_id: &'a str,
         patch: &'a ExecutionPatch,
-    ) -> NovaFuture<'a, Execution> {
+    ) -> NovaFuture<'a, Answer> {
         Box::pin(async move {
             check_execution_id(execution_id)?;
-            Ok(self.update_execution_now(execution_id, patch))
+            Ok(self.update_execution_now(execution_id, patch).to_answer())
         })
     }
 
@@ -155,10 +157,14 @@ impl TaskManagerClient for MockClient {
         &'a self,
         execution_id: &'a str,
         step: &'a StepCreate,
-    ) -> NovaFuture<'a, Step> {
+    ) -> NovaFuture<'a, CreatedStep> {
         Box::pin(async move {
             check_execution_id(execution_id)?;
-            Ok(self.create_step_now(execution_id, step))
+            let step = self.create_step_now(execution_id, step);
+            Ok(CreatedStep {
+                step_id: step.id.clone(),
+                data: step.to_answer(),
+            })
         })
     }
 
@@ -167,15 +173,60 @@ impl TaskManagerClient for MockClient {
         execution_id: &'a str,
         step_id: &'a str,
         patch: &'a StepPatch,
-    ) -> NovaFuture<'a, Step> {
-        Box::pin(async move { self.update_step_now(execution_id, step_id, patch) })
+    ) -> NovaFuture<'a, Answer> {
+        Box::pin(async move {
+            self.update_step_now(execution_id, step_id, patch)
+                .map(|step| step.to_answer())
+        })
     }
 
     fn health(&self) -> NovaFuture<'_, Health> {
-        Box::pin(async {
-            Ok(Health {
-                status: "healthy".to_owned(),
-            })
+        Box::pin(async { Ok(Health::from_answer(json!({"status": "healthy"}))) })
+    }
+}
+
+/// An execution as the mock keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Execution {
+    /// The execution's id.
+    pub id: String,
+    /// The agent session registered for it.
+    pub session_id: Option<String>,
+    /// The worktree the agent works in.
+    pub worktree_path: Option<String>,
+}
+
+impl Execution {
+    /// The execution as the mock answers it.
+    pub fn to_answer(&self) -> Answer {
+        json!({"id": self.id, "session_id": self.session_id, "worktree_path": self.worktree_path})
+    }
+}
+
+/// A step as the mock keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The step's id, which later updates name.
+    pub id: String,
+    /// The execution the step belongs to.
+    pub execution_id: Option<String>,
+    /// What the step does.
+    pub step_name: Option<String>,
+    /// The step's status.
+    pub status: Option<StepStatus>,
+    /// The step's latest progress message.
+    pub message: Option<String>,
+}
+
+impl Step {
+    /// The step as the mock answers it.
+    pub fn to_answer(&self) -> Answer {
+        json!({
+            "id": self.id,
+            "execution_id": self.execution_id,
+            "step_name": self.step_name,
+            "status": self.status.map(StepStatus::as_str),
+            "message": self.message,
         })
     }
 }
@@ -183,7 +234,6 @@ impl TaskManagerClient for MockClient {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nova::StepStatus;
 
     #[tokio::test]
     async fn the_mock_keeps_executions_and_steps_and_assigns_step_ids() {
@@ -196,7 +246,10 @@ mod tests {
             worktree_path: None,
         };
         let execution = mock.update_execution("e1", &patch).await.unwrap();
-        assert_eq!(execution.session_id.as_deref(), Some("s1"));
+        assert_eq!(
+            execution,
+            json!({"id": "e1", "session_id": "s1", "worktree_path": null})
+        );
         let patch = ExecutionPatch {
             session_id: None,
             worktree_path: Some("/w".into()),
@@ -220,11 +273,11 @@ mod tests {
         };
         let second = mock.create_step("e2", &second).await.unwrap();
         assert_eq!(
-            (first.id.as_str(), second.id.as_str()),
+            (first.step_id.as_str(), second.step_id.as_str()),
             ("step-1", "step-2")
         );
-        assert_eq!(first.status, Some(StepStatus::Running));
-        assert_eq!(second.message.as_deref(), Some("testing"));
+        assert_eq!(first.data["status"], "running");
+        assert_eq!(second.data["message"], "testing");
         assert!(mock.execution("e2").is_some(), "a step's execution is kept");
 
         let patch = StepPatch {
@@ -233,11 +286,12 @@ mod tests {
         };
         let updated = mock.update_step("e1", "step-1", &patch).await.unwrap();
         assert_eq!(
-            (updated.status, updated.step_name.as_deref()),
-            (Some(StepStatus::Failed), Some("build"))
+            updated,
+            json!({"id": "step-1", "execution_id": "e1", "step_name": "build", "status": "failed", "message": null})
         );
-        assert_eq!(mock.steps("e1"), vec![updated.clone()]);
-        assert_eq!(mock.step("e1", "step-1"), Some(updated));
+        let kept = mock.step("e1", "step-1").unwrap();
+        assert_eq!(kept.to_answer(), updated);
+        assert_eq!(mock.steps("e1"), vec![kept]);
         assert_eq!(mock.step("e1", "step-2"), None, "step-2 is e2's");
     }
 
@@ -258,15 +312,18 @@ mod tests {
             .await
             .unwrap();
         let error = mock
-            .update_step("e1", &step.id, &StepPatch::default())
+            .update_step("e1", &step.step_id, &StepPatch::default())
             .await
             .unwrap_err();
         assert_eq!(error, NovaError::NothingToUpdate);
         assert_eq!(
-            mock.step("e1", &step.id).unwrap().status,
+            mock.step("e1", &step.step_id).unwrap().status,
             Some(StepStatus::Running)
         );
-        assert_eq!(mock.health().await.unwrap().status, "healthy");
+        assert_eq!(
+            mock.health().await.unwrap().status.as_deref(),
+            Some("healthy")
+        );
         let error = mock
             .create_step(" ", &StepCreate::new("x"))
             .await

@@ -1,12 +1,17 @@
 //! The Task Manager's data as the domain sees it: a step's status, what a
 //! request changes, and what the Task Manager answers. Both clients speak
-//! these types; [`HttpClient`](super::HttpClient) converts them to and from
-//! the generated ones, so a change of the OpenAPI document that the domain
-//! must follow fails to compile there instead of drifting silently.
+//! these types. [`HttpClient`](super::HttpClient) turns the requests into
+//! the generated types (the OpenAPI document's bodies), so a change of the
+//! document that the domain must follow fails to compile there. The
+//! answers are not typed: the requirements define the requests, not the
+//! answers, so an answer is kept as the JSON (or text) the Task Manager
+//! sent ([`Answer`]), and only the new step's id is looked for in it
+//! ([`CreatedStep`]).
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::error::NovaError;
 
@@ -101,9 +106,16 @@ pub(crate) fn check_step_id(step_id: &str) -> Result<(), NovaError> {
     )
 }
 
-/// An id goes into the request's path as one segment: percent-encoding
-/// keeps a `/` in it from splitting it, but `.` and `..` are dot segments,
-/// which URL resolution removes, so they are refused here.
+/// The longest execution or step id, in bytes. Percent-encoded (up to
+/// three bytes each), two such ids and the rest of a request line stay
+/// within the 8 KiB many servers and proxies allow one (nginx's default);
+/// real ids are a few dozen bytes.
+pub const MAX_ID_BYTES: usize = 1024;
+
+/// An id goes into the request's path as one segment, every byte outside
+/// the unreserved set percent-encoded (`super::path`), so nothing in it can
+/// split it; but `.` and `..` stay dot segments, which URL resolution
+/// removes, so they are refused here, as are ids too long for a path.
 fn check_id(field: &'static str, id: &str, hint: &'static str) -> Result<(), NovaError> {
     if id.trim().is_empty() {
         return Err(NovaError::MissingId { field, hint });
@@ -112,6 +124,14 @@ fn check_id(field: &'static str, id: &str, hint: &'static str) -> Result<(), Nov
         return Err(NovaError::DotId {
             field,
             id: id.to_owned(),
+            hint,
+        });
+    }
+    if id.len() > MAX_ID_BYTES {
+        return Err(NovaError::LongId {
+            field,
+            length: id.len(),
+            limit: MAX_ID_BYTES,
             hint,
         });
     }
@@ -170,40 +190,70 @@ impl StepPatch {
     }
 }
 
-/// An execution as the Task Manager answers it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "mcp", derive(schemars::JsonSchema))]
-pub struct Execution {
-    /// The execution's id.
-    pub id: String,
-    /// The agent session registered for it.
-    pub session_id: Option<String>,
-    /// The worktree the agent works in.
-    pub worktree_path: Option<String>,
+/// What the Task Manager answered a call that succeeded, as it sent it:
+/// its JSON (any shape), its text as a JSON string when it is not JSON, or
+/// null when it sent no body.
+pub type Answer = Value;
+
+/// A step `create_step` made: its id, and the whole answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CreatedStep {
+    /// The id later updates name, from the answer's `step_id` or `id`.
+    pub step_id: String,
+    /// The answer as the Task Manager sent it.
+    pub data: Answer,
 }
 
-/// A step as the Task Manager answers it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "mcp", derive(schemars::JsonSchema))]
-pub struct Step {
-    /// The step's id, which later updates name.
-    pub id: String,
-    /// The execution the step belongs to, when the Task Manager says.
-    pub execution_id: Option<String>,
-    /// What the step does, when the Task Manager says.
-    pub step_name: Option<String>,
-    /// The step's status, when the Task Manager says.
-    pub status: Option<StepStatus>,
-    /// The step's latest progress message.
-    pub message: Option<String>,
+impl CreatedStep {
+    /// The step an answer describes: `Ok` with its id when the answer gives
+    /// one, `Err(answer)` when it does not. The id is looked for where Task
+    /// Managers put it, the specific name first: `step_id`, then `data.step_id`
+    /// (an answer wrapped in `data`), then `id`, then `data.id`. A string
+    /// that is not blank is an id, and so is an integer (written out, since
+    /// it goes into a path).
+    pub fn from_answer(data: Answer) -> Result<CreatedStep, Answer> {
+        let found = ["step_id", "id"].iter().find_map(|name| {
+            id_in(data.get(name))
+                .or_else(|| id_in(data.get("data").and_then(|inner| inner.get(name))))
+        });
+        match found {
+            Some(step_id) => Ok(CreatedStep { step_id, data }),
+            None => Err(data),
+        }
+    }
 }
 
-/// The Task Manager's health.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "mcp", derive(schemars::JsonSchema))]
+fn id_in(value: Option<&Value>) -> Option<String> {
+    match value? {
+        Value::String(id) if !id.trim().is_empty() => Some(id.clone()),
+        Value::Number(number) if number.is_i64() || number.is_u64() => Some(number.to_string()),
+        _ => None,
+    }
+}
+
+/// The Task Manager's health, as `GET /api/health` answered with a
+/// success status.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Health {
-    /// The Task Manager's own word for its state (`ok`, `healthy`).
-    pub status: String,
+    /// The answer's `status` (`ok`, `healthy`), when it has a string one:
+    /// the Task Manager's own word, passed on uninterpreted.
+    pub status: Option<String>,
+    /// The answer as the Task Manager sent it.
+    pub data: Answer,
+}
+
+impl Health {
+    /// The health an answer of `GET /api/health` with a success status
+    /// describes. The status is what says the Task Manager is up (one that
+    /// is not answers with an error status, or not at all); the body is
+    /// passed on whatever it holds.
+    pub fn from_answer(data: Answer) -> Health {
+        let status = data
+            .get("status")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        Health { status, data }
+    }
 }
 
 #[cfg(test)]
@@ -248,6 +298,81 @@ mod tests {
         };
         assert_eq!(status.check(), Ok(()));
         assert_eq!(StepCreate::new("build").status, StepStatus::Running);
+    }
+
+    #[test]
+    fn a_created_steps_id_is_found_where_task_managers_put_it() {
+        use serde_json::json;
+        let found = |answer: Value| CreatedStep::from_answer(answer).map(|step| step.step_id);
+        assert_eq!(
+            found(json!({"step_id": "s-1", "ok": true})),
+            Ok("s-1".into())
+        );
+        assert_eq!(found(json!({"id": "s-2"})), Ok("s-2".into()));
+        assert_eq!(found(json!({"data": {"id": "s-3"}})), Ok("s-3".into()));
+        assert_eq!(found(json!({"data": {"step_id": "s-4"}})), Ok("s-4".into()));
+        assert_eq!(found(json!({"id": 7})), Ok("7".into()));
+        // The specific name first, wherever it is.
+        assert_eq!(
+            found(json!({"id": "req-9", "data": {"step_id": "s-5"}})),
+            Ok("s-5".into())
+        );
+        assert_eq!(
+            found(json!({"id": "s-6", "data": {"id": "other"}})),
+            Ok("s-6".into())
+        );
+        for none in [
+            json!({"ok": true}),
+            json!({"id": ""}),
+            json!({"id": "  "}),
+            json!({"id": 1.5}),
+            json!({"id": true}),
+            json!({"id": {"value": "s"}}),
+            json!({"data": "s-1"}),
+            json!([{"id": "s-1"}]),
+            json!("s-1"),
+            Value::Null,
+        ] {
+            assert_eq!(found(none.clone()), Err(none));
+        }
+        let step = CreatedStep::from_answer(json!({"step_id": "s-1", "ok": true})).unwrap();
+        assert_eq!(step.data, json!({"step_id": "s-1", "ok": true}));
+    }
+
+    #[test]
+    fn health_passes_the_answer_on_and_takes_a_string_status() {
+        use serde_json::json;
+        let health = Health::from_answer(json!({"status": "degraded", "db": "down"}));
+        assert_eq!(health.status.as_deref(), Some("degraded"));
+        assert_eq!(health.data["db"], "down");
+        for other in [
+            json!({"healthy": true}),
+            json!({"status": 1}),
+            json!("OK"),
+            Value::Null,
+        ] {
+            let health = Health::from_answer(other.clone());
+            assert_eq!((health.status, health.data), (None, other));
+        }
+    }
+
+    #[test]
+    fn ids_longer_than_the_limit_are_refused() {
+        let longest = "x".repeat(MAX_ID_BYTES);
+        assert_eq!(check_execution_id(&longest), Ok(()));
+        let error = check_step_id(&format!("{longest}y")).unwrap_err();
+        assert!(
+            matches!(error, NovaError::LongId { field: "step_id", length, limit: MAX_ID_BYTES, .. } if length == MAX_ID_BYTES + 1),
+            "{error:?}"
+        );
+        assert!(
+            error
+                .to_string()
+                .starts_with("step_id is 1025 bytes long, more than the 1024"),
+            "{error}"
+        );
+        // Bytes, not characters: 513 two-byte characters are too many.
+        assert!(check_execution_id(&"é".repeat(513)).is_err());
     }
 
     #[test]
