@@ -461,6 +461,72 @@ fn call_refuses_a_request_over_one_message_at_once() {
 }
 
 #[test]
+fn call_honours_the_embedder_where_it_matters_and_says_where_it_does_not() {
+    let vault = vault_copy();
+    let root = vault.path().to_str().unwrap();
+    let semantic = |embedder: &[&str]| {
+        let mut args = vec![
+            "call",
+            "get_kiln_info",
+            r#"{"detailed": true}"#,
+            "--root",
+            root,
+        ];
+        args.extend(embedder);
+        let output = quire(&args, "");
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+        assert_eq!(stderr(&output), "", "the flags matter here: no note");
+        let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        value["semantic"].clone()
+    };
+    // get_kiln_info reports on the embedder asked for (it used to say that
+    // none was configured); nothing is loaded, so nothing need listen.
+    let http = semantic(&[
+        "--embedder",
+        "http",
+        "--embedder-url",
+        "http://127.0.0.1:9",
+        "--embedder-model",
+        "nomic-embed-text",
+    ]);
+    assert_eq!(http["embedder"], "http", "{http}");
+    assert_ne!(http["state"], "unavailable", "{http}");
+    assert_eq!(http.get("problem"), None, "{http}");
+    let none = semantic(&["--embedder", "none"]);
+    assert_eq!(none["state"], "unavailable", "{none}");
+    assert!(
+        none["problem"]
+            .as_str()
+            .unwrap()
+            .contains("--embedder none"),
+        "{none}"
+    );
+
+    // A tool that does not use them runs as asked, and says so.
+    let args =
+        r#"{"tracker_path": "trackers/acme.md", "target_status": "Applied", "dry_run": true}"#;
+    let output = quire(
+        &[
+            "call",
+            "update_tracker_status",
+            args,
+            "--root",
+            root,
+            "--embedder",
+            "none",
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(stdout(&output).contains("would_update"));
+    assert_eq!(
+        stderr(&output),
+        "note: --embedder, --embedder-url, --embedder-model and --models-dir are for semantic_search (and \
+         get_kiln_info's `semantic` block); `update_tracker_status` does not use them\n"
+    );
+}
+
+#[test]
 fn serve_refuses_non_loopback_http_addresses() {
     let vault = vault_copy();
     let output = quire(
