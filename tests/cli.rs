@@ -337,6 +337,195 @@ fn call_runs_one_tool_and_exits_by_outcome() {
     );
 }
 
+/// `quire args` with `stdin`, stopped (and the test failed) if it has not
+/// ended within `deadline`: a call must never wait for ever.
+fn quire_within(args: &[&str], stdin: Vec<u8>, deadline: std::time::Duration) -> Output {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quire"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("quire runs");
+    let mut input = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        if let Err(error) = input.write_all(&stdin) {
+            assert_eq!(error.kind(), std::io::ErrorKind::BrokenPipe, "{error}");
+        }
+    });
+    let reader = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let out = reader(Box::new(child.stdout.take().unwrap()));
+    let err = reader(Box::new(child.stderr.take().unwrap()));
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("`quire {}` still ran after {deadline:?}", args.join(" "));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    writer.join().unwrap();
+    Output {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+/// `create_note` arguments of exactly `size` bytes: a note of `a`s.
+fn note_arguments(size: usize) -> Vec<u8> {
+    let (head, tail) = (br#"{"path": "big", "content": ""#, br#""}"#);
+    let mut arguments = head.to_vec();
+    arguments.resize(size - tail.len(), b'a');
+    arguments.extend_from_slice(tail);
+    arguments
+}
+
+#[test]
+fn call_refuses_a_request_over_one_message_at_once() {
+    const MIB16: usize = 16 * 1024 * 1024;
+    let folder = tempfile::tempdir().unwrap();
+    let root = folder.path().to_str().unwrap();
+    let args = [
+        "call",
+        "create_note",
+        "-",
+        "--root",
+        root,
+        "--writes",
+        "allow",
+    ];
+    let deadline = std::time::Duration::from_secs(60);
+    // Arguments that fit standard input's 16 MiB, in a request that does
+    // not fit one message (it used to wait for ever for an answer).
+    let under_stdin_limit = MIB16 - 71;
+    let output = quire_within(&args, note_arguments(under_stdin_limit), deadline);
+    assert_refused(
+        &output,
+        2,
+        "over 16 MiB (16777216 bytes), the most one MCP message may hold; nothing was sent or run",
+        "a request over the limit",
+    );
+    assert!(!folder.path().join("big.md").exists());
+    // The request's size, as said: the arguments and what wraps them.
+    let said = stderr(&output);
+    let request: usize = said
+        .split("request would be ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|bytes| bytes.parse().ok())
+        .unwrap_or_else(|| panic!("no size in: {said}"));
+    let wrapping = request - under_stdin_limit;
+    assert!((32..1024).contains(&wrapping), "{said}");
+
+    // One byte over the limit as sent: refused; exactly at it: written.
+    let output = quire_within(&args, note_arguments(MIB16 - wrapping + 1), deadline);
+    assert_refused(
+        &output,
+        2,
+        "would be 16777217 bytes, over 16 MiB",
+        "one byte over",
+    );
+    let output = quire_within(&args, note_arguments(MIB16 - wrapping), deadline);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains(r#""path": "big.md""#),
+        "{}",
+        stdout(&output)
+    );
+    // The whole content (the note may end with a line feed added).
+    let content = MIB16 - wrapping - br#"{"path": "big", "content": ""}"#.len();
+    let written = fs::metadata(folder.path().join("big.md")).unwrap().len() as usize;
+    assert!((content..=content + 1).contains(&written), "{written}");
+
+    // Over standard input's limit: refused before any parsing.
+    let output = quire_within(&args, note_arguments(MIB16 + 1), deadline);
+    assert_refused(
+        &output,
+        2,
+        "the arguments on standard input are longer than 16 MiB",
+        "stdin over its limit",
+    );
+}
+
+#[test]
+fn call_honours_the_embedder_where_it_matters_and_says_where_it_does_not() {
+    let vault = vault_copy();
+    let root = vault.path().to_str().unwrap();
+    let semantic = |embedder: &[&str]| {
+        let mut args = vec![
+            "call",
+            "get_kiln_info",
+            r#"{"detailed": true}"#,
+            "--root",
+            root,
+        ];
+        args.extend(embedder);
+        let output = quire(&args, "");
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+        assert_eq!(stderr(&output), "", "the flags matter here: no note");
+        let value: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+        value["semantic"].clone()
+    };
+    // get_kiln_info reports on the embedder asked for (it used to say that
+    // none was configured); nothing is loaded, so nothing need listen.
+    let http = semantic(&[
+        "--embedder",
+        "http",
+        "--embedder-url",
+        "http://127.0.0.1:9",
+        "--embedder-model",
+        "nomic-embed-text",
+    ]);
+    assert_eq!(http["embedder"], "http", "{http}");
+    assert_ne!(http["state"], "unavailable", "{http}");
+    assert_eq!(http.get("problem"), None, "{http}");
+    let none = semantic(&["--embedder", "none"]);
+    assert_eq!(none["state"], "unavailable", "{none}");
+    assert!(
+        none["problem"]
+            .as_str()
+            .unwrap()
+            .contains("--embedder none"),
+        "{none}"
+    );
+
+    // A tool that does not use them runs as asked, and says so.
+    let args =
+        r#"{"tracker_path": "trackers/acme.md", "target_status": "Applied", "dry_run": true}"#;
+    let output = quire(
+        &[
+            "call",
+            "update_tracker_status",
+            args,
+            "--root",
+            root,
+            "--embedder",
+            "none",
+        ],
+        "",
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(stdout(&output).contains("would_update"));
+    assert_eq!(
+        stderr(&output),
+        "note: --embedder, --embedder-url, --embedder-model and --models-dir are for semantic_search (and \
+         get_kiln_info's `semantic` block); `update_tracker_status` does not use them\n"
+    );
+}
+
 #[test]
 fn serve_refuses_non_loopback_http_addresses() {
     let vault = vault_copy();

@@ -16,7 +16,7 @@ use serde_json::Value;
 #[path = "support/git_cli.rs"]
 mod git_cli;
 
-use git_cli::{code, empty_repository, git, git_command, quire, stderr};
+use git_cli::{code, empty_repository, git, git_command, git_output, quire, stderr};
 
 /// A message invalid under every rule set quire has.
 const BAD: &str = "bad message without type";
@@ -378,6 +378,65 @@ fn no_program_the_repository_names_runs() {
     // The same `git log` without quire's settings runs it.
     git(repo.path(), &["log", "-z", "--format=%B", "HEAD"]);
     assert!(marker.exists(), "the test's configuration runs nothing");
+}
+
+/// A script in `folder` that creates `folder/ran` when it runs; its path.
+fn tripwire(folder: &Path) -> String {
+    let script = folder.join("tripwire.sh");
+    fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\ntouch '{}'\nexit 1\n",
+            folder.join("ran").display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+    script.to_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_partial_clone_missing_its_commits_fetches_nothing() {
+    // A partial clone whose `main` names a commit it does not have: git
+    // fetches a missing object from the promisor remote when a command
+    // needs it, running the remote's `uploadpack` program to do so.
+    let source = repository();
+    let tip = git(source.path(), &["rev-parse", "HEAD"]);
+    let outside = tempfile::tempdir().unwrap();
+    let script = tripwire(outside.path());
+    let marker = outside.path().join("ran");
+    let clone = empty_repository();
+    for (key, value) in [
+        ("core.repositoryformatversion", "1"),
+        ("extensions.partialClone", "origin"),
+        ("remote.origin.promisor", "true"),
+        ("remote.origin.url", source.path().to_str().unwrap()),
+        ("remote.origin.uploadpack", &script),
+    ] {
+        git(clone.path(), &["config", key, value]);
+    }
+    fs::write(clone.path().join(".git/refs/heads/main"), &tip).unwrap();
+
+    for range in ["main", "main~1..main"] {
+        let output = quire(clone.path(), &["check", "--range", range]);
+        let err = stderr(&output);
+        assert!(!marker.exists(), "`check --range {range}` fetched: {err}");
+        assert_eq!(code(&output), 2, "{err}");
+        assert!(
+            err.starts_with(&format!(
+                "error: cannot read the commits of `{range}`: git says: "
+            )),
+            "{err}"
+        );
+        assert!(
+            err.contains("partial clone") && err.contains("`git fetch`"),
+            "{err}"
+        );
+    }
+    // The same `git log` without quire's settings runs the program.
+    git_output(clone.path(), &["log", "main"]);
+    assert!(marker.exists(), "the test's repository fetches nothing");
 }
 
 #[test]

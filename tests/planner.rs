@@ -1464,6 +1464,68 @@ fn the_git_diff_runs_no_diff_program_the_repository_configures() {
 }
 
 #[test]
+fn the_git_store_fetches_nothing_into_a_partial_clone() {
+    let sandbox = Sandbox::new(Kind::Git);
+    let (script, marker) = tripwire(&sandbox);
+    fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
+    sandbox.run("git", &["add", "."]);
+    sandbox.run("git", &["commit", "-q", "-m", "Start"]);
+    // A partial clone without the committed blob: git fetches it from the
+    // promisor remote as soon as a diff needs it, and a fetch runs the
+    // remote's `uploadpack` program.
+    let blob = sandbox.run("git", &["rev-parse", "HEAD:notes.txt"]);
+    let blob = blob.trim();
+    fs::remove_file(
+        sandbox
+            .root
+            .join(".git/objects")
+            .join(&blob[..2])
+            .join(&blob[2..]),
+    )
+    .unwrap();
+    let elsewhere = sandbox.temp.path().join("origin");
+    fs::create_dir(&elsewhere).unwrap();
+    for (key, value) in [
+        ("core.repositoryformatversion", "1"),
+        ("extensions.partialClone", "origin"),
+        ("remote.origin.promisor", "true"),
+        ("remote.origin.url", elsewhere.to_str().unwrap()),
+        ("remote.origin.uploadpack", script.to_str().unwrap()),
+    ] {
+        sandbox.run("git", &["config", key, value]);
+    }
+    fs::write(sandbox.root.join("notes.txt"), "final\n").unwrap();
+    // `git diff` itself fetches.
+    let _ = sandbox
+        .command("git")
+        .args(["diff", "HEAD"])
+        .output()
+        .unwrap();
+    assert!(marker.exists(), "the tripwire works");
+    fs::remove_file(&marker).unwrap();
+    // In-process and through the binary: the diff fails, nothing runs.
+    let fails_running_nothing = |sandbox: &Sandbox| {
+        let error = sandbox
+            .call("gather_requirements", json!({}))
+            .expect_err("the diff needs an object that is not there");
+        assert!(
+            !marker.exists(),
+            "ran: {}",
+            fs::read_to_string(&marker).unwrap()
+        );
+        let message = error["message"].as_str().unwrap().to_owned();
+        assert!(message.contains("`git diff"), "{message}");
+        assert!(
+            message.contains("partial clone") && message.contains("`git fetch`"),
+            "{message}"
+        );
+        sandbox.assert_no_absolute_path(&message);
+    };
+    fails_running_nothing(&sandbox);
+    fails_running_nothing(&sandbox.through_binary());
+}
+
+#[test]
 fn the_jj_diff_runs_no_diff_program_the_repository_configures() {
     let Some(jj) = jj_or_skip("the_jj_diff_runs_no_diff_program_the_repository_configures") else {
         return;
@@ -1483,6 +1545,46 @@ fn the_jj_diff_runs_no_diff_program_the_repository_configures() {
             "A notes.txt\n\n{}",
             new_file_diff("notes.txt", "draft", "@@ -0,0 +1,1 @@")
         )
+    );
+}
+
+#[test]
+fn the_jj_store_runs_no_signing_program_the_repository_configures() {
+    let Some(jj) = jj_or_skip("the_jj_store_runs_no_signing_program_the_repository_configures")
+    else {
+        return;
+    };
+    let sandbox = Sandbox::jj(jj);
+    let (script, marker) = tripwire(&sandbox);
+    let script = script.to_str().unwrap();
+    for (key, value) in [
+        ("signing.behavior", "own"),
+        ("signing.backend", "gpg"),
+        ("signing.backends.gpg.program", script),
+        ("ui.show-cryptographic-signatures", "true"),
+    ] {
+        sandbox.run("jj", &["config", "set", "--repo", key, value]);
+    }
+    // jj itself signs with it.
+    let _ = sandbox
+        .command("jj")
+        .args(["describe", "-m", "by hand"])
+        .output()
+        .unwrap();
+    assert!(marker.exists(), "the tripwire works");
+    fs::remove_file(&marker).unwrap();
+    // Saving (describe), loading (log), the changes (diff, each with a
+    // snapshot) and starting a new plan (new) sign nothing.
+    sandbox
+        .call("set_overarching_goal", json!({ "goal": goal() }))
+        .unwrap();
+    fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
+    let changes = changes(&sandbox).unwrap();
+    assert!(changes.starts_with("A notes.txt"), "{changes}");
+    assert!(
+        !marker.exists(),
+        "ran: {}",
+        fs::read_to_string(&marker).unwrap()
     );
 }
 

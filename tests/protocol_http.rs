@@ -1,7 +1,8 @@
 //! `quire serve --http`, driven with raw HTTP/1.1 over TCP: timeouts for
 //! slow headers and bodies, the body size cap, JSON-RPC error bodies, the
 //! session cap and idle timeout, `DELETE` as the MCP Streamable HTTP
-//! transport specifies, the exact `/mcp` path, and `Origin`/`Host` checks.
+//! transport specifies, the exact `/mcp` path, and `Origin`/`Host` checks
+//! (one of each at most).
 //! Every test ends by showing that the server still serves.
 
 use std::fs;
@@ -691,6 +692,48 @@ fn origins_and_hosts_must_be_well_formed_and_loopback() {
     ] {
         let reply = server.request("POST", "/mcp", &[format!("Origin: {origin}")], INITIALIZE);
         assert_eq!(reply.status, 200, "Origin {origin}: {reply:?}");
+    }
+    server.still_serving();
+}
+
+#[test]
+fn a_request_with_two_hosts_or_two_origins_gets_400() {
+    let server = Server::start(&[]);
+    let good_host = format!("127.0.0.1:{}", server.port);
+    let good_origin = format!("http://127.0.0.1:{}", server.port);
+    let pairs = |good: &str, bad: &str| {
+        [
+            [good.to_owned(), bad.to_owned()],
+            [bad.to_owned(), good.to_owned()],
+            [good.to_owned(), good.to_owned()],
+        ]
+    };
+    for (name, values) in [
+        ("Host", pairs(&good_host, "evil.example")),
+        ("Origin", pairs(&good_origin, "http://evil.example")),
+    ] {
+        for [first, second] in values {
+            // Raw, so that the headers go out exactly as written.
+            let other = if name == "Host" {
+                String::new()
+            } else {
+                format!("Host: {good_host}\r\n")
+            };
+            let head = format!(
+                "POST /mcp HTTP/1.1\r\n{other}{name}: {first}\r\n{name}: {second}\r\n\
+                 Accept: application/json, text/event-stream\r\nContent-Type: application/json\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n",
+                INITIALIZE.len()
+            );
+            let reply = server.raw(&head, INITIALIZE.as_bytes());
+            assert_eq!(reply.status, 400, "{name}: {first}, {second}: {reply:?}");
+            assert_eq!(reply.error(), (-32000, Value::Null), "{reply:?}");
+            assert_eq!(
+                reply.error_text(),
+                format!("Bad Request: the request has 2 {name} headers; send exactly one")
+            );
+            assert_eq!(reply.header("mcp-session-id"), None, "no session opened");
+        }
     }
     server.still_serving();
 }

@@ -50,6 +50,14 @@ pub(crate) struct EmbedderArgs {
 const API_KEY_ENV: &str = "QUIRE_EMBEDDER_API_KEY";
 
 impl EmbedderArgs {
+    /// Whether any of the flags was given on the command line.
+    pub(crate) fn given(&self) -> bool {
+        self.embedder.is_some()
+            || self.embedder_url.is_some()
+            || self.embedder_model.is_some()
+            || self.models_dir.is_some()
+    }
+
     /// Whether `--embedder-url` or `--embedder-model` is given without
     /// `--embedder http`: a usage error, said at once.
     pub(crate) fn check(&self) -> anyhow::Result<()> {

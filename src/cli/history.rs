@@ -17,10 +17,10 @@
 //! U+FFFD and the commit says so ([`Commit::had_invalid_utf8`]).
 
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::bail;
-use quire::planner::store::{CommandStream, StoreError, stream_git};
+use quire::planner::store::{CommandStream, StoreError, is_partial_clone, stream_git};
 
 /// One commit of the range.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +56,8 @@ pub(super) struct History {
     output: BufReader<CommandStream>,
     /// The range as given, for messages.
     range: String,
+    /// Where git runs.
+    folder: PathBuf,
     record: Vec<u8>,
 }
 
@@ -75,10 +77,12 @@ impl History {
             range,
             "--",
         ];
-        let output = stream_git(folder, &args).map_err(|error| in_words(error, range))?;
+        let output = stream_git(folder, &args)
+            .map_err(|error| in_words(error, range, || is_partial_clone(folder)))?;
         Ok(History {
             output: BufReader::with_capacity(64 * 1024, output),
             range: range.to_owned(),
+            folder: folder.to_owned(),
             record: Vec::new(),
         })
     }
@@ -140,11 +144,11 @@ impl History {
 
     /// Waits for git to end and returns its failure, if any, in one line.
     pub(super) fn finish(self) -> anyhow::Result<()> {
-        let range = self.range;
+        let (range, folder) = (self.range, self.folder);
         self.output
             .into_inner()
             .finish()
-            .map_err(|error| in_words(error, &range))
+            .map_err(|error| in_words(error, &range, || is_partial_clone(&folder)))
     }
 }
 
@@ -172,19 +176,33 @@ fn parse_record(record: &[u8]) -> Option<Commit> {
 }
 
 /// git's failure in one line: its own message (`bad revision 'x..y'`, `not
-/// a git repository ...`) without the `fatal:` prefix or the hint lines.
-fn in_words(error: StoreError, range: &str) -> anyhow::Error {
+/// a git repository ...`) without the `fatal:` prefix or the hint lines;
+/// the `fatal:` or `error:` line when there is one, rather than a warning
+/// before it. In a partial clone (`partial_clone`, asked only on a
+/// failure) a missing object is the likely cause, and the message says so.
+fn in_words(error: StoreError, range: &str, partial_clone: impl FnOnce() -> bool) -> anyhow::Error {
     match error {
         StoreError::CommandFailed { detail, .. } => {
-            let said = detail
+            let lines: Vec<&str> = detail
                 .lines()
                 .map(str::trim)
-                .find(|line| !line.is_empty() && !line.starts_with("hint:"))
+                .filter(|line| !line.is_empty() && !line.starts_with("hint:"))
+                .collect();
+            let said = lines
+                .iter()
+                .find_map(|line| {
+                    line.strip_prefix("fatal: ")
+                        .or_else(|| line.strip_prefix("error: "))
+                })
+                .or_else(|| lines.first().copied())
                 .unwrap_or("it failed");
-            let said = said
-                .strip_prefix("fatal: ")
-                .or_else(|| said.strip_prefix("error: "))
-                .unwrap_or(said);
+            if partial_clone() {
+                return anyhow::anyhow!(
+                    "cannot read the commits of `{range}`: git says: {said}; the repository is a partial clone \
+                     that lacks objects of this range, and quire does not fetch them (a fetch runs programs the \
+                     repository's configuration names); fetch them yourself (`git fetch`) and run the check again"
+                );
+            }
             anyhow::anyhow!("cannot read the commits of `{range}`: git says: {said}")
         }
         error => error.into(),
@@ -232,8 +250,21 @@ mod tests {
             detail: "fatal: bad revision 'nosuch..HEAD'\nhint: something".into(),
         };
         assert_eq!(
-            in_words(error, "nosuch..HEAD").to_string(),
+            in_words(error.clone(), "nosuch..HEAD", || false).to_string(),
             "cannot read the commits of `nosuch..HEAD`: git says: bad revision 'nosuch..HEAD'"
+        );
+        let warned = StoreError::CommandFailed {
+            command: "git log".into(),
+            detail: "warning: some warning\nfatal: bad object HEAD".into(),
+        };
+        assert_eq!(
+            in_words(warned, "HEAD", || false).to_string(),
+            "cannot read the commits of `HEAD`: git says: bad object HEAD"
+        );
+        assert!(
+            in_words(error, "nosuch..HEAD", || true)
+                .to_string()
+                .ends_with("fetch them yourself (`git fetch`) and run the check again"),
         );
     }
 }

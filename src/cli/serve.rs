@@ -210,15 +210,29 @@ pub(super) fn call(
         Err(error) => bail!("the arguments are not valid JSON: {error}"),
     };
     let mut options = one_call();
-    // Only a semantic search loads a model and embeds the notes: it waits
-    // until every note is embedded, since the call ends with its answer.
-    if tool == "semantic_search" {
-        options.embedder = embedder.source()?;
-        options.budget = Duration::from_secs(24 * 3600);
+    match tool {
+        // Only a semantic search loads a model and embeds the notes: it
+        // waits until every note is embedded, since the call ends with its
+        // answer.
+        "semantic_search" => {
+            options.embedder = embedder.source()?;
+            options.budget = Duration::from_secs(24 * 3600);
+        }
+        // Its `semantic` block names the embedder semantic_search would
+        // use (or why there is none); nothing is loaded.
+        "get_kiln_info" => options.embedder = embedder.source()?,
+        _ => {}
     }
     let server = server(root, tools, plan_file, options, writes)?;
     if !server.tools().iter().any(|served| served.name == tool) {
         bail!("{}", unknown_tool(&server, tool, tools, writes));
+    }
+    if embedder.given() && !matches!(tool, "semantic_search" | "get_kiln_info") {
+        // Not an error: the call does what was asked, the flags are moot.
+        output::stderr(&format!(
+            "note: --embedder, --embedder-url, --embedder-model and --models-dir are for semantic_search \
+             (and get_kiln_info's `semantic` block); `{tool}` does not use them"
+        ));
     }
     // With --writes ask, the terminal answers the server's questions: a
     // write, or a folder outside the root for a note tool.

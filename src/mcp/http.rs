@@ -13,17 +13,21 @@
 //! In front of rmcp, each request is checked in this order:
 //!
 //! 1. the path is exactly `/mcp` (else 404);
-//! 2. `Host` names this machine (`localhost`, `127.0.0.1`, `[::1]`, with
+//! 2. there is at most one `Host` and at most one `Origin` header (else
+//!    400: RFC 9112 §3.2 makes a request with several `Host` fields
+//!    invalid, and which of several `Origin`s to believe is not for the
+//!    server to guess);
+//! 3. `Host` names this machine (`localhost`, `127.0.0.1`, `[::1]`, with
 //!    this server's port or none) and an `Origin`, when present, is a
 //!    well-formed loopback origin `http(s)://host[:port]` with a port of
 //!    1-65535 (else 403): a web page elsewhere cannot drive the server;
-//! 3. a `POST` body arrives within [`HttpLimits::body_read_timeout`] (else
+//! 4. a `POST` body arrives within [`HttpLimits::body_read_timeout`] (else
 //!    408) and is at most [`HttpLimits::max_body_bytes`] (else 413), and
 //!    parses as a JSON-RPC message ([`super::jsonrpc::check`]; else 400 with
 //!    `-32700` and `id: null`, or `-32600`/`-32602` with the request's `id`);
-//! 4. an `initialize` that would open a session beyond
+//! 5. an `initialize` that would open a session beyond
 //!    [`HttpLimits::max_sessions`] gets 503;
-//! 5. `DELETE` follows the MCP Streamable HTTP transport: without
+//! 6. `DELETE` follows the MCP Streamable HTTP transport: without
 //!    `Mcp-Session-Id` 400, for a session that does not exist 404, else the
 //!    session ends and the answer is 200 (rmcp answers 202 to all three).
 //!
@@ -247,6 +251,9 @@ impl Front {
                 ),
             );
         }
+        if let Some(refusal) = repeated_header_refusal(request.headers()) {
+            return refusal;
+        }
         if let Some(refusal) = host_refusal(&request, self.port) {
             return refusal;
         }
@@ -398,6 +405,25 @@ fn is_json(headers: &HeaderMap) -> bool {
             let essence = value.split(';').next().unwrap_or_default().trim();
             essence.eq_ignore_ascii_case("application/json")
         })
+}
+
+/// The refusal of a request with more than one `Host` or `Origin` header:
+/// checking only the first would let a second one through unchecked to
+/// whatever reads the last.
+fn repeated_header_refusal(headers: &HeaderMap) -> Option<HttpResponse> {
+    for (name, shown) in [(header::HOST, "Host"), (header::ORIGIN, "Origin")] {
+        let count = headers.get_all(&name).iter().count();
+        if count > 1 {
+            tracing::warn!(count, "refused a request with several {shown} headers");
+            return Some(error_response(
+                StatusCode::BAD_REQUEST,
+                None,
+                ErrorCode(-32000),
+                format!("Bad Request: the request has {count} {shown} headers; send exactly one"),
+            ));
+        }
+    }
+    None
 }
 
 /// The refusal of a request whose `Host` (or request target authority)

@@ -2,8 +2,10 @@
 //! offered as the next commit message by `quire hook prepare-commit-msg`.
 //!
 //! git runs programs a repository's configuration names (`core.fsmonitor`,
-//! filter drivers, hooks, signature checks). Every git command here switches
-//! them off, so calling a tool never executes code from the repository.
+//! filter drivers, hooks, signature checks, and through a fetch
+//! `remote.*.uploadpack`, `core.sshCommand`, `ext::` URLs and credential
+//! helpers). Every git command here switches them off, so calling a tool
+//! never executes code from the repository.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -28,8 +30,9 @@ pub struct GitStore {
 
 /// A git command that runs no program named by the repository's
 /// configuration: no fsmonitor, no hooks, no signature checks, no pager, no
-/// optional index writes, and the named filter drivers switched off (passed
-/// through `GIT_CONFIG_*`, which takes any driver name verbatim).
+/// optional index writes, no fetch of any kind, and the named filter
+/// drivers switched off (passed through `GIT_CONFIG_*`, which takes any
+/// driver name verbatim).
 pub(crate) fn safe_git<'a>(filter_drivers: &[String]) -> Invocation<'a> {
     safe_git_with(filter_drivers, Hooks::Off)
 }
@@ -43,6 +46,27 @@ enum Hooks {
     /// must say where they are (`git rev-parse --git-path hooks`).
     Configured,
 }
+
+/// The environment that keeps git from fetching anything. In a partial
+/// clone (`extensions.partialClone`, `remote.*.promisor`) git fetches a
+/// missing object from the promisor remote the moment a command needs it
+/// (`git log` over a commit that is not there, `git diff` of a missing
+/// blob), and a fetch runs what the repository names: the remote's
+/// `uploadpack` program, `core.sshCommand`, an `ext::` URL's command, a
+/// remote helper (`remote.*.vcs`), a credential helper. Two locks, each
+/// enough on its own:
+///
+/// - `GIT_NO_LAZY_FETCH=1`: no lazy fetch at all (git 2.44 and later, and
+///   the 2024 security releases of older lines such as 2.39.4; an older
+///   git ignores it and tries the fetch);
+/// - `GIT_ALLOW_PROTOCOL` set to the empty list: git refuses every
+///   transport (`file`, `ssh`, `ext`, `http(s)`, remote helpers), whatever
+///   `protocol.*.allow` the configuration says, so that fetch fails before
+///   it starts any program (the variable is older than partial clones).
+///
+/// A missing object is then an error (`bad object`), never a fetch.
+pub(super) const NO_FETCH: [(&str, &str); 2] =
+    [("GIT_NO_LAZY_FETCH", "1"), ("GIT_ALLOW_PROTOCOL", "")];
 
 fn safe_git_with<'a>(filter_drivers: &[String], hooks: Hooks) -> Invocation<'a> {
     let mut overrides: Vec<(String, String)> = vec![
@@ -61,8 +85,11 @@ fn safe_git_with<'a>(filter_drivers: &[String], hooks: Hooks) -> Invocation<'a> 
     }
     let mut invocation = Invocation::new("git", INSTALL)
         .quiet_args(["--no-pager", "--no-optional-locks"])
-        .env("GIT_TERMINAL_PROMPT", "0")
-        .env("GIT_CONFIG_COUNT", overrides.len().to_string());
+        .env("GIT_TERMINAL_PROMPT", "0");
+    for (key, value) in NO_FETCH {
+        invocation = invocation.env(key, value);
+    }
+    invocation = invocation.env("GIT_CONFIG_COUNT", overrides.len().to_string());
     for (index, (key, value)) in overrides.into_iter().enumerate() {
         invocation = invocation
             .env(format!("GIT_CONFIG_KEY_{index}"), key)
@@ -113,6 +140,37 @@ pub fn hooks_folder(folder: &Path) -> Result<PathBuf, StoreError> {
         .args(["rev-parse", "--path-format=absolute", "--git-path", "hooks"])
         .run(folder)?;
     Ok(PathBuf::from(output.trim_end_matches('\n')))
+}
+
+/// Whether the repository `folder` is in is a partial clone: one that may
+/// lack objects and would fetch them from a promisor remote
+/// (`extensions.partialClone`, or a `remote.<name>.promisor` that is true).
+/// quire never fetches (see [`NO_FETCH`]), so a command that needs a
+/// missing object fails; this says why. Reading the configuration runs
+/// nothing; a folder in no repository is not a partial clone.
+pub fn is_partial_clone(folder: &Path) -> bool {
+    let listed = safe_git(&[])
+        .args([
+            "config",
+            "-z",
+            "--get-regexp",
+            r"^(extensions\.partialclone|remote\..*\.promisor)$",
+        ])
+        .run(folder);
+    // `-z`: `key\nvalue\0` per entry.
+    listed.is_ok_and(|entries| {
+        entries.split('\0').any(|entry| {
+            let (key, value) = entry.split_once('\n').unwrap_or((entry, ""));
+            let value = value.trim().to_ascii_lowercase();
+            match key {
+                "extensions.partialclone" => !value.is_empty(),
+                _ => {
+                    key.ends_with(".promisor")
+                        && matches!(value.as_str(), "true" | "yes" | "on" | "1")
+                }
+            }
+        })
+    })
 }
 
 /// The filter drivers the repository's configuration defines (reading the
@@ -262,6 +320,26 @@ impl GitStore {
         Ok(diff)
     }
 
+    /// [`PlanStore::changes`], with git's own errors.
+    fn changes_listed(&self) -> Result<Option<String>, StoreError> {
+        let drivers = filter_drivers(&self.root)?;
+        // `-- .`: only what lies beneath the workspace root, shown relative to it.
+        let status = safe_git(&drivers)
+            .args([
+                "status",
+                "--short",
+                "--untracked-files=all",
+                "--ignore-submodules=all",
+                "--",
+                ".",
+            ])
+            .run(&self.root)?;
+        if status.trim().is_empty() {
+            return Ok(None);
+        }
+        Ok(changes_text(&status, self.diff(&drivers)?))
+    }
+
     /// The message of the last commit (`git log -1 --format=%B`).
     pub fn last_commit_message(&self) -> Result<String, StoreError> {
         safe_git(&[])
@@ -284,22 +362,19 @@ impl PlanStore for GitStore {
     }
 
     fn changes(&self) -> Result<Option<String>, StoreError> {
-        let drivers = filter_drivers(&self.root)?;
-        // `-- .`: only what lies beneath the workspace root, shown relative to it.
-        let status = safe_git(&drivers)
-            .args([
-                "status",
-                "--short",
-                "--untracked-files=all",
-                "--ignore-submodules=all",
-                "--",
-                ".",
-            ])
-            .run(&self.root)?;
-        if status.trim().is_empty() {
-            return Ok(None);
-        }
-        Ok(changes_text(&status, self.diff(&drivers)?))
+        self.changes_listed().map_err(|error| match error {
+            StoreError::CommandFailed { command, detail } if is_partial_clone(&self.root) => {
+                StoreError::CommandFailed {
+                    command,
+                    detail: format!(
+                        "{detail}\n(the repository is a partial clone that lacks objects this needs, and quire \
+                         does not fetch them, as a fetch runs programs the repository's configuration names; \
+                         fetch them yourself with `git fetch` and call again)"
+                    ),
+                }
+            }
+            error => error,
+        })
     }
 
     fn lock(&self, timeout: Duration) -> Result<FolderLock, StoreError> {
@@ -313,5 +388,186 @@ impl PlanStore for GitStore {
         format!(
             "delete `.git/{PLAN_FILE_NAME}` (or the file of that name in the git directory) to start a new plan"
         )
+    }
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+    use std::process::Command;
+
+    /// git in `folder`, without the machine's configuration.
+    fn git(folder: &Path, args: &[&str]) -> std::process::Output {
+        Command::new("git")
+            .args(args)
+            .current_dir(folder)
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("GIT_AUTHOR_NAME", "A")
+            .env("GIT_AUTHOR_EMAIL", "a@example.com")
+            .env("GIT_COMMITTER_NAME", "A")
+            .env("GIT_COMMITTER_EMAIL", "a@example.com")
+            .output()
+            .unwrap()
+    }
+
+    /// A partial clone whose `main` names a commit it does not have, with
+    /// its promisor remote at `url`; any program the fetch would start is
+    /// `tripwire`, which creates `marker`. Returns the repository.
+    struct LazyClone {
+        folder: tempfile::TempDir,
+    }
+
+    impl LazyClone {
+        fn new(url: &str, extra_config: &[(&str, &str)]) -> LazyClone {
+            let folder = tempfile::tempdir().unwrap();
+            let source = folder.path().join("source");
+            let repo = folder.path().join("repo");
+            let tripwire = folder.path().join("tripwire.sh");
+            std::fs::write(
+                &tripwire,
+                format!(
+                    "#!/bin/sh\ntouch '{}'\nexit 1\n",
+                    folder.path().join("ran").display()
+                ),
+            )
+            .unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&tripwire, std::fs::Permissions::from_mode(0o755)).unwrap();
+            for folder in [&source, &repo] {
+                std::fs::create_dir(folder).unwrap();
+                assert!(git(folder, &["init", "-q", "-b", "main"]).status.success());
+            }
+            assert!(
+                git(&source, &["commit", "-q", "--allow-empty", "-m", "feat: x"])
+                    .status
+                    .success()
+            );
+            let tip = String::from_utf8(git(&source, &["rev-parse", "HEAD"]).stdout).unwrap();
+            // The tripwire as a remote helper too, for `remote.*.vcs`.
+            let helpers = folder.path().join("bin");
+            std::fs::create_dir(&helpers).unwrap();
+            std::fs::copy(&tripwire, helpers.join("git-remote-tripwire")).unwrap();
+            let tripwire = tripwire.to_str().unwrap();
+            let url = url
+                .replace("SOURCE", source.to_str().unwrap())
+                .replace("TRIPWIRE", tripwire);
+            let mut config = vec![
+                ("core.repositoryformatversion", "1"),
+                ("extensions.partialClone", "origin"),
+                ("remote.origin.promisor", "true"),
+                ("remote.origin.url", url.as_str()),
+                ("remote.origin.uploadpack", tripwire),
+            ];
+            let extra: Vec<(&str, String)> = extra_config
+                .iter()
+                .map(|(key, value)| (*key, value.replace("TRIPWIRE", tripwire)))
+                .collect();
+            config.extend(extra.iter().map(|(key, value)| (*key, value.as_str())));
+            for (key, value) in config {
+                assert!(git(&repo, &["config", key, value]).status.success());
+            }
+            // The ref names the commit; the object is not here.
+            std::fs::write(repo.join(".git/refs/heads/main"), tip).unwrap();
+            LazyClone { folder }
+        }
+
+        fn repo(&self) -> PathBuf {
+            self.folder.path().join("repo")
+        }
+
+        /// PATH with the folder of the `git-remote-tripwire` helper first.
+        fn path(&self) -> String {
+            format!(
+                "{}:{}",
+                self.folder.path().join("bin").display(),
+                std::env::var("PATH").unwrap_or_default()
+            )
+        }
+
+        /// Whether the tripwire ran since the last call (and resets it).
+        fn tripped(&self) -> bool {
+            std::fs::remove_file(self.folder.path().join("ran")).is_ok()
+        }
+    }
+
+    /// `git log` through the safe runner, with the variables named in
+    /// `without` left out of its environment.
+    fn safe_log(clone: &LazyClone, without: &[&str]) -> Result<String, StoreError> {
+        let mut invocation = safe_git(&[])
+            .env("PATH", clone.path())
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .args(["log", "--format=%s", "main", "--"]);
+        invocation
+            .env
+            .retain(|(key, _)| !without.contains(&key.as_str()));
+        invocation.run(&clone.repo())
+    }
+
+    #[test]
+    fn partial_clones_are_told_apart() {
+        let clone = LazyClone::new("SOURCE", &[]);
+        assert!(is_partial_clone(&clone.repo()));
+        assert!(!is_partial_clone(&clone.folder.path().join("source")));
+        let promisor_only = LazyClone::new("SOURCE", &[]);
+        let repo = promisor_only.repo();
+        assert!(
+            git(&repo, &["config", "--unset", "extensions.partialClone"])
+                .status
+                .success()
+        );
+        assert!(is_partial_clone(&repo), "a promisor remote is enough");
+        assert!(
+            git(&repo, &["config", "remote.origin.promisor", "false"])
+                .status
+                .success()
+        );
+        assert!(!is_partial_clone(&repo));
+        assert!(!is_partial_clone(clone.folder.path()), "in no repository");
+    }
+
+    #[test]
+    fn a_partial_clone_missing_an_object_fetches_nothing() {
+        let remotes: [(&str, &[(&str, &str)]); 4] = [
+            // The promisor remote's own `uploadpack` program.
+            ("SOURCE", &[]),
+            // An ssh remote's command.
+            (
+                "ssh://example.invalid/x",
+                &[("core.sshCommand", "TRIPWIRE")],
+            ),
+            // A command as the URL, allowed by the repository.
+            ("ext::TRIPWIRE", &[("protocol.ext.allow", "always")]),
+            // A remote helper the repository names (`git-remote-<vcs>`).
+            ("SOURCE", &[("remote.origin.vcs", "tripwire")]),
+        ];
+        for (url, config) in remotes {
+            let clone = LazyClone::new(url, config);
+            // The tripwire works: plain git runs it.
+            let plain = Command::new("git")
+                .args(["log", "--format=%s", "main", "--"])
+                .current_dir(clone.repo())
+                .env("PATH", clone.path())
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .output()
+                .unwrap();
+            assert!(!plain.status.success());
+            assert!(
+                clone.tripped(),
+                "plain git did not fetch from {url} {config:?}"
+            );
+            // Each lock alone holds, so a git that ignores one still runs
+            // nothing.
+            for without in [&[][..], &["GIT_NO_LAZY_FETCH"], &["GIT_ALLOW_PROTOCOL"]] {
+                let error = safe_log(&clone, without).unwrap_err();
+                assert!(
+                    !clone.tripped(),
+                    "the safe runner fetched from {url} {config:?} without {without:?}"
+                );
+                assert!(error.to_string().contains("main"), "{error}");
+            }
+        }
     }
 }

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::command::Invocation;
+use super::git::NO_FETCH;
 use super::{Diff, PlanStore, StoreError, changes_text};
 use crate::fs::{FolderLock, Workspace};
 
@@ -26,13 +27,29 @@ impl JjStore {
         }
     }
 
-    /// A `jj` command with no pager, no colour, and no file-system monitor
-    /// the repository's configuration may name.
+    /// A `jj` command that runs no program the configuration names: no
+    /// pager, no file-system monitor (`fsmonitor.backend`), no signing
+    /// program (`signing.behavior = "drop"`: with a signing backend
+    /// configured, jj signs, or keeps signed, every commit it rewrites,
+    /// and the working-copy commit is rewritten by `describe`, `new` and
+    /// each snapshot), no signature check (`ui.show-cryptographic-signatures`),
+    /// and, should it call git, no fetch (`NO_FETCH`). No colour either.
     fn invocation<'a>(&self, args: &[&str]) -> Invocation<'a> {
-        Invocation::new("jj", INSTALL)
+        let mut invocation = Invocation::new("jj", INSTALL)
             .quiet_args(["--no-pager", "--color", "never"])
-            .quiet_args(["--config", "fsmonitor.backend=none"])
-            .args(args.iter().copied())
+            .quiet_args([
+                "--config",
+                "fsmonitor.backend=none",
+                "--config",
+                "signing.behavior=drop",
+                "--config",
+                "ui.show-cryptographic-signatures=false",
+            ])
+            .args(args.iter().copied());
+        for (key, value) in NO_FETCH {
+            invocation = invocation.env(key, value);
+        }
+        invocation
     }
 
     fn jj(&self, args: &[&str], stdin: Option<&str>) -> Result<String, StoreError> {

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 pub use command::{COMMAND_TIMEOUT, CommandStream};
 pub use file::FileStore;
-pub use git::{GitStore, PLAN_FILE_NAME, hooks_folder, stream_git};
+pub use git::{GitStore, PLAN_FILE_NAME, hooks_folder, is_partial_clone, stream_git};
 pub use jj::JjStore;
 
 use crate::fs::{FolderLock, FsError, Workspace};
