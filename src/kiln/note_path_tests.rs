@@ -29,7 +29,6 @@ fn arguments_normalize_to_one_path() {
             "notes with spaces/日本語 ✨.md",
         ),
         ("C:notes", "C:notes.md"),
-        ("plan ", "plan .md"),
         (" plan.md", " plan.md"),
         ("/home/me/vault/a/b", "a/b.md"),
         ("/home/me/vault//a/./b", "a/b.md"),
