@@ -8,7 +8,7 @@
 //!   accept.
 //!
 //! Each benchmark parses the whole set once per iteration: `quire` with
-//! [`quire::commit::parse_commit`] (which builds the owned, lossless AST),
+//! [`quire_grammar::commit::parse_commit`] (which builds the owned, lossless AST),
 //! `git_conventional` with `git_conventional::Commit::parse` (which borrows
 //! the text and keeps no spans). The sets are checked at setup so a grammar
 //! change cannot silently empty one.
@@ -20,7 +20,7 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use quire::commit::parse_commit;
+use quire_grammar::commit::parse_commit;
 use serde::Deserialize;
 
 const CORPUS: &str = include_str!("../tests/data/commit-messages.cocogitto.jsonl");

@@ -1,9 +1,9 @@
 //! Throughput of the plan parser, against a floor and a peer.
 //!
-//! - `quire/header`, `quire/typical`, `quire/worst_case`: [`quire::plan::parse`]
+//! - `quire/header`, `quire/typical`, `quire/worst_case`: [`quire_grammar::plan::parse`]
 //!   on a header-only message, a ~2 KB plan, and a document at the input and
 //!   task limits.
-//! - `quire_syntax/typical`: [`quire::plan::syntax::parse`], the borrowed
+//! - `quire_syntax/typical`: [`quire_grammar::plan::syntax::parse`], the borrowed
 //!   layer `parse` builds first, on the same plan.
 //! - `memchr_lines/typical`: counting the typical plan's lines with `memchr`
 //!   (the floor the targets are stated against: one vectorized pass
@@ -29,7 +29,7 @@ mod support;
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use quire::plan::{ParseState, ParserConfig, parse, syntax};
+use quire_grammar::plan::{ParseState, ParserConfig, parse, syntax};
 use support::{CountingAllocator, HEADER, allocations, typical_plan, worst_case_plan};
 
 #[global_allocator]

@@ -71,9 +71,9 @@ impl<C: DiagnosticCode> Diagnostic<C> {
     /// message shows on one line ([`Located`]'s `Display`).
     ///
     /// ```
-    /// use quire::diagnostics::{Diagnostic, LineIndex, Severity};
-    /// use quire::plan::Code;
-    /// use quire::span::Span;
+    /// use quire_grammar::diagnostics::{Diagnostic, LineIndex, Severity};
+    /// use quire_grammar::plan::Code;
+    /// use quire_grammar::span::Span;
     ///
     /// let text = "fix(io): Retry\nno blank line";
     /// let diagnostic = Diagnostic {
@@ -394,7 +394,7 @@ impl miette::Diagnostic for Report {
 /// controls, which output escapes but a plan may keep.
 ///
 /// ```
-/// use quire::diagnostics::is_terminal_control;
+/// use quire_grammar::diagnostics::is_terminal_control;
 ///
 /// assert!(is_terminal_control('\u{1b}') && is_terminal_control('\u{85}') && is_terminal_control('\u{2028}'));
 /// assert!(!is_terminal_control('\t') && !is_terminal_control('\n') && !is_terminal_control('\u{202e}'));
@@ -420,7 +420,7 @@ pub fn is_bidi_control(c: char) -> bool {
 /// ([`is_bidi_control`]).
 ///
 /// ```
-/// use quire::diagnostics::is_unprintable;
+/// use quire_grammar::diagnostics::is_unprintable;
 ///
 /// assert!(is_unprintable('\u{1b}') && is_unprintable('\u{85}') && is_unprintable('\u{202e}'));
 /// assert!(!is_unprintable('\t') && !is_unprintable('\n') && !is_unprintable('é'));
@@ -549,7 +549,7 @@ pub enum LineFeeds {
 /// become `\n` as `line_feeds` says. Borrowed when nothing needs escaping.
 ///
 /// ```
-/// use quire::diagnostics::{escape_unprintable, LineFeeds};
+/// use quire_grammar::diagnostics::{escape_unprintable, LineFeeds};
 ///
 /// assert_eq!(escape_unprintable("a\u{1b}[2Jb\rc", LineFeeds::Escape), "a\\u{1b}[2Jb\\rc");
 /// assert_eq!(escape_unprintable("one\ntwo", LineFeeds::Escape), "one\\ntwo");
@@ -584,7 +584,7 @@ pub fn escape_unprintable(text: &str, line_feeds: LineFeeds) -> Cow<'_, str> {
 /// ([`escape_unprintable`], line feeds written as `\n`).
 ///
 /// ```
-/// use quire::diagnostics::one_line;
+/// use quire_grammar::diagnostics::one_line;
 ///
 /// assert_eq!(one_line("Clear\u{1b}[2J\nnow"), "Clear\\u{1b}[2J\\nnow");
 /// ```

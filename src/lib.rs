@@ -1,16 +1,16 @@
-//! quire: grammars for the small structured documents that agents and people
-//! share, and tools over them.
+//! quire-grammar: the grammars of the small structured documents that agents
+//! and people share.
 //!
 //! The [`plan`] module parses plan documents (structured commit messages):
 //!
 //! ```
-//! use quire::plan::PlanDocument;
+//! use quire_grammar::plan::PlanDocument;
 //!
 //! let document = PlanDocument::parse("feat(parser): Add spans\n\nKeep byte offsets.\n")?;
 //! let header = document.header().unwrap();
 //! assert_eq!(header.title(), Some("Add spans"));
 //! assert_eq!(header.title.as_ref().unwrap().span.range(), 14..23); // where it was written
-//! # Ok::<(), quire::plan::PlanError>(())
+//! # Ok::<(), quire_grammar::plan::PlanError>(())
 //! ```
 //!
 //! [`plan::parse`] gives the partial result and the warnings too, with any
@@ -22,30 +22,21 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 // The frontmatter property tests share the fuzz targets' checks
-// (tests/support/frontmatter_model.rs), which name the crate `quire`.
+// (tests/support/frontmatter_model.rs), which name the crate
+// `quire_grammar`.
 #[cfg(test)]
-extern crate self as quire;
+extern crate self as quire_grammar;
 
 pub mod commit;
 pub mod diagnostics;
-pub mod embed;
+#[cfg(feature = "frontmatter")]
 pub mod frontmatter;
-#[cfg(feature = "fs")]
-pub mod fs;
-pub mod kiln;
 /// The facts of one Markdown note: headings, links, tags, tasks, counts.
+#[cfg(feature = "markdown")]
 pub mod markdown;
-#[cfg(feature = "mcp")]
-pub mod mcp;
-#[cfg(feature = "nova")]
-pub mod nova;
 pub mod plan;
-#[cfg(feature = "fs")]
-pub mod planner;
 pub mod span;
-pub(crate) mod text;
-#[cfg(feature = "fs")]
-pub mod tracker;
+pub mod text;
 
 /// The README's Rust examples, compiled and run as doc tests.
 #[cfg(doctest)]

@@ -9,8 +9,8 @@
 
 use std::collections::BTreeMap;
 
-use quire::commit::check_commit;
-use quire::commit::lint::{Level, LintRules};
+use quire_grammar::commit::check_commit;
+use quire_grammar::commit::lint::{Level, LintRules};
 use serde::Deserialize;
 
 #[derive(Deserialize)]

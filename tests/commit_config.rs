@@ -1,10 +1,12 @@
 //! `quire.toml`'s `[commit]` table: the forms a setting may take, and for
 //! each kind of mistake, the line, the key and what to write instead.
 
-use quire::commit::Preset;
-use quire::commit::config::{CONFIG_FILE_NAME, CommitConfig, ConfigCode, ConfigError, find_config};
-use quire::commit::lint::{Case, Level, LintRules, Rule, RuleSetting, RuleValue, When};
-use quire::diagnostics::LineIndex;
+use quire_grammar::commit::Preset;
+use quire_grammar::commit::config::{
+    CONFIG_FILE_NAME, CommitConfig, ConfigCode, ConfigError, find_config,
+};
+use quire_grammar::commit::lint::{Case, Level, LintRules, Rule, RuleSetting, RuleValue, When};
+use quire_grammar::diagnostics::LineIndex;
 use std::path::{Path, PathBuf};
 
 fn rules(text: &str) -> LintRules {

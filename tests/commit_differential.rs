@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use quire::commit::parse_commit;
+use quire_grammar::commit::parse_commit;
 use serde::Deserialize;
 
 const CORPUS: &str = include_str!("data/commit-messages.cocogitto.jsonl");

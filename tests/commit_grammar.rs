@@ -7,11 +7,11 @@
 //! span. Update the snapshots with `INSTA_UPDATE=always cargo test --test
 //! commit_grammar`, then read every changed snapshot.
 
-use quire::commit::{
+use quire_grammar::commit::{
     AutosquashMarker, CommitMessage, FooterSeparator, MessageKind, codes, parse_commit,
     parse_header,
 };
-use quire::span::Span;
+use quire_grammar::span::Span;
 use serde_json::json;
 
 /// What a header must parse to.

@@ -16,13 +16,13 @@
 //! --no-default-features --features cli --test commit_lint`, then read every
 //! changed one.
 
-use quire::commit::config::CommitConfig;
-use quire::commit::lint::{
+use quire_grammar::commit::config::CommitConfig;
+use quire_grammar::commit::lint::{
     Case, IgnoredKind, Level, LintFinding, LintMessage, LintRules, Rule, RuleSetting, RuleValue,
     SettingError, When,
 };
-use quire::diagnostics::{LineIndex, Severity};
-use quire::span::{Span, Spanned};
+use quire_grammar::diagnostics::{LineIndex, Severity};
+use quire_grammar::span::{Span, Spanned};
 
 // ------------------------------------------------------------------ views
 
@@ -814,7 +814,7 @@ fn the_conventional_preset_is_config_conventional() {
 
 #[test]
 fn presets_are_named() {
-    use quire::commit::Preset;
+    use quire_grammar::commit::Preset;
     assert_eq!("conventional".parse(), Ok(Preset::Conventional));
     assert_eq!("plan".parse(), Ok(Preset::Plan));
     assert_eq!(
@@ -835,7 +835,7 @@ fn settings_that_do_not_fit_their_rule_are_refused() {
         ),
         Err(SettingError::WrongValue {
             rule: Rule::HeaderMaxLength,
-            given: quire::commit::lint::ValueKind::Names
+            given: quire_grammar::commit::lint::ValueKind::Names
         })
     );
     assert_eq!(
@@ -851,7 +851,7 @@ fn settings_that_do_not_fit_their_rule_are_refused() {
     assert_eq!(
         SettingError::WrongValue {
             rule: Rule::TypeEnum,
-            given: quire::commit::lint::ValueKind::Length
+            given: quire_grammar::commit::lint::ValueKind::Length
         }
         .to_string(),
         "`type-enum` takes a list of names, not a number of characters"
@@ -1034,11 +1034,11 @@ mod no_panics {
                 When::Always
             };
             let value = match rule.value_kind() {
-                quire::commit::lint::ValueKind::None => RuleValue::None,
-                quire::commit::lint::ValueKind::Length => RuleValue::Length(3),
-                quire::commit::lint::ValueKind::Cases => cases(&Case::ALL),
-                quire::commit::lint::ValueKind::Names => names(&["a", "feat", "b/c"]),
-                quire::commit::lint::ValueKind::Text => RuleValue::Text(".".into()),
+                quire_grammar::commit::lint::ValueKind::None => RuleValue::None,
+                quire_grammar::commit::lint::ValueKind::Length => RuleValue::Length(3),
+                quire_grammar::commit::lint::ValueKind::Cases => cases(&Case::ALL),
+                quire_grammar::commit::lint::ValueKind::Names => names(&["a", "feat", "b/c"]),
+                quire_grammar::commit::lint::ValueKind::Text => RuleValue::Text(".".into()),
             };
             rules
                 .set(rule, RuleSetting::new(Level::Error, when, value))

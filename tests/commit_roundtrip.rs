@@ -4,7 +4,7 @@
 //! from parts parses back to exactly those parts.
 
 use proptest::prelude::*;
-use quire::commit::{FooterSeparator, MessageKind, parse_commit};
+use quire_grammar::commit::{FooterSeparator, MessageKind, parse_commit};
 
 #[path = "support/commit_model.rs"]
 mod commit_model;

@@ -16,9 +16,9 @@ use frontmatter_model::{
     EditInput, Replaced, check_error, check_message, check_parse, check_replace,
     check_replace_scalar, check_replaced, check_set_scalar,
 };
-use quire::diagnostics::is_unprintable;
-use quire::frontmatter::{Code, EditError, parse, replace_scalar};
-use quire::span::Span;
+use quire_grammar::diagnostics::is_unprintable;
+use quire_grammar::frontmatter::{Code, EditError, parse, replace_scalar};
+use quire_grammar::span::Span;
 
 fn seeds(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
     let folder = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -228,7 +228,7 @@ fn the_model_catches_unsound_errors() {
 /// `frontmatter::yaml`'s unit test: in a debug build it takes seconds.)
 #[test]
 fn hostile_yaml_is_refused_in_words_or_read_soundly() {
-    use quire::frontmatter::Code::{InvalidYaml, LimitExceeded, UnsupportedSyntax};
+    use quire_grammar::frontmatter::Code::{InvalidYaml, LimitExceeded, UnsupportedSyntax};
 
     let nested_block: String = (0..200)
         .map(|depth| format!("{}k:\n", " ".repeat(depth)))

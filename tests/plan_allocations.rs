@@ -6,7 +6,7 @@
 #[path = "../benches/support/mod.rs"]
 mod support;
 
-use quire::plan::{ParserConfig, PlanDocument, parse, syntax};
+use quire_grammar::plan::{ParserConfig, PlanDocument, parse, syntax};
 use support::{CountingAllocator, allocations, typical_plan};
 
 #[global_allocator]

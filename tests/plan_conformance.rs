@@ -3,7 +3,7 @@
 //! data in `tests/conformance/plan-parse-cases.json`. quire must give the same
 //! JSON for every one.
 
-use quire::plan::{ParserConfig, parse};
+use quire_grammar::plan::{ParserConfig, parse};
 use serde::Deserialize;
 use serde_json::Value;
 

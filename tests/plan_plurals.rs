@@ -1,7 +1,7 @@
 //! Counts in the parser's messages agree with their nouns: a limit of one
 //! says "1 task", "1 level", "1 space", not "1 tasks".
 
-use quire::plan::{ParserConfig, parse};
+use quire_grammar::plan::{ParserConfig, parse};
 
 /// Every message and help text of parsing `text` with `config`, one a line.
 fn said(text: &str, config: &ParserConfig) -> String {

@@ -1,10 +1,10 @@
-//! `quire::plan::may_hold_sections` is conservative: when it says a text
+//! `quire_grammar::plan::may_hold_sections` is conservative: when it says a text
 //! cannot hold plan sections, the plan parse finds no constraints and no
 //! tasks, for every syntax. Checked on random texts built from plan-ish
 //! lines, and on every message of the commit corpus and every plan case.
 
 use proptest::prelude::*;
-use quire::plan::{ParserConfig, Preset, may_hold_sections, parse};
+use quire_grammar::plan::{ParserConfig, Preset, may_hold_sections, parse};
 use serde::Deserialize;
 
 const CORPUS: &str = include_str!("data/commit-messages.cocogitto.jsonl");

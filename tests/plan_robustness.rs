@@ -8,10 +8,10 @@
 mod plan_model;
 
 use plan_model::{check_idempotent, check_spans, keeps_all_text};
-use quire::plan::{
+use quire_grammar::plan::{
     Code, ParseOutcome, ParseState, ParserConfig, PlanDocument, Preset, format, parse,
 };
-use quire::span::Span;
+use quire_grammar::span::Span;
 
 /// What a preset should make of an input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

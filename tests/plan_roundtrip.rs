@@ -22,10 +22,10 @@ use plan_model::{
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::select;
-use quire::plan::{
+use quire_grammar::plan::{
     Constraint, Header, ParseState, ParserConfig, PlanDocument, Task, format, parse,
 };
-use quire::span::{Span, Spanned};
+use quire_grammar::span::{Span, Spanned};
 
 /// `PROPTEST_CASES` when set, else `default`.
 fn cases(default: u32) -> u32 {
@@ -499,7 +499,7 @@ proptest! {
                 serde_json::to_value(&b).unwrap(),
                 "{}: {:?}", preset, lf
             );
-            let codes = |o: &quire::plan::ParseOutcome| o.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>();
+            let codes = |o: &quire_grammar::plan::ParseOutcome| o.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>();
             prop_assert_eq!(codes(&a), codes(&b), "{}: {:?}", preset, lf);
         }
     }
@@ -602,7 +602,7 @@ fn whitespace_lines_and_indented_constraints_do_not_become_the_direction() {
     let outcome = parse("f(s): t\n\n- [ ]: a\n \n- [ ]:", &config);
     assert_eq!(
         outcome.halt_reason().map(|d| d.code),
-        Some(quire::plan::Code::EmptyTask)
+        Some(quire_grammar::plan::Code::EmptyTask)
     );
 
     let outcome = parse("f(s): t\n\n- A: b\n - C: d", &config);

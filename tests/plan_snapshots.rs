@@ -28,8 +28,10 @@ use std::fs;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
-use quire::diagnostics::{DiagnosticCode, LineIndex, describe_character, is_unprintable};
-use quire::plan::{Code, ParserConfig, PlanDiagnostic, PlanDocument, Preset, parse, validate};
+use quire_grammar::diagnostics::{DiagnosticCode, LineIndex, describe_character, is_unprintable};
+use quire_grammar::plan::{
+    Code, ParserConfig, PlanDiagnostic, PlanDocument, Preset, parse, validate,
+};
 use serde_json::{Value, json};
 
 const TEXT_CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/plan");
@@ -130,7 +132,7 @@ fn render(diagnostic: &PlanDiagnostic, name: &str, source: &str) -> String {
 }
 
 /// Rendered reports escape every character that would steer a terminal
-/// (`quire::diagnostics::escape_unprintable`), so snapshot files stay plain
+/// (`quire_grammar::diagnostics::escape_unprintable`), so snapshot files stay plain
 /// text; a report that does not is a bug, not something to snapshot.
 fn assert_printable(name: &str, report: &str) {
     let unprintable: Vec<String> = report

@@ -4,7 +4,7 @@
 //! in `plan::config`). Each case pins the behaviour and
 //! the NOTE together, so neither changes alone.
 
-use quire::plan::{Code, ParseState, ParserConfig, parse};
+use quire_grammar::plan::{Code, ParseState, ParserConfig, parse};
 
 const GRAMMAR: &str = include_str!("../grammar/plan.ebnf");
 

@@ -9,7 +9,7 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::fmt::Write as _;
 
-use quire::plan::ParserConfig;
+use quire_grammar::plan::ParserConfig;
 
 pub const HEADER: &str = "feat(parser)!: Add hierarchical task support";
 

@@ -9,7 +9,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quire::commit::{git_cleanup, message_kind, parse_commit};
+use quire_grammar::commit::{git_cleanup, message_kind, parse_commit};
 
 #[path = "../../tests/support/commit_model.rs"]
 mod commit_model;

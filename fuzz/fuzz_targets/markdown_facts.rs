@@ -8,7 +8,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    let facts = quire::markdown::parse_note(&text);
+    let facts = quire_grammar::markdown::parse_note(&text);
     let spans = facts
         .headings
         .iter()

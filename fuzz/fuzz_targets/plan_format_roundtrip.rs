@@ -9,8 +9,8 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use quire::plan::{Constraint, Header, PlanDocument, Task, format, parse};
-use quire::span::{Span, Spanned};
+use quire_grammar::plan::{Constraint, Header, PlanDocument, Task, format, parse};
+use quire_grammar::span::{Span, Spanned};
 
 #[path = "../../tests/support/plan_model.rs"]
 mod plan_model;

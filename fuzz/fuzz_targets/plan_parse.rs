@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use quire::plan::parse;
+use quire_grammar::plan::parse;
 
 #[path = "../../tests/support/plan_model.rs"]
 mod plan_model;

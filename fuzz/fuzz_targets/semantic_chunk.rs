@@ -12,7 +12,7 @@
 
 use libfuzzer_sys::fuzz_target;
 
-#[path = "../../tests/support/semantic_index_model.rs"]
+#[path = "../../crates/quire-kiln/tests/support/semantic_index_model.rs"]
 mod semantic_index_model;
 
 fuzz_target!(|data: &[u8]| {

@@ -23,9 +23,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use quire::kiln::SemanticIndex;
+use quire_kiln::SemanticIndex;
 
-#[path = "../../tests/support/semantic_index_model.rs"]
+#[path = "../../crates/quire-kiln/tests/support/semantic_index_model.rs"]
 mod semantic_index_model;
 
 use semantic_index_model::{

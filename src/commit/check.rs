@@ -70,8 +70,8 @@ impl CheckedCommit {
 /// [`git_cleanup`](super::git_cleanup)) and judges it with `rules`.
 ///
 /// ```
-/// use quire::commit::check_commit;
-/// use quire::commit::lint::LintRules;
+/// use quire_grammar::commit::check_commit;
+/// use quire_grammar::commit::lint::LintRules;
 ///
 /// let rules = LintRules::conventional();
 /// let good = check_commit("fix(cli): keep the exit code\n\nSigned-off-by: A <a@b.c>\n", &rules);

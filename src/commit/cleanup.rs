@@ -20,7 +20,7 @@ const SCISSORS: &str = "# ------------------------ >8 ------------------------";
 /// message stays empty).
 ///
 /// ```
-/// use quire::commit::git_cleanup;
+/// use quire_grammar::commit::git_cleanup;
 ///
 /// let edited = "feat(cli): add hook   \n\n\n# Please enter the commit message\nWhy.\n";
 /// assert_eq!(git_cleanup(edited), "feat(cli): add hook\n\nWhy.\n");

@@ -48,7 +48,7 @@ pub const CONFIG_FILE_NAME: &str = "quire.toml";
 ///
 /// ```
 /// use std::path::{Path, PathBuf};
-/// use quire::commit::config::find_config;
+/// use quire_grammar::commit::config::find_config;
 ///
 /// let found = find_config(Path::new("/work/repo/src/cli"), |p| p == Path::new("/work/repo/quire.toml"));
 /// assert_eq!(found, Some(PathBuf::from("/work/repo/quire.toml")));
@@ -178,8 +178,8 @@ pub struct RuleOverride {
 /// The `[commit]` table of a `quire.toml`.
 ///
 /// ```
-/// use quire::commit::config::CommitConfig;
-/// use quire::commit::lint::{Level, Rule, RuleValue};
+/// use quire_grammar::commit::config::CommitConfig;
+/// use quire_grammar::commit::lint::{Level, Rule, RuleValue};
 ///
 /// let config = CommitConfig::parse("[commit]\ntypes = [\"feat\", \"fix\"]\n\n[commit.rules]\nheader-max-length = [\"error\", 72]\n")?;
 /// let rules = config.lint_rules()?;
@@ -191,7 +191,7 @@ pub struct RuleOverride {
 ///     error.to_string(),
 ///     "quire.toml line 2: unknown preset `angular` (use one of: conventional, plan)"
 /// );
-/// # Ok::<(), quire::commit::config::ConfigError>(())
+/// # Ok::<(), quire_grammar::commit::config::ConfigError>(())
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CommitConfig {

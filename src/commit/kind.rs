@@ -24,7 +24,7 @@ use super::parse::parse_header;
 /// ([`MessageKind::is_generated`]).
 ///
 /// ```
-/// use quire::commit::{message_kind, AutosquashMarker, MessageKind};
+/// use quire_grammar::commit::{message_kind, AutosquashMarker, MessageKind};
 ///
 /// assert_eq!(message_kind("Merge branch 'main' into topic\n"), MessageKind::Merge);
 /// assert_eq!(message_kind("fixup! feat: add x"), MessageKind::Autosquash(AutosquashMarker::Fixup));

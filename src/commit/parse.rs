@@ -37,7 +37,7 @@ const BOM: char = '\u{feff}';
 /// for a commit-msg hook's file). The grammar is `grammar/commit.ebnf`.
 ///
 /// ```
-/// use quire::commit::{parse_commit, MessageKind};
+/// use quire_grammar::commit::{parse_commit, MessageKind};
 ///
 /// let text = "feat(parser)!: keep spans\n\nEvery node knows where it was.\n\nRefs: #12\nSigned-off-by: A <a@example.com>\n";
 /// let message = parse_commit(text);

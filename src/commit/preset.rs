@@ -54,7 +54,7 @@ impl FromStr for Preset {
     type Err = UnknownPreset;
 
     /// ```
-    /// use quire::commit::Preset;
+    /// use quire_grammar::commit::Preset;
     ///
     /// assert_eq!("plan".parse(), Ok(Preset::Plan));
     /// assert_eq!(

@@ -55,7 +55,7 @@ pub mod codes {
 /// message's text as its source code to render it:
 ///
 /// ```
-/// use quire::commit::parse_commit;
+/// use quire_grammar::commit::parse_commit;
 ///
 /// let text = "feat:add spans\n";
 /// let message = parse_commit(text);

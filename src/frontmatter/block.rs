@@ -125,7 +125,7 @@ pub(crate) fn split(text: &str) -> Result<Split, ParseError> {
 /// Where the text after the frontmatter block starts (after the closing
 /// fence's line), whether or not its YAML parses; `None` without a closed
 /// block.
-pub(crate) fn block_end(text: &str) -> Option<usize> {
+pub fn block_end(text: &str) -> Option<usize> {
     Some(split(text).ok()?.block?.span.end)
 }
 

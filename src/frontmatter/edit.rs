@@ -32,7 +32,7 @@ use crate::span::Span;
 /// spanning lines, aliases, anchored or tagged values).
 ///
 /// ```
-/// use quire::frontmatter::{set_scalar, Code};
+/// use quire_grammar::frontmatter::{set_scalar, Code};
 ///
 /// let text = "---\r\nstatus: 'todo' # tracker\r\nn: 1\r\n---\r\nBody\r\n";
 /// assert_eq!(
@@ -100,7 +100,7 @@ pub fn set_scalar(text: &str, key: &str, value: &str) -> Result<String, EditErro
 /// same way.
 ///
 /// ```
-/// use quire::frontmatter::{replace_scalar, Code};
+/// use quire_grammar::frontmatter::{replace_scalar, Code};
 ///
 /// let text = "---\nstatus: >- # set by the board\n  Applied\nnext: x\n---\nBody\n";
 /// assert_eq!(

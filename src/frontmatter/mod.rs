@@ -18,7 +18,7 @@
 //! `grammar/frontmatter.ebnf`.
 //!
 //! ```
-//! use quire::frontmatter::{parse, set_scalar, ValueLayout};
+//! use quire_grammar::frontmatter::{parse, set_scalar, ValueLayout};
 //!
 //! let text = "---\ntitle: Plan\nstatus: todo # tracker\n---\nBody\n";
 //! let document = parse(text).unwrap();
@@ -51,7 +51,7 @@ mod yaml;
 #[cfg(test)]
 mod proptests;
 
-pub(crate) use block::block_end;
+pub use block::block_end;
 pub use document::{Document, Entry, Frontmatter, ValueLayout};
 pub use edit::{replace_scalar, set_scalar};
 pub use error::{Code, EditError, FrontmatterDiagnostic, ParseError};

@@ -19,7 +19,7 @@ use crate::text::line_number;
 /// body is the whole text. Never panics.
 ///
 /// ```
-/// use quire::frontmatter::{parse, Code, ValueLayout};
+/// use quire_grammar::frontmatter::{parse, Code, ValueLayout};
 ///
 /// let text = "\u{feff}---\r\ntags:\r\n- a\r\nstatus: 'to do'\r\n---\r\nBody\r\n";
 /// let document = parse(text).unwrap();

@@ -44,7 +44,7 @@ pub enum WriteError {
 /// note without frontmatter).
 ///
 /// ```
-/// use quire::frontmatter::write_block;
+/// use quire_grammar::frontmatter::write_block;
 /// use serde_json::json;
 ///
 /// let block = write_block(&[

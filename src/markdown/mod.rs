@@ -26,7 +26,7 @@
 //! spaces) separates words.
 //!
 //! ```
-//! use quire::markdown::{parse_note, WikilinkKind};
+//! use quire_grammar::markdown::{parse_note, WikilinkKind};
 //!
 //! let note = "---\ntags: [draft]\n---\n# Plan\nSee [[Other#Goals|goals]] #todo\n- [ ] write ^b1\n";
 //! let facts = parse_note(note);

@@ -19,7 +19,7 @@ use crate::span::Span;
 /// is still read.
 ///
 /// ```
-/// use quire::markdown::{parse_note, NoteIssue};
+/// use quire_grammar::markdown::{parse_note, NoteIssue};
 ///
 /// let facts = parse_note("---\ntitle: [oops\n---\n## Setup\nDone? #later\n");
 /// assert!(matches!(facts.issues[..], [NoteIssue::Frontmatter(_)]));

@@ -80,7 +80,7 @@ impl PlanDocument {
     /// The task at `path`, if the document has one there.
     ///
     /// ```
-    /// use quire::plan::{PlanDocument, TaskPath};
+    /// use quire_grammar::plan::{PlanDocument, TaskPath};
     ///
     /// let mut document: PlanDocument = "feat(a): b\n\nWhy.\n- [ ]: One\n  - [ ]: Sub\n".parse().unwrap();
     /// let path: TaskPath = "1.1".parse().unwrap();
@@ -109,7 +109,7 @@ impl PlanDocument {
     /// Every task in document order (depth first) with its path.
     ///
     /// ```
-    /// use quire::plan::PlanDocument;
+    /// use quire_grammar::plan::PlanDocument;
     ///
     /// let document: PlanDocument =
     ///     "feat(a): b\n\nWhy.\n- [x]: One\n  - [x]: Sub\n- [ ]: Two\n".parse().unwrap();
@@ -139,7 +139,7 @@ impl PlanDocument {
     /// shape; `==` also compares spans.
     ///
     /// ```
-    /// use quire::plan::{format, PlanDocument, ParserConfig};
+    /// use quire_grammar::plan::{format, PlanDocument, ParserConfig};
     ///
     /// let tight: PlanDocument = "feat(a): b\n\nWhy.\n- [ ]: One\n".parse().unwrap();
     /// let spaced: PlanDocument = "feat(a): b\n\nWhy.\n\n- [ ]: One\n".parse().unwrap();
@@ -164,7 +164,7 @@ impl PlanDocument {
     /// ([`PlanDocument::direction_before_directive`]).
     ///
     /// ```
-    /// use quire::plan::{parse, ParserConfig};
+    /// use quire_grammar::plan::{parse, ParserConfig};
     ///
     /// let text = "feat(a): b\n\nWhy.\n- [x]: Done\n\n~~~ COMPLETE ~~~\n";
     /// let outcome = parse(text, &ParserConfig::default());

@@ -46,7 +46,7 @@ pub enum ConstraintSyntax {
 /// the default) or start from one and change fields.
 ///
 /// ```
-/// use quire::plan::ParserConfig;
+/// use quire_grammar::plan::ParserConfig;
 ///
 /// let config = ParserConfig { max_task_count: 10, ..ParserConfig::COMMIT_MESSAGE };
 /// assert!(config.validate().is_ok());
@@ -237,20 +237,6 @@ impl FromStr for Preset {
     }
 }
 
-/// The kebab-case names as clap's possible values, with the spec's constant
-/// names as aliases: with `ignore_case`, every spelling `FromStr` takes but
-/// surrounding whitespace.
-#[cfg(feature = "cli")]
-impl clap::ValueEnum for Preset {
-    fn value_variants<'a>() -> &'a [Self] {
-        &Preset::ALL
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.name()).alias(self.spec_name()))
-    }
-}
-
 /// A preset name that is none of the four; holds the name as given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown preset `{0}`; use one of: {names}", names = preset_names())]
@@ -322,14 +308,6 @@ mod tests {
                 format!(" {spec} "),
             ] {
                 assert_eq!(spelling.parse(), Ok(preset), "{spelling:?}");
-                // clap (`--preset`, with `ignore_case`) takes them all but
-                // the one with surrounding whitespace.
-                #[cfg(feature = "cli")]
-                assert_eq!(
-                    <Preset as clap::ValueEnum>::from_str(&spelling, true).ok(),
-                    (spelling.trim() == spelling).then_some(preset),
-                    "{spelling:?}"
-                );
             }
         }
     }

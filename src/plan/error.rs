@@ -27,7 +27,7 @@ use crate::diagnostics::{Report, one_line};
 /// is safe. Line and column numbers are those of the text.
 ///
 /// ```
-/// use quire::plan::{Code, PlanDocument};
+/// use quire_grammar::plan::{Code, PlanDocument};
 ///
 /// let error = PlanDocument::parse("feat(parser): Add spans\nno blank line\n").unwrap_err();
 /// assert_eq!(error.errors().map(|e| e.code).collect::<Vec<_>>(), [Code::MissingBlankLine]);
@@ -126,7 +126,7 @@ impl ParseOutcome {
     /// another one:
     ///
     /// ```
-    /// use quire::plan::{parse, ParserConfig};
+    /// use quire_grammar::plan::{parse, ParserConfig};
     ///
     /// let text = "# Retry\n\nFlaky disks.\n- [ ] Add a retry\n";
     /// let document = parse(text, &ParserConfig::MARKDOWN_TASKS).into_result(text).unwrap();
@@ -162,7 +162,7 @@ impl PlanDocument {
     /// commit conventions (allowed types, scope case, ...).
     ///
     /// ```
-    /// use quire::plan::PlanDocument;
+    /// use quire_grammar::plan::PlanDocument;
     ///
     /// let document = PlanDocument::parse("fix(io): Retry\n\nFlaky disks.\n- [ ]: Add a retry\n")?;
     /// let header = document.header().unwrap();
@@ -173,7 +173,7 @@ impl PlanDocument {
     /// // The same through `FromStr`:
     /// let same: PlanDocument = "fix(io): Retry\n\nFlaky disks.\n- [ ]: Add a retry\n".parse()?;
     /// assert_eq!(same, document);
-    /// # Ok::<(), quire::plan::PlanError>(())
+    /// # Ok::<(), quire_grammar::plan::PlanError>(())
     /// ```
     pub fn parse(text: &str) -> Result<PlanDocument, PlanError> {
         parse(text, &ParserConfig::COMMIT_MESSAGE).into_result(text)

@@ -19,7 +19,7 @@ use super::config::{ConstraintSyntax, HeaderSyntax, ParserConfig, TaskSyntax};
 /// section, and a direction follows constraints or tasks.
 ///
 /// ```
-/// use quire::plan::{format, parse, ParserConfig};
+/// use quire_grammar::plan::{format, parse, ParserConfig};
 ///
 /// let config = ParserConfig::default();
 /// let text = "fix(io): Retry\n\nFlaky disks.\n- Never: retry forever\n- [ ]: Add a retry\n    - [x]: Measure\n";

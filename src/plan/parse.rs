@@ -71,7 +71,7 @@ impl Serialize for ParseOutcome {
 /// [`syntax`] layer first ([`syntax::parse`]), which this converts.
 ///
 /// ```
-/// use quire::plan::{parse, Code, ParseState, ParserConfig};
+/// use quire_grammar::plan::{parse, Code, ParseState, ParserConfig};
 ///
 /// let outcome = parse("fix(io): Retry\n\nFlaky disks.\n- [ ]: Add a retry\n", &ParserConfig::default());
 /// assert_eq!(outcome.state, ParseState::Parsed);

@@ -25,7 +25,7 @@ use super::lines::{Lines, end_without_line_ending};
 /// Reads every line once, the header excepted, and allocates nothing.
 ///
 /// ```
-/// use quire::plan::{may_hold_sections, parse, ParserConfig};
+/// use quire_grammar::plan::{may_hold_sections, parse, ParserConfig};
 ///
 /// let config = ParserConfig::COMMIT_MESSAGE;
 /// let prose = "fix(io): Retry\n\nFlaky disks.\n- a list\n\nSigned-off-by: A <a@example.com>\n";

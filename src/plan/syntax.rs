@@ -9,7 +9,7 @@
 //! layer first and converts it into the owned [`PlanDocument`] for editing.
 //!
 //! ```
-//! use quire::plan::{syntax, ParseState, ParserConfig};
+//! use quire_grammar::plan::{syntax, ParseState, ParserConfig};
 //!
 //! let text = "feat(io): Retry\n\nFlaky disks.\n- [x]: Add a retry\n  - [ ]: Test it\n";
 //! let outcome = syntax::parse(text, &ParserConfig::default());
@@ -17,7 +17,7 @@
 //! let tasks = &outcome.document.tasks;
 //! assert_eq!((tasks[1].text.value, tasks[1].depth, tasks[1].parent), ("Test it", 1, Some(0)));
 //! assert_eq!(&text[tasks[1].text.span.range()], "Test it");
-//! assert_eq!(outcome.document.to_document(), quire::plan::parse(text, &ParserConfig::default()).document);
+//! assert_eq!(outcome.document.to_document(), quire_grammar::plan::parse(text, &ParserConfig::default()).document);
 //! ```
 
 mod problems;

@@ -15,7 +15,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// first: `1` < `1.1` < `1.2` < `2`).
 ///
 /// ```
-/// use quire::plan::{PlanDocument, TaskPath};
+/// use quire_grammar::plan::{PlanDocument, TaskPath};
 ///
 /// let document: PlanDocument = "feat(a): b\n\nWhy.\n- [ ]: One\n- [ ]: Two\n  - [x]: Two's first\n"
 ///     .parse()

@@ -45,7 +45,7 @@ pub const MAX_TASK_DEPTH: usize = ParserConfig::COMMIT_MESSAGE.max_nesting_depth
 /// [`ParserConfig::COMMIT_MESSAGE`]: [`validate_with`] that configuration.
 ///
 /// ```
-/// use quire::plan::{parse, validate, Code, ParserConfig};
+/// use quire_grammar::plan::{parse, validate, Code, ParserConfig};
 ///
 /// let outcome = parse("feature(Parser): Add spans", &ParserConfig::default());
 /// let codes: Vec<Code> = validate(&outcome.document).iter().map(|f| f.code).collect();
@@ -69,7 +69,7 @@ pub fn validate(document: &PlanDocument) -> Vec<PlanDiagnostic> {
 /// commit header: the type and scope rules do not apply to it.
 ///
 /// ```
-/// use quire::plan::{validate_with, Code, Header, ParserConfig, PlanDocument};
+/// use quire_grammar::plan::{validate_with, Code, Header, ParserConfig, PlanDocument};
 ///
 /// let document = PlanDocument {
 ///     header: Some(Header::new("fix", "cli", "a".repeat(60))),
@@ -104,7 +104,7 @@ impl ParseOutcome {
     /// [`ParserConfig::COMMIT_MESSAGE`].
     ///
     /// ```
-    /// use quire::plan::{parse, Code, ParserConfig};
+    /// use quire_grammar::plan::{parse, Code, ParserConfig};
     ///
     /// let text = "fix(cli): Ring\n\n- [ ]: Escape output\n  \u{7}\n";
     /// let codes: Vec<Code> = parse(text, &ParserConfig::default()).check(text).iter().map(|f| f.code).collect();
@@ -126,7 +126,7 @@ impl ParseOutcome {
     /// text), each at the exact character.
     ///
     /// ```
-    /// use quire::plan::{parse, Code, ParserConfig};
+    /// use quire_grammar::plan::{parse, Code, ParserConfig};
     ///
     /// let config = ParserConfig::STRICT;
     /// let text = "feature(cli): Ring\n";

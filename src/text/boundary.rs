@@ -2,7 +2,7 @@
 
 /// `offset` clamped into `text` and moved back to the start of the character
 /// it falls in, so `&text[..char_boundary(text, offset)]` never panics.
-pub(crate) fn char_boundary(text: &str, offset: usize) -> usize {
+pub fn char_boundary(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;

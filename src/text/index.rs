@@ -6,7 +6,7 @@ use super::char_boundary;
 /// diagnostics show them. Lines end at `\n`; columns count characters.
 ///
 /// ```
-/// use quire::diagnostics::LineIndex;
+/// use quire_grammar::diagnostics::LineIndex;
 ///
 /// let index = LineIndex::new("fix: a\r\nnaïve b\n");
 /// assert_eq!(index.line_column(0), (1, 1));

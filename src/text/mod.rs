@@ -21,7 +21,7 @@ mod index;
 mod input;
 mod lines;
 
-pub(crate) use boundary::char_boundary;
+pub use boundary::char_boundary;
 pub use index::LineIndex;
 pub(crate) use index::line_number;
 pub(crate) use input::{Input, RuleResult, line_input};
@@ -32,6 +32,7 @@ pub(crate) use lines::{Line, content_end, is_blank, line_start, next_line_start}
 // frontmatter.ebnf: blank
 /// A space or a tab: a blank of YAML and of the frontmatter grammar (plan's
 /// `ws` is any Unicode whitespace instead).
+#[cfg(feature = "frontmatter")]
 pub(crate) fn is_space_or_tab(c: char) -> bool {
     c == ' ' || c == '\t'
 }

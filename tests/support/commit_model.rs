@@ -7,8 +7,8 @@
 
 #![allow(dead_code)]
 
-use quire::commit::{CommitMessage, codes, parse_commit};
-use quire::span::Span;
+use quire_grammar::commit::{CommitMessage, codes, parse_commit};
+use quire_grammar::span::Span;
 
 /// Parses `text` and checks [`check_message`] on the result.
 pub(crate) fn check_parse(text: &str) -> Result<CommitMessage, String> {

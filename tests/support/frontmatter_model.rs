@@ -39,11 +39,11 @@
 
 #![allow(dead_code)]
 
-use quire::frontmatter::{
+use quire_grammar::frontmatter::{
     Code, Document, EditError, Entry, Frontmatter, FrontmatterDiagnostic, ParseError, ValueLayout,
     parse, replace_scalar, set_scalar,
 };
-use quire::span::Span;
+use quire_grammar::span::Span;
 use serde_json::Value;
 
 /// Is `span` a range of `text` on character boundaries?

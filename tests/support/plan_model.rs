@@ -14,12 +14,12 @@
 
 #![allow(dead_code)]
 
-use quire::diagnostics::is_terminal_control;
-use quire::plan::{
+use quire_grammar::diagnostics::is_terminal_control;
+use quire_grammar::plan::{
     Code, Constraint, ConstraintSyntax, Header, HeaderSyntax, ParseOutcome, ParseState,
     ParserConfig, PlanDocument, Preset, Task, TaskSyntax, format, parse, validate,
 };
-use quire::span::{Span, Spanned};
+use quire_grammar::span::{Span, Spanned};
 
 // ------------------------------------------------------------ line rules ---
 

@@ -78,7 +78,7 @@ impl Case {
     /// Whether `text` is in this case, as commitlint's `ensure-case` says.
     ///
     /// ```
-    /// use quire::commit::lint::Case;
+    /// use quire_grammar::commit::lint::Case;
     ///
     /// assert!(Case::Sentence.matches("Add parser"));
     /// assert!(!Case::Start.matches("Add parser"));

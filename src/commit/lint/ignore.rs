@@ -56,7 +56,7 @@ impl IgnoredKind {
     /// message, as git gives it), and as what.
     ///
     /// ```
-    /// use quire::commit::lint::IgnoredKind;
+    /// use quire_grammar::commit::lint::IgnoredKind;
     ///
     /// assert_eq!(IgnoredKind::detect("Merge branch 'main' into topic\n"), Some(IgnoredKind::Merge));
     /// assert_eq!(IgnoredKind::detect("chore(release): v1.4.0 [skip ci]"), Some(IgnoredKind::Release));
@@ -100,8 +100,8 @@ impl IgnoredKind {
     /// conventional` reports what it ignores.
     ///
     /// ```
-    /// use quire::commit::lint::IgnoredKind;
-    /// use quire::commit::message_kind;
+    /// use quire_grammar::commit::lint::IgnoredKind;
+    /// use quire_grammar::commit::message_kind;
     ///
     /// let kind = message_kind("Auto-merged develop into main");
     /// assert_eq!(IgnoredKind::of_kind(&kind).map(IgnoredKind::name), Some("automatic-merge"));

@@ -131,8 +131,8 @@ pub enum SettingError {
 /// [`check`](LintRules::check) messages:
 ///
 /// ```
-/// use quire::commit::lint::{Level, LintMessage, LintRules, Rule};
-/// use quire::span::{Span, Spanned};
+/// use quire_grammar::commit::lint::{Level, LintMessage, LintRules, Rule};
+/// use quire_grammar::span::{Span, Spanned};
 ///
 /// let text = "feature: Add parser.";
 /// let message = LintMessage {

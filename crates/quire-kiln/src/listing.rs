@@ -1,0 +1,123 @@
+//! What `list_notes` returns: the notes of a folder, sorted by path, a page
+//! at a time, from the index.
+
+use serde::{Deserialize, Serialize};
+
+use super::index::KilnIndex;
+use super::metadata::rfc3339;
+use super::note_path::FolderPath;
+use super::page::{CursorError, page};
+
+/// The most notes one page holds.
+pub const MAX_LIST_LIMIT: usize = 1_000;
+
+fn default_recursive() -> bool {
+    true
+}
+
+fn default_limit() -> usize {
+    200
+}
+
+/// `list_notes`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ListNotesRequest {
+    /// The folder to list, relative to the kiln root (the root when absent).
+    pub folder: Option<String>,
+    /// Whether notes in subfolders are listed too.
+    #[serde(default = "default_recursive")]
+    pub recursive: bool,
+    /// Whether each note's frontmatter properties are included.
+    #[serde(default)]
+    pub include_frontmatter: bool,
+    /// The most notes per page (1 to 1,000).
+    #[serde(default = "default_limit")]
+    pub limit: usize,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+}
+
+/// One page of a listing.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NoteList {
+    /// The notes of this page, sorted by path.
+    pub notes: Vec<ListedNote>,
+    /// Pass it as `cursor` for the next page; absent on the last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    /// How many notes the folder holds in all (every page).
+    pub total: usize,
+}
+
+/// One listed note.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ListedNote {
+    /// The note's path (NFC, with `.md`).
+    pub path: String,
+    /// Words, as Obsidian counts them.
+    pub word_count: usize,
+    /// The file's size in bytes.
+    pub size: u64,
+    /// The file's last modification, RFC 3339 in UTC.
+    pub modified: String,
+    /// The frontmatter's properties, with `include_frontmatter`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub frontmatter: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// Why a listing's arguments do not make one.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ListError {
+    /// A limit of 0 or over [`MAX_LIST_LIMIT`].
+    #[error("`limit` is {0}; give 1 to {MAX_LIST_LIMIT}, and page with `cursor` for more")]
+    Limit(usize),
+    /// A cursor `list_notes` did not return.
+    #[error(transparent)]
+    Cursor(#[from] CursorError),
+}
+
+/// The page of `folder`'s notes that `request` asks for.
+pub fn list_notes(
+    index: &KilnIndex,
+    folder: &FolderPath,
+    request: &ListNotesRequest,
+) -> Result<NoteList, ListError> {
+    if request.limit == 0 || request.limit > MAX_LIST_LIMIT {
+        return Err(ListError::Limit(request.limit));
+    }
+    let notes: Vec<_> = index
+        .notes()
+        .filter(|note| {
+            if request.recursive {
+                folder.contains(&note.path)
+            } else {
+                folder.contains_directly(&note.path)
+            }
+        })
+        .collect();
+    let page = page(
+        &notes,
+        |note| note.path.as_str(),
+        request.cursor.as_deref(),
+        request.limit,
+    )?;
+    Ok(NoteList {
+        notes: page
+            .items
+            .iter()
+            .map(|note| ListedNote {
+                path: note.path.to_string(),
+                word_count: note.facts.word_count,
+                size: note.stat.size,
+                modified: rfc3339(note.stat.mtime_seconds()),
+                frontmatter: request.include_frontmatter.then(|| note.properties()),
+            })
+            .collect(),
+        next_cursor: page.next_cursor,
+        total: notes.len(),
+    })
+}

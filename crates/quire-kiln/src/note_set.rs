@@ -1,0 +1,196 @@
+//! The kiln's notes indexed for link resolution and suggestions: by
+//! lowercase stem and by lowercase path, each bucket kept shortest path
+//! first, so resolving a link is a hash lookup whatever the kiln's size.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::note_path::NotePath;
+
+/// A set of note paths with the lookups link resolution needs
+/// ([`resolve`](super::resolve)): by exact path, by path ignoring case, and
+/// by file stem ignoring case, each O(1). Iterates in path order.
+///
+/// Build it once from a walk of the kiln and keep it in step with
+/// [`NoteSet::insert`] and [`NoteSet::remove`].
+///
+/// ```
+/// use quire_kiln::{NotePath, NoteSet};
+///
+/// let notes: NoteSet = ["Projects/Plan", "daily/plan", "index"]
+///     .into_iter()
+///     .map(NotePath::parse_relative)
+///     .collect::<Result<_, _>>()?;
+/// assert_eq!(notes.len(), 3);
+/// assert_eq!(notes.with_stem("PLAN").len(), 2);
+/// assert_eq!(notes.iter().next().unwrap().as_str(), "Projects/Plan.md");
+/// # Ok::<(), quire_kiln::PathError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct NoteSet {
+    notes: BTreeSet<NotePath>,
+    by_lowercase_path: HashMap<String, Vec<NotePath>>,
+    by_lowercase_stem: HashMap<String, Vec<NotePath>>,
+}
+
+impl NoteSet {
+    /// An empty set.
+    pub fn new() -> NoteSet {
+        NoteSet::default()
+    }
+
+    /// Adds a note; `false` if it was already there.
+    pub fn insert(&mut self, note: NotePath) -> bool {
+        if self.notes.contains(&note) {
+            return false;
+        }
+        add_to_bucket(&mut self.by_lowercase_path, lowercase_path(&note), &note);
+        add_to_bucket(&mut self.by_lowercase_stem, lowercase_stem(&note), &note);
+        self.notes.insert(note)
+    }
+
+    /// Removes a note; `false` if it was not there.
+    pub fn remove(&mut self, note: &NotePath) -> bool {
+        if !self.notes.remove(note) {
+            return false;
+        }
+        remove_from_bucket(&mut self.by_lowercase_path, &lowercase_path(note), note);
+        remove_from_bucket(&mut self.by_lowercase_stem, &lowercase_stem(note), note);
+        true
+    }
+
+    /// Whether the set holds exactly this path.
+    pub fn contains(&self, note: &NotePath) -> bool {
+        self.notes.contains(note)
+    }
+
+    /// How many notes the set holds.
+    pub fn len(&self) -> usize {
+        self.notes.len()
+    }
+
+    /// Whether the set holds no note.
+    pub fn is_empty(&self) -> bool {
+        self.notes.is_empty()
+    }
+
+    /// The notes in path order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &NotePath> + '_ {
+        self.notes.iter()
+    }
+
+    /// The notes whose path is `path` ignoring case (`.md` included),
+    /// shortest first then in path order. More than one only on a
+    /// case-sensitive file system.
+    pub fn with_path(&self, path: &str) -> &[NotePath] {
+        lookup(&self.by_lowercase_path, path)
+    }
+
+    /// The notes whose file stem is `stem` ignoring case, anywhere in the
+    /// kiln, shortest path first then in path order.
+    pub fn with_stem(&self, stem: &str) -> &[NotePath] {
+        lookup(&self.by_lowercase_stem, stem)
+    }
+}
+
+impl FromIterator<NotePath> for NoteSet {
+    fn from_iter<I: IntoIterator<Item = NotePath>>(notes: I) -> NoteSet {
+        let mut set = NoteSet::new();
+        set.extend(notes);
+        set
+    }
+}
+
+impl Extend<NotePath> for NoteSet {
+    fn extend<I: IntoIterator<Item = NotePath>>(&mut self, notes: I) {
+        for note in notes {
+            self.insert(note);
+        }
+    }
+}
+
+/// The order within a bucket: the shortest path wins an ambiguous link,
+/// ties broken by path.
+fn preference(note: &NotePath) -> (usize, &str) {
+    (note.as_str().len(), note.as_str())
+}
+
+fn lowercase_path(note: &NotePath) -> String {
+    note.as_str().to_lowercase()
+}
+
+fn lowercase_stem(note: &NotePath) -> String {
+    note.stem().to_lowercase()
+}
+
+fn lookup<'a>(index: &'a HashMap<String, Vec<NotePath>>, key: &str) -> &'a [NotePath] {
+    index.get(&key.to_lowercase()).map_or(&[], Vec::as_slice)
+}
+
+fn add_to_bucket(index: &mut HashMap<String, Vec<NotePath>>, key: String, note: &NotePath) {
+    let bucket = index.entry(key).or_default();
+    let at = bucket
+        .binary_search_by(|held| preference(held).cmp(&preference(note)))
+        .unwrap_or_else(|free| free);
+    bucket.insert(at, note.clone());
+}
+
+fn remove_from_bucket(index: &mut HashMap<String, Vec<NotePath>>, key: &str, note: &NotePath) {
+    let Some(bucket) = index.get_mut(key) else {
+        return;
+    };
+    bucket.retain(|held| held != note);
+    if bucket.is_empty() {
+        index.remove(key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(path: &str) -> NotePath {
+        NotePath::parse_relative(path).unwrap()
+    }
+
+    #[test]
+    fn buckets_keep_the_shortest_path_first_then_path_order() {
+        let notes: NoteSet = ["z/long/Plan", "b/plan", "a/PLAN", "plan"]
+            .into_iter()
+            .map(note)
+            .collect();
+        let stems: Vec<_> = notes
+            .with_stem("plan")
+            .iter()
+            .map(NotePath::as_str)
+            .collect();
+        assert_eq!(
+            stems,
+            ["plan.md", "a/PLAN.md", "b/plan.md", "z/long/Plan.md"]
+        );
+    }
+
+    #[test]
+    fn insert_and_remove_keep_every_index_in_step() {
+        let mut notes = NoteSet::new();
+        assert!(notes.insert(note("a/Plan")));
+        assert!(!notes.insert(note("a/Plan")));
+        assert!(notes.insert(note("a/plan")));
+        assert_eq!(notes.with_path("A/PLAN.MD").len(), 2);
+        assert!(notes.remove(&note("a/Plan")));
+        assert!(!notes.remove(&note("a/Plan")));
+        assert_eq!(notes.with_path("a/plan.md"), [note("a/plan")]);
+        assert!(notes.remove(&note("a/plan")));
+        assert!(notes.is_empty());
+        assert!(notes.with_stem("plan").is_empty());
+        assert!(notes.by_lowercase_path.is_empty() && notes.by_lowercase_stem.is_empty());
+    }
+
+    #[test]
+    fn ten_thousand_notes_build_and_look_up_cheaply() {
+        let notes: NoteSet = (0..10_000)
+            .map(|i| note(&format!("folder{}/note {i}", i % 97)))
+            .collect();
+        assert_eq!(notes.len(), 10_000);
+        assert_eq!(notes.with_stem("NOTE 4242"), [note("folder71/note 4242")]);
+    }
+}

@@ -1,0 +1,313 @@
+use proptest::prelude::*;
+use serde_json::json;
+
+use super::*;
+use quire_grammar::markdown::parse_note;
+
+fn query(properties: Value) -> Result<PropertyQuery, PropertySearchError> {
+    match properties {
+        Value::Object(map) => PropertyQuery::new(&map),
+        other => panic!("not an object: {other}"),
+    }
+}
+
+/// Whether the note `text` matches `properties`.
+fn finds(text: &str, properties: Value) -> bool {
+    query(properties).unwrap().matches(&parse_note(text))
+}
+
+const NOTE: &str = "---\n\
+    status: active\n\
+    Status: Other\n\
+    priority: 3\n\
+    score: 2.5\n\
+    ratio: 3.0\n\
+    done: false\n\
+    quoted: \"true\"\n\
+    year: \"2024\"\n\
+    created: 2024-01-05\n\
+    due: 2024-01-05T10:30:00Z\n\
+    authors: [Ann, Bob]\n\
+    counts: [1, 2]\n\
+    empty:\n\
+    blank: ''\n\
+    none: []\n\
+    nested: {a: 1}\n\
+    tags: [Project/Quire, '#Idea']\n\
+    aliases: [Plan B, Σίσυφος]\n\
+    ---\n\
+    # Body #Inline/Deep text\n";
+
+#[test]
+fn the_frontmatter_parser_keeps_dates_as_the_text_written() {
+    let facts = parse_note(NOTE);
+    let values = &facts.frontmatter.as_ref().unwrap().values;
+    assert_eq!(values["created"], "2024-01-05");
+    assert_eq!(values["due"], "2024-01-05T10:30:00Z");
+    assert_eq!(values["ratio"], json!(3.0));
+}
+
+#[test]
+fn each_rule_in_a_table() {
+    let table: &[(Value, bool)] = &[
+        // Strings: exact, case included; key names exact.
+        (json!({"status": "active"}), true),
+        (json!({"status": "Active"}), false),
+        (json!({"status": "activ"}), false),
+        (json!({"Status": "Other"}), true),
+        (json!({"STATUS": "active"}), false),
+        (json!({"missing": "x"}), false),
+        // AND across keys, OR within a list.
+        (json!({"status": "active", "priority": 3}), true),
+        (json!({"status": "active", "priority": 4}), false),
+        (json!({"status": ["done", "active"]}), true),
+        (json!({"status": ["done", "waiting"]}), false),
+        // Numbers by value; a string writing the number out matches it.
+        (json!({"priority": 3}), true),
+        (json!({"priority": 3.0}), true),
+        (json!({"ratio": 3}), true),
+        (json!({"score": 2.5}), true),
+        (json!({"score": 2}), false),
+        (json!({"priority": "3"}), true),
+        (json!({"priority": "3.0"}), true),
+        (json!({"priority": "three"}), false),
+        (json!({"year": 2024}), true),
+        (json!({"year": "2024"}), true),
+        // Booleans by value; "true"/"false" written out match them.
+        (json!({"done": false}), true),
+        (json!({"done": true}), false),
+        (json!({"done": "false"}), true),
+        (json!({"done": 0}), false),
+        (json!({"quoted": true}), true),
+        // Dates as the text written.
+        (json!({"created": "2024-01-05"}), true),
+        (json!({"created": "2024-1-5"}), false),
+        (json!({"created": "2024-01"}), false),
+        (json!({"due": "2024-01-05T10:30:00Z"}), true),
+        (json!({"due": "2024-01-05"}), false),
+        // A scalar finds a list property holding it.
+        (json!({"authors": "Bob"}), true),
+        (json!({"authors": "bob"}), false),
+        (json!({"authors": ["Cy", "Ann"]}), true),
+        (json!({"counts": 2}), true),
+        (json!({"counts": "2"}), true),
+        (json!({"counts": 3}), false),
+        // null: present and empty.
+        (json!({"empty": null}), true),
+        (json!({"blank": null}), true),
+        (json!({"none": null}), true),
+        (json!({"status": null}), false),
+        (json!({"missing": null}), false),
+        (json!({"status": [null, "active"]}), true),
+        // An object property matches no scalar.
+        (json!({"nested": 1}), false),
+        (json!({"nested": "a"}), false),
+        // Tags: merged, without `#`, caseless, nested beneath their parent.
+        (json!({"tags": "project"}), true),
+        (json!({"tags": "#PROJECT"}), true),
+        (json!({"tags": "project/quire"}), true),
+        (json!({"tags": "project/quire/more"}), false),
+        (json!({"tags": "proj"}), false),
+        (json!({"tags": "quire"}), false),
+        (json!({"tags": "idea"}), true),
+        (json!({"tags": "inline"}), true),
+        (json!({"tags": "inline/deep"}), true),
+        (json!({"tag": "Idea"}), true),
+        (json!({"tags": ["nothing", "idea"]}), true),
+        (json!({"tags": "project/"}), true),
+        // Aliases: caseless, whole.
+        (json!({"aliases": "plan b"}), true),
+        (json!({"alias": "PLAN B"}), true),
+        (json!({"aliases": "plan"}), false),
+        (json!({"aliases": "ΣΊΣΥΦΟΣ"}), true),
+    ];
+    for (properties, expected) in table {
+        assert_eq!(
+            finds(NOTE, properties.clone()),
+            *expected,
+            "{properties} should {}match",
+            if *expected { "" } else { "not " }
+        );
+    }
+}
+
+#[test]
+fn a_broken_frontmatter_has_no_properties_but_keeps_its_inline_tags() {
+    let broken = "---\nstatus: [active\ntags: project\n---\nText #idea\n";
+    assert!(parse_note(broken).frontmatter.is_none());
+    assert!(!finds(broken, json!({"status": "[active"})));
+    assert!(!finds(broken, json!({"status": null})));
+    assert!(!finds(broken, json!({"tags": "project"})));
+    assert!(finds(broken, json!({"tags": "idea"})));
+    let plain = "No frontmatter #idea\n";
+    assert!(finds(plain, json!({"tags": "idea"})));
+    assert!(!finds(plain, json!({"tags": null})));
+}
+
+#[test]
+fn tags_from_every_frontmatter_shape_are_found() {
+    for text in [
+        "---\ntags: [a, b]\n---\n",
+        "---\ntags: b\n---\n",
+        "---\ntags: \"a, #b\"\n---\n",
+        "---\ntag: '#B'\n---\n",
+        "---\ntags:\n  - b/c\n---\n",
+        "b\n\n#b/c\n",
+    ] {
+        assert!(finds(text, json!({"tags": "b"})), "{text:?}");
+    }
+}
+
+#[test]
+fn null_on_tags_asks_about_the_key_as_written() {
+    assert!(finds(
+        "---\ntags: []\n---\n#inline\n",
+        json!({"tags": null})
+    ));
+    assert!(!finds("---\ntags: []\n---\n", json!({"tag": null})));
+    assert!(finds("---\ntag:\n---\n", json!({"tag": null})));
+}
+
+#[test]
+fn numbers_as_tags_and_aliases_are_their_text() {
+    let note = "---\ntags: [2024, true]\naliases: [7]\n---\n";
+    assert!(finds(note, json!({"tags": 2024})));
+    assert!(finds(note, json!({"tags": "2024"})));
+    assert!(finds(note, json!({"tags": true})));
+    assert!(finds(note, json!({"aliases": 7})));
+}
+
+#[test]
+fn large_integers_compare_exactly() {
+    let note = "---\nid: 9007199254740993\nneg: -5\n---\n";
+    assert!(finds(note, json!({"id": 9_007_199_254_740_993_u64})));
+    assert!(!finds(note, json!({"id": 9_007_199_254_740_992_u64})));
+    assert!(finds(note, json!({"neg": -5})));
+    assert!(finds(note, json!({"neg": -5.0})));
+    assert!(!finds(note, json!({"neg": 5})));
+}
+
+#[test]
+fn words_that_parse_as_floats_are_not_numbers() {
+    for word in ["inf", "NaN", "infinity", "", " ", "1_000", "0x10"] {
+        assert_eq!(number_written(word), None, "{word:?}");
+    }
+    assert_eq!(number_written("1e3"), Some(1000.0));
+    assert_eq!(number_written("-2.5"), Some(-2.5));
+    assert!(!finds("---\nn: .nan\n---\n", json!({"n": "NaN"})));
+}
+
+#[test]
+fn bad_queries_say_what_to_write() {
+    let many: Map<String, Value> = (0..=MAX_PROPERTY_KEYS)
+        .map(|n| (format!("k{n}"), json!(1)))
+        .collect();
+    let cases: Vec<(Value, &str)> = vec![
+        (json!({}), "{\"properties\": {\"status\": \"active\"}}"),
+        (Value::Object(many), "give at most 32"),
+        (json!({"": 1}), "has an empty key"),
+        (json!({"s": []}), "`properties.s` is an empty list"),
+        (json!({"s": {"a": 1}}), "`properties.s` holds an object"),
+        (json!({"s": [1, [2]]}), "holds a list inside the list"),
+        (json!({"s": [1, {"a": 1}]}), "holds an object"),
+        (
+            json!({"s": vec![1; MAX_WANTED_VALUES + 1]}),
+            "lists 257 values; give at most 256",
+        ),
+        (
+            json!({"tags": "#"}),
+            "names no tag; give the tag itself, such as `project`",
+        ),
+        (json!({"tags": ["a", "  "]}), "names no tag"),
+        (
+            json!({"aliases": " "}),
+            "names no alias; give the alias itself",
+        ),
+        (json!({"k\u{1b}[2J": {}}), "`properties.k\\u{1b}[2J`"),
+    ];
+    for (properties, expected) in cases {
+        let error = query(properties.clone()).unwrap_err();
+        assert!(
+            error.to_string().contains(expected),
+            "{properties}: {error}"
+        );
+    }
+    // A list of exactly the most values is fine.
+    assert!(query(json!({"s": vec![1; MAX_WANTED_VALUES]})).is_ok());
+}
+
+#[test]
+fn tag_matching_is_caseless_and_by_whole_segments() {
+    for (tag, wanted, expected) in [
+        ("Project", "project", true),
+        ("project/quire", "project", true),
+        ("project-x", "project", false),
+        ("projects", "project", false),
+        ("a/b/c", "a/b", true),
+        ("a", "a/b", false),
+        ("ÉTÉ/x", "été", true),
+        ("日本/語", "日本", true),
+    ] {
+        assert_eq!(tag_matches(tag, wanted), expected, "{tag} ~ {wanted}");
+    }
+}
+
+/// A scalar JSON value, as a property or a wanted value holds one.
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        (-1e6f64..1e6).prop_map(Value::from),
+        "[a-zA-Z0-9 ._-]{0,12}".prop_map(Value::String),
+    ]
+}
+
+proptest! {
+    /// A note holding a value is found by it, alone or among other values,
+    /// and whether it is a list item or the whole value.
+    #[test]
+    fn a_value_finds_itself(value in scalar(), other in scalar()) {
+        let wanted = wanted("k", Field::Property, &value).unwrap();
+        prop_assert!(value_matches(&wanted, &value));
+        prop_assert!(value_matches(&wanted, &json!([other, value])));
+    }
+
+    /// A list of wanted values finds exactly what one of them finds.
+    #[test]
+    fn a_list_is_the_or_of_its_values(a in scalar(), b in scalar(), held in scalar()) {
+        let property = |wanted: &Value| {
+            let properties = json!({ "k": wanted });
+            query(properties).unwrap().criteria[0].wanted.clone()
+        };
+        let either = property(&json!([a.clone(), b.clone()]));
+        let one = |w: &[Wanted]| w.iter().any(|w| value_matches(w, &held));
+        prop_assert_eq!(one(&either), one(&property(&a)) || one(&property(&b)));
+    }
+
+    /// Matching is symmetric where both sides are scalars: a value `a`
+    /// found by `b` finds `b`.
+    #[test]
+    fn scalar_matching_is_symmetric(a in scalar(), b in scalar()) {
+        let by = |wanted: &Value, held: &Value| {
+            value_matches(&super::wanted("k", Field::Property, wanted).unwrap(), held)
+        };
+        prop_assert_eq!(by(&a, &b), by(&b, &a));
+    }
+
+    /// Every ancestor of a tag, in any case, with or without `#`, finds it.
+    #[test]
+    fn a_tag_is_found_by_each_of_its_ancestors(
+        segments in proptest::collection::vec("[a-zA-Z0-9_éÉ日]{1,6}", 1..4),
+        cut in 1usize..4,
+        hash in any::<bool>(),
+        upper in any::<bool>(),
+    ) {
+        let tag = segments.join("/");
+        let ancestor = segments[..cut.min(segments.len())].join("/");
+        let ancestor = if upper { ancestor.to_uppercase() } else { ancestor };
+        let wanted = if hash { format!("#{ancestor}") } else { ancestor };
+        let note = format!("---\ntags: ['{tag}']\n---\n");
+        let found = finds(&note, json!({ "tags": wanted }));
+        prop_assert!(found, "{} not found in {}", wanted, note);
+    }
+}

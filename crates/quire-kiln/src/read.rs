@@ -1,0 +1,345 @@
+//! Reading a note of the kiln: the `read_note` operation.
+//!
+//! The path argument becomes a [`NotePath`] (refused with a [`PathError`]
+//! when it cannot name a note), the file is found and read through the
+//! confined file layer ([`Workspace`]), and [`select_lines`] picks the lines
+//! asked for. A note whose file name is written NFD on disk (as macOS
+//! writes them) is found by its NFC path. A missing note is
+//! [`KilnError::NotFound`] with the closest notes there are, so a model can
+//! correct its call.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::error::PathError;
+use super::excerpt::{ExcerptLimits, LineSelection, SelectionError, select_lines};
+use super::note_path::NotePath;
+use super::suggest::suggest;
+use quire_fs::{FsError, Located, WalkEntry, WalkOptions, Workspace};
+
+/// How many suggestions a missing note's error lists.
+const SUGGESTIONS: usize = 5;
+
+/// The largest note read (16 MiB): a note is text a person writes, and a
+/// larger file would only exhaust memory.
+pub const MAX_NOTE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// `read_note`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ReadNoteRequest {
+    /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
+    pub path: String,
+    /// The first line to return, from 1 (with `end_line`: an inclusive range).
+    pub start_line: Option<usize>,
+    /// The last line to return, inclusive.
+    pub end_line: Option<usize>,
+    /// Return only the first N lines.
+    pub head: Option<usize>,
+    /// Return only the last N lines.
+    pub tail: Option<usize>,
+}
+
+/// What `read_note` returns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NoteRead {
+    /// The note's path, normalized (NFC, with `.md`).
+    pub path: String,
+    /// The lines returned, as in the file (line endings included).
+    pub content: String,
+    /// How many lines the note has.
+    pub total_lines: usize,
+    /// How many lines `content` holds.
+    pub lines_returned: usize,
+    /// The first line returned, from 1.
+    pub start_line: usize,
+    /// The last line returned (`start_line - 1` when none is).
+    pub end_line: usize,
+    /// The SHA-256 of the whole file, hex: give it to a write to refuse a
+    /// lost update.
+    pub sha256: String,
+    /// Set when the range asked for went past the end: how it was clamped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub clamped: Option<String>,
+    /// Set when the read stopped at a limit: where, and the range to read on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<String>,
+    /// With `truncated`: the `start_line` to read on from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next_start_line: Option<usize>,
+}
+
+/// Why a kiln operation could not be carried out.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KilnError {
+    /// The path argument cannot name a note.
+    #[error(transparent)]
+    Path(#[from] PathError),
+    /// The line arguments do not make one selection.
+    #[error(transparent)]
+    Selection(#[from] SelectionError),
+    /// No note has the path.
+    #[error("there is no note `{path}`{}", did_you_mean(.suggestions))]
+    NotFound {
+        /// The note asked for, normalized.
+        path: String,
+        /// The closest notes there are, closest first.
+        suggestions: Vec<String>,
+    },
+    /// The file layer refused or failed (outside the root, not a file, too
+    /// large, not UTF-8, unreadable).
+    #[error(transparent)]
+    File(#[from] FsError),
+    /// The index of the kiln is still being built.
+    #[error("the kiln's index is still being built ({:.1} s so far); retry in a moment", .elapsed.as_secs_f64())]
+    IndexBuilding {
+        /// How long the build has run.
+        elapsed: std::time::Duration,
+    },
+    /// The listing's arguments do not make one.
+    #[error(transparent)]
+    List(#[from] super::listing::ListError),
+    /// The index could not be built.
+    #[error("the kiln's index could not be built: {0}")]
+    IndexFailed(String),
+    /// A write the kiln refuses (the note exists, changed since it was
+    /// read, would be too large, or its text cannot be composed).
+    #[error(transparent)]
+    Write(#[from] super::write::WriteRefusal),
+    /// A resource URI that names no note.
+    #[error(transparent)]
+    Uri(#[from] super::resources::UriError),
+    /// The search's arguments do not make one.
+    #[error(transparent)]
+    Search(#[from] super::search::SearchError),
+    /// The property search's arguments do not make one.
+    #[error(transparent)]
+    Properties(#[from] super::properties::PropertySearchError),
+    /// The semantic search's arguments do not make one.
+    #[error(transparent)]
+    SemanticSearch(#[from] super::semantic_search::SemanticSearchError),
+    /// Semantic search cannot answer: no embedder, or it is loading.
+    #[error(transparent)]
+    Semantic(#[from] super::semantic::SemanticUnavailable),
+}
+
+fn did_you_mean(suggestions: &[String]) -> String {
+    match suggestions {
+        [] => "; list_notes shows the notes there are".to_owned(),
+        _ => format!(
+            "; did you mean {}?",
+            suggestions
+                .iter()
+                .map(|path| format!("`{path}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+impl KilnError {
+    /// Whether the caller's arguments were wrong (as opposed to a missing
+    /// note or a file that failed).
+    pub fn is_invalid(&self) -> bool {
+        match self {
+            KilnError::Path(_)
+            | KilnError::Selection(_)
+            | KilnError::List(_)
+            | KilnError::Uri(_)
+            | KilnError::Write(_)
+            | KilnError::Search(_)
+            | KilnError::Properties(_)
+            | KilnError::SemanticSearch(_) => true,
+            KilnError::NotFound { .. }
+            | KilnError::Semantic(_)
+            | KilnError::IndexBuilding { .. }
+            | KilnError::IndexFailed(_) => false,
+            KilnError::File(error) => {
+                !error.retryable() && !matches!(error, FsError::NotFound { .. })
+            }
+        }
+    }
+
+    /// Whether semantic search has no embedder (none configured or
+    /// installed, or it failed to load).
+    pub fn is_unavailable(&self) -> bool {
+        matches!(
+            self,
+            KilnError::Semantic(super::semantic::SemanticUnavailable::NoEmbedder(_))
+        )
+    }
+
+    /// Whether no note was found at the path.
+    pub fn is_not_found(&self) -> bool {
+        matches!(
+            self,
+            KilnError::NotFound { .. } | KilnError::File(FsError::NotFound { .. })
+        )
+    }
+
+    /// Whether the same call may succeed if made again.
+    pub fn retryable(&self) -> bool {
+        match self {
+            KilnError::File(error) => error.retryable(),
+            KilnError::IndexBuilding { .. } => true,
+            KilnError::Semantic(unavailable) => !matches!(
+                unavailable,
+                super::semantic::SemanticUnavailable::NoEmbedder(_)
+            ),
+            _ => false,
+        }
+    }
+}
+
+/// The kiln's read operations over a root folder.
+///
+/// ```
+/// # let folder = tempfile::tempdir()?;
+/// # std::fs::write(folder.path().join("Plan.md"), "# Plan\nship it\n")?;
+/// use quire_fs::Workspace;
+/// use quire_kiln::{KilnReader, ReadNoteRequest};
+///
+/// let kiln = KilnReader::new(Workspace::new(folder.path())?);
+/// let request = ReadNoteRequest { path: "plan".into(), start_line: None, end_line: None, head: Some(1), tail: None };
+/// let error = kiln.read_note(&request).unwrap_err();
+/// assert_eq!(error.to_string(), "there is no note `plan.md`; did you mean `Plan.md`?");
+/// let read = kiln.read_note(&ReadNoteRequest { path: "Plan".into(), ..request }).unwrap();
+/// assert_eq!((read.content.as_str(), read.total_lines), ("# Plan\n", 2));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct KilnReader {
+    workspace: Workspace,
+    limits: ExcerptLimits,
+}
+
+impl KilnReader {
+    /// A reader of the notes beneath `workspace`'s root, with the default
+    /// limits.
+    pub fn new(workspace: Workspace) -> Self {
+        KilnReader {
+            workspace,
+            limits: ExcerptLimits::default(),
+        }
+    }
+
+    /// The same reader returning at most `limits` per read.
+    pub fn with_limits(mut self, limits: ExcerptLimits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The workspace the notes are beneath.
+    pub fn workspace(&self) -> &Workspace {
+        &self.workspace
+    }
+
+    /// The lines of a note that `request` asks for.
+    pub fn read_note(&self, request: &ReadNoteRequest) -> Result<NoteRead, KilnError> {
+        self.read_note_finding(request, |path| self.find_by_walking(path))
+    }
+
+    /// [`Self::read_note`], asking `find` for the file of a note that is
+    /// not at its own path (an NFD name on disk), or for the error that says
+    /// it is missing (with suggestions): the kiln's index knows both without
+    /// walking the root.
+    pub(super) fn read_note_finding(
+        &self,
+        request: &ReadNoteRequest,
+        find: impl FnOnce(&NotePath) -> Result<String, KilnError>,
+    ) -> Result<NoteRead, KilnError> {
+        let selection = LineSelection::from_arguments(
+            request.start_line,
+            request.end_line,
+            request.head,
+            request.tail,
+        )?;
+        let path = NotePath::parse(&request.path, self.workspace.root())?;
+        let located = self.locate_finding(&path, find)?;
+        let bytes = located.open()?.read(MAX_NOTE_BYTES)?;
+        let sha256 = hex(&Sha256::digest(&bytes));
+        let text = String::from_utf8(bytes).map_err(|error| FsError::NotUtf8 {
+            path: path.to_string(),
+            offset: error.utf8_error().valid_up_to(),
+        })?;
+        let excerpt = select_lines(&text, selection, self.limits);
+        Ok(NoteRead {
+            path: path.to_string(),
+            content: excerpt.content.to_owned(),
+            total_lines: excerpt.total_lines,
+            lines_returned: excerpt.lines_returned,
+            start_line: excerpt.start_line,
+            end_line: excerpt.end_line,
+            sha256,
+            clamped: excerpt.clamped.map(|clamped| clamped.to_string()),
+            truncated: excerpt.truncated.map(|truncated| truncated.to_string()),
+            next_start_line: excerpt.truncated.map(|truncated| truncated.next_start_line),
+        })
+    }
+
+    /// The file of the note `path`: at its own path, else where `find` says
+    /// (see [`Self::read_note_finding`]).
+    pub(super) fn locate_finding(
+        &self,
+        path: &NotePath,
+        find: impl FnOnce(&NotePath) -> Result<String, KilnError>,
+    ) -> Result<Located, KilnError> {
+        match self.workspace.locate(path.as_str()) {
+            Ok(located) if located.exists() => Ok(located),
+            Ok(_) | Err(FsError::NotFound { .. }) => {
+                let on_disk = find(path)?;
+                Ok(self.workspace.locate_shown(&on_disk, path.as_str())?)
+            }
+            Err(error) => Err(error.into()),
+        }
+    }
+
+    /// The file of the note `path` that is not at its own path: the note
+    /// whose name normalizes to it (an NFD name on disk), found by walking
+    /// the root; else not found, with suggestions.
+    pub(super) fn find_by_walking(&self, path: &NotePath) -> Result<String, KilnError> {
+        let notes = self.notes_on_disk();
+        if let Some((_, on_disk)) = notes.iter().find(|(note, _)| note == path) {
+            return Ok(on_disk.clone());
+        }
+        let suggestions = suggest(path, notes.iter().map(|(note, _)| note), SUGGESTIONS);
+        Err(KilnError::NotFound {
+            path: path.to_string(),
+            suggestions: suggestions.iter().map(ToString::to_string).collect(),
+        })
+    }
+
+    /// Every note beneath the root with its path as on disk (which differs
+    /// from the note's path only in normalization). Walked on demand until
+    /// the kiln keeps an index.
+    fn notes_on_disk(&self) -> Vec<(NotePath, String)> {
+        let Ok(walk) = self.workspace.walk("", WalkOptions::new().extension("md")) else {
+            return Vec::new();
+        };
+        walk.filter_map(|entry| match entry {
+            WalkEntry::File(file) => {
+                let note = NotePath::parse_relative(&file.path).ok()?;
+                Some((note, file.path))
+            }
+            _ => None,
+        })
+        .collect()
+    }
+}
+
+/// `bytes` as lowercase hexadecimal.
+pub(super) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes
+        .iter()
+        .fold(String::with_capacity(bytes.len() * 2), |mut text, byte| {
+            let _ = write!(text, "{byte:02x}");
+            text
+        })
+}
+
+#[cfg(test)]
+#[path = "read_tests.rs"]
+mod tests;

@@ -1,0 +1,53 @@
+//! The kiln's semantic index (issue 12), independent of which embedder
+//! made its vectors:
+//!
+//! - [`chunk_note`]: a note cut into heading sections (long ones split at
+//!   paragraphs), each with its byte span, heading path and the text to
+//!   embed (`grammar/markdown.ebnf`, "chunks");
+//! - [`SemanticIndex`]: the vectors of every chunk of every note, flat and
+//!   contiguous, with each note's content digest so an unchanged note is
+//!   never embedded again; an exact cosine scan with a top-k heap returns
+//!   the best notes ([`Hit`]); persisted as one flat file in `.quire/`
+//!   through the confined file layer ([`SemanticIndex::save`],
+//!   [`SemanticIndex::load`]);
+//! - [`refresh`] and [`index_note`]: bring an index up to date with the
+//!   notes on disk, embedding only what changed;
+//! - [`LiveSemantic`]: the index as the server keeps it, loaded and kept
+//!   in step with the notes on a thread of its own;
+//! - [`Bm25Index`] and [`hybrid_search`]: BM25 over the same chunks, fused
+//!   with the semantic ranking by reciprocal rank fusion ([`fuse_rrf`]).
+//!
+//! Why exact search: at the sizes a vault reaches (100k chunks of 384
+//! floats is 150 MiB), one pass over contiguous vectors takes milliseconds
+//! (`benches/semantic_query.rs`), and an approximate index would trade
+//! recall for speed nobody needs yet.
+
+mod build;
+mod chunk;
+mod error;
+mod hybrid;
+mod live;
+mod persist;
+mod store;
+
+pub use build::{
+    EMBED_BATCH, PlannedNote, RefreshPlan, RefreshReport, apply_plan, embed_chunks, index_note,
+    plan_refresh, refresh,
+};
+pub use chunk::{Chunk, ChunkOptions, DEFAULT_MAX_CHUNK_CHARS, chunk_note, note_title};
+pub use error::SemanticError;
+pub use hybrid::{
+    BM25_WEIGHT, Bm25Index, HybridParams, MIN_QUERY_COVERAGE, RRF_K, fuse_rrf, fuse_weighted_rrf,
+    hybrid_search, hybrid_search_with,
+};
+pub use live::{
+    EmbedderSource, LiveSemantic, LoadEmbedder, SAVE_EVERY, SemanticProgress, SemanticUnavailable,
+    SemanticView, TICK,
+};
+pub use persist::{INDEX_FOLDER, MAX_INDEX_BYTES, index_file_name};
+pub use store::{ContentSha, Hit, SNIPPET_CHARS, SemanticIndex, content_sha};
+
+#[cfg(test)]
+#[allow(dead_code)]
+#[path = "../../tests/support/hashing_embedder.rs"]
+pub(crate) mod hashing_embedder;

@@ -1,0 +1,307 @@
+//! The kiln's writes as typed operations: `create_note`, `update_note` and
+//! `delete_note` (issue 11). Every byte goes through the confined file
+//! layer: a note is created atomically with its missing folders, replaced
+//! atomically only if it is still the file that was read (owner, group and
+//! mode kept), and deleted by moving it into the root's `.trash/` (one
+//! rename, recoverable, Obsidian's convention) or, when asked, removed.
+//! The index is brought up to date at once, so the next call sees the
+//! write even before the watcher reports it.
+//!
+//! What a note's new text is comes from [`super::compose`]; whether the
+//! user allows a write is the MCP layer's business (`--writes`), not this
+//! module's.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::compose::{ComposeError, compose_new, compose_update};
+use super::index::KilnIndex;
+use super::note_path::NotePath;
+use super::read::{KilnError, MAX_NOTE_BYTES, hex};
+use quire_fs::FsError;
+use quire_grammar::markdown::parse_note;
+
+/// The folder beneath the root that deleted notes are moved into.
+pub const TRASH_FOLDER: &str = ".trash";
+
+/// `create_note`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct CreateNoteRequest {
+    /// The new note's path relative to the kiln root, `/`-separated, `.md`
+    /// optional; missing folders are created.
+    pub path: String,
+    /// The note's markdown (its body, when `frontmatter` is given).
+    pub content: String,
+    /// Properties to write as the note's YAML frontmatter.
+    pub frontmatter: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+/// What `create_note` returns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NoteCreated {
+    /// The note's path (NFC, with `.md`).
+    pub path: String,
+    /// Its words, as Obsidian counts them.
+    pub word_count: usize,
+    /// The SHA-256 of the file written (for a later `update_note`).
+    pub sha256: String,
+}
+
+/// `update_note`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct UpdateNoteRequest {
+    /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
+    pub path: String,
+    /// The new body; the frontmatter block is kept byte for byte unless
+    /// `frontmatter` is given too.
+    pub content: Option<String>,
+    /// The note's properties, all of them: the frontmatter block is replaced
+    /// whole; the body is kept byte for byte unless `content` is given too.
+    pub frontmatter: Option<serde_json::Map<String, serde_json::Value>>,
+    /// The `sha256` read_note returned: when the note changed since, nothing
+    /// is written.
+    pub expected_sha256: Option<String>,
+}
+
+/// What `update_note` returns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NoteUpdated {
+    /// The note's path (NFC, with `.md`).
+    pub path: String,
+    /// What was replaced: `content`, `frontmatter`, or both.
+    pub updated: Vec<&'static str>,
+    /// Its words now, as Obsidian counts them.
+    pub word_count: usize,
+    /// The SHA-256 of the file now.
+    pub sha256: String,
+}
+
+/// `delete_note`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct DeleteNoteRequest {
+    /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
+    pub path: String,
+    /// Remove the file instead of moving it to `.trash/`.
+    #[serde(default)]
+    pub permanent: bool,
+}
+
+/// What `delete_note` returns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct NoteDeleted {
+    /// The note's path (NFC, with `.md`).
+    pub path: String,
+    /// Whether it was deleted.
+    pub deleted: bool,
+    /// Where it was moved (`.trash/...`); null when removed for good.
+    pub trashed_to: Option<String>,
+    /// How many notes linked to it.
+    pub backlink_count: usize,
+    /// The notes that linked to it (their links now lead nowhere).
+    pub backlinks: Vec<String>,
+    /// Notes with a link that matched it among several notes (Obsidian
+    /// picked it; the link now leads to another of them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ambiguous_backlinks: Vec<String>,
+}
+
+/// One of the kiln's writes, as asked for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WriteRequest {
+    /// `create_note`.
+    Create(CreateNoteRequest),
+    /// `update_note`.
+    Update(UpdateNoteRequest),
+    /// `delete_note`.
+    Delete(DeleteNoteRequest),
+}
+
+impl WriteRequest {
+    /// The path the request names, as given.
+    pub fn path(&self) -> &str {
+        match self {
+            WriteRequest::Create(request) => &request.path,
+            WriteRequest::Update(request) => &request.path,
+            WriteRequest::Delete(request) => &request.path,
+        }
+    }
+}
+
+/// One of the kiln's writes, done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriteDone {
+    /// What `create_note` returns.
+    Created(NoteCreated),
+    /// What `update_note` returns.
+    Updated(NoteUpdated),
+    /// What `delete_note` returns.
+    Deleted(NoteDeleted),
+}
+
+/// The properties of a request, in order.
+pub(super) fn properties(
+    map: Option<&serde_json::Map<String, serde_json::Value>>,
+) -> Option<Vec<(String, serde_json::Value)>> {
+    map.map(|map| {
+        map.iter()
+            .map(|(key, value)| (key.clone(), value.clone()))
+            .collect()
+    })
+}
+
+/// The text of a new note, checked for size.
+pub(super) fn new_note_text(request: &CreateNoteRequest) -> Result<String, KilnError> {
+    let properties = properties(request.frontmatter.as_ref());
+    let text = compose_new(&request.content, properties.as_deref())?;
+    check_size(&text)?;
+    Ok(text)
+}
+
+/// The text of `old` once `request` is applied.
+pub(super) fn updated_text(old: &str, request: &UpdateNoteRequest) -> Result<String, KilnError> {
+    let properties = properties(request.frontmatter.as_ref());
+    let text = compose_update(old, request.content.as_deref(), properties.as_deref())?;
+    check_size(&text)?;
+    Ok(text)
+}
+
+fn check_size(text: &str) -> Result<(), KilnError> {
+    if text.len() as u64 > MAX_NOTE_BYTES {
+        return Err(KilnError::Write(WriteRefusal::TooLarge {
+            size: text.len() as u64,
+        }));
+    }
+    Ok(())
+}
+
+/// What was updated, by name.
+pub(super) fn updated_parts(request: &UpdateNoteRequest) -> Vec<&'static str> {
+    let mut parts = Vec::new();
+    if request.content.is_some() {
+        parts.push("content");
+    }
+    if request.frontmatter.is_some() {
+        parts.push("frontmatter");
+    }
+    parts
+}
+
+/// The digest of `bytes`, as read_note gives it.
+pub(super) fn sha256(bytes: &[u8]) -> String {
+    hex(&Sha256::digest(bytes))
+}
+
+/// Words in `text`, as Obsidian counts them.
+pub(super) fn word_count(text: &str) -> usize {
+    parse_note(text).word_count
+}
+
+/// The notes that link to `path`, and those whose link to it was one of
+/// several matches.
+pub(super) fn linking_notes(index: &KilnIndex, path: &NotePath) -> (Vec<String>, Vec<String>) {
+    let mut certain = Vec::new();
+    let mut ambiguous = Vec::new();
+    for source in index.backlinks(path) {
+        let Some(note) = index.get(source) else {
+            continue;
+        };
+        let links: Vec<_> = note
+            .links
+            .iter()
+            .filter(|link| link.path.as_ref() == Some(path))
+            .collect();
+        if links.iter().all(|link| link.ambiguous) {
+            ambiguous.push(source.to_string());
+        } else {
+            certain.push(source.to_string());
+        }
+    }
+    (certain, ambiguous)
+}
+
+/// A write the kiln refuses.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WriteRefusal {
+    /// `create_note` on a note that exists.
+    #[error("`{path}` already exists; nothing was written. Use update_note to change it")]
+    Exists {
+        /// The note.
+        path: String,
+    },
+    /// `expected_sha256` no longer matches.
+    #[error(
+        "`{path}` changed since it was read (its sha256 is no longer `{expected}`); nothing was written. \
+         Read it again with read_note and make the change on what it holds now"
+    )]
+    Changed {
+        /// The note.
+        path: String,
+        /// The digest given.
+        expected: String,
+    },
+    /// The note's file is not the one the user approved a change to: it
+    /// was replaced (by another file, or a link to one) or changed since.
+    #[error(
+        "`{path}` is no longer the file the change was approved for (it was replaced or changed since); nothing \
+         was written. Read it again and ask for the change on what is there now"
+    )]
+    Replaced {
+        /// The note.
+        path: String,
+    },
+    /// The trash folder is a symbolic link: a note moved there would land
+    /// wherever it leads, perhaps among the live notes.
+    #[error(
+        "the trash folder `{folder}` is a symbolic link (it leads {leads_to}), so a note moved there would not \
+         leave the notes; nothing was deleted. Make `{folder}` a real folder, or delete with `permanent: true`"
+    )]
+    TrashIsLink {
+        /// The trash folder.
+        folder: String,
+        /// Where it leads: to a folder of the kiln (quoted), or outside.
+        leads_to: String,
+    },
+    /// The note would be too large.
+    #[error("the note would be {size} bytes, over the 16 MiB a note may hold; nothing was written")]
+    TooLarge {
+        /// Its size.
+        size: u64,
+    },
+    /// `permanent` on a note that is a symbolic link.
+    #[error(
+        "`{path}` is a symbolic link to another file; it was not removed. Delete it without `permanent` to move \
+         the link to the trash (the file it leads to is kept)"
+    )]
+    LinkedNote {
+        /// The note.
+        path: String,
+    },
+    /// The text cannot be composed.
+    #[error(transparent)]
+    Compose(#[from] ComposeError),
+}
+
+impl From<ComposeError> for KilnError {
+    fn from(error: ComposeError) -> Self {
+        KilnError::Write(WriteRefusal::Compose(error))
+    }
+}
+
+/// The error for a file that exists where a note is to be created.
+pub(super) fn exists(path: &NotePath, error: FsError) -> KilnError {
+    match error {
+        FsError::AlreadyExists { .. } => KilnError::Write(WriteRefusal::Exists {
+            path: path.to_string(),
+        }),
+        other => other.into(),
+    }
+}
