@@ -145,7 +145,7 @@ pub fn hooks_folder(folder: &Path) -> Result<PathBuf, StoreError> {
 /// Whether the repository `folder` is in is a partial clone: one that may
 /// lack objects and would fetch them from a promisor remote
 /// (`extensions.partialClone`, or a `remote.<name>.promisor` that is true).
-/// quire never fetches (see [`NO_FETCH`]), so a command that needs a
+/// quire never fetches (its git commands switch fetching off), so a command that needs a
 /// missing object fails; this says why. Reading the configuration runs
 /// nothing; a folder in no repository is not a partial clone.
 pub fn is_partial_clone(folder: &Path) -> bool {
