@@ -37,7 +37,7 @@ pub(crate) fn is_space_or_tab(c: char) -> bool {
     c == ' ' || c == '\t'
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "frontmatter"))]
 mod tests {
     use super::*;
 
