@@ -26,7 +26,7 @@ use quire_grammar::plan::Task;
 use quire_planner::{
     Goal, PlannerTools, SetDetailedGoalRequest, SetOverarchingGoalRequest, SetPlanRequest,
 };
-use quire_tracker::{Action, TrackerTools, UpdateTrackerStatusRequest};
+use quire_tracker::{Action, StatusUpdate, TrackerTools};
 use serde_json::{Value, json};
 
 /// The binary under test: `QUIRE_BIN` when set (to run these attacks
@@ -454,7 +454,7 @@ fn lock_waits_end_and_name_who_holds_the_lock() {
     let tools = vault
         .tracker_tools()
         .with_lock_timeout(Duration::from_millis(300));
-    let request = UpdateTrackerStatusRequest {
+    let request = StatusUpdate {
         tracker_path: "t/a.md".into(),
         target_status: "Rejected".into(),
         dry_run: false,
@@ -472,7 +472,7 @@ fn lock_waits_end_and_name_who_holds_the_lock() {
 
     // Held by another process (util-linux `flock`, when installed). Dry
     // runs, so that no call replaces the file `flock` is locking.
-    let request = UpdateTrackerStatusRequest {
+    let request = StatusUpdate {
         dry_run: true,
         ..request
     };
@@ -545,7 +545,7 @@ fn a_slow_tracker_does_not_stall_calls_on_other_trackers() {
     let vault = Vault::new();
     vault.write("t/slow.md", note("Reviewed"));
     let tools = Arc::new(vault.tracker_tools().with_write_hook(slow_for_one_tracker));
-    let request = |tracker: &str| UpdateTrackerStatusRequest {
+    let request = |tracker: &str| StatusUpdate {
         tracker_path: tracker.into(),
         target_status: "Rejected".into(),
         dry_run: false,
@@ -606,7 +606,7 @@ fn swapping_the_tracker_folder_for_a_link_out_never_touches_outside() {
                     } else {
                         "Ghosted"
                     };
-                    let _ = tools.update_status(&UpdateTrackerStatusRequest {
+                    let _ = tools.update_status(&StatusUpdate {
                         tracker_path: "t/a.md".into(),
                         target_status: target.into(),
                         dry_run: false,

@@ -25,6 +25,7 @@ mod server;
 mod stdio;
 mod tool_error;
 mod tracker;
+mod tracker_types;
 mod transport;
 
 pub use approval::{TOKEN_LIFETIME, WritePolicy};

@@ -115,8 +115,8 @@ pub(super) fn to_call_result<T: Serialize>(outcome: Result<T, ToolError>) -> Cal
 mod tests {
     use super::*;
     use crate::mcp::ErrorCode;
+    use crate::mcp::tracker_types::UpdateTrackerStatusRequest;
     use quire_planner::{MarkTaskRequest, NoParameters};
-    use quire_tracker::UpdateTrackerStatusRequest;
 
     fn object(value: serde_json::Value) -> JsonObject {
         match value {
