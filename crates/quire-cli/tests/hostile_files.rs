@@ -23,9 +23,7 @@ use std::time::{Duration, Instant};
 use quire_cli::mcp::{ErrorCode, ToolError};
 use quire_fs::Workspace;
 use quire_grammar::plan::Task;
-use quire_planner::{
-    Goal, PlannerTools, SetDetailedGoalRequest, SetOverarchingGoalRequest, SetPlanRequest,
-};
+use quire_planner::{Goal, PlannerTools};
 use quire_tracker::{Action, StatusUpdate, TrackerTools};
 use serde_json::{Value, json};
 
@@ -1220,21 +1218,14 @@ fn a_plan_over_the_limit_says_the_limit() {
     let workspace = Workspace::new(&vault.root).unwrap();
     let tools = PlannerTools::new(workspace, Some("PLAN.md".into()));
     tools
-        .set_overarching_goal(&SetOverarchingGoalRequest {
-            goal: Goal {
-                commit_type: "feat".into(),
-                scope: "cli".into(),
-                breaking: false,
-                title: "Add a hook".into(),
-            },
-            start_new: false,
+        .set_overarching_goal(&Goal {
+            commit_type: "feat".into(),
+            scope: "cli".into(),
+            breaking: false,
+            title: "Add a hook".into(),
         })
         .unwrap();
-    tools
-        .set_detailed_goal(&SetDetailedGoalRequest {
-            description: "Why it matters.".into(),
-        })
-        .unwrap();
+    tools.set_detailed_goal("Why it matters.").unwrap();
     let text = "Write the part of the parser that reads this kind of line, with its tests and docs";
     let plan: Vec<Task> = (0..990)
         .map(|n| {
@@ -1246,7 +1237,7 @@ fn a_plan_over_the_limit_says_the_limit() {
         })
         .collect();
     // As a client sees it.
-    let error = ToolError::from(tools.set_plan(&SetPlanRequest { plan }).unwrap_err());
+    let error = ToolError::from(tools.set_plan(plan).unwrap_err());
     assert_eq!(error.code, ErrorCode::ValidationError);
     assert!(
         error
