@@ -2466,6 +2466,10 @@ fn every_result_and_refusal_that_names_a_tool_reads_word_for_word() {
             "finished",
         ),
         ("fix(cli): Flags\n\nWhy.\n", "at stage 2, unfinished"),
+        (
+            "- [ ]: A task with no plan around it\n",
+            "not a plan document",
+        ),
     ] {
         sandbox.store_by_hand(stored);
         let next = sandbox

@@ -155,8 +155,13 @@ impl PlannerTools {
             } else if kept {
                 PreviousPlan::Kept
             } else {
+                let outcome = parse(&previous, &self.config);
                 PreviousPlan::Replaced {
-                    stage: Stage::of(&parse(&previous, &self.config).document),
+                    stage: if outcome.is_parsed() {
+                        Stage::of(&outcome.document)
+                    } else {
+                        Stage::Unreadable
+                    },
                 }
             };
             let edit = Edit::NewPlanStarted {

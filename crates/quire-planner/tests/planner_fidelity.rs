@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 use quire_fs::Workspace;
-use quire_planner::{Edit, NextStep, PlanReport, PlannerError, PlannerTools, PreviousPlan};
+use quire_planner::{Edit, NextStep, PlanReport, PlannerError, PlannerTools, PreviousPlan, Stage};
 use serde_json::{Value, json};
 
 #[path = "support/planner_requests.rs"]
@@ -409,6 +409,32 @@ fn a_finished_plans_goal_changes_only_with_start_new() {
             previous: PreviousPlan::None
         })
     );
+}
+
+/// Text that is not a plan, replaced by a new plan, was reported as a plan
+/// "at stage 0, unfinished": it is reported as not a plan (and handed back).
+#[test]
+fn a_new_plan_over_text_that_is_no_plan_says_so() {
+    let unreadable = "- [ ]: A task with no plan around it\n";
+    let plan = Plan::holding(unreadable);
+    assert_eq!(
+        plan.ok("gather_requirements", json!({})).stage,
+        Stage::Unreadable
+    );
+    let goal = json!({"type": "docs", "scope": "readme", "title": "Describe the flag"});
+    let next = plan.ok(
+        "set_overarching_goal",
+        json!({ "goal": goal, "start_new": true }),
+    );
+    assert_eq!(
+        next.edit,
+        Some(Edit::NewPlanStarted {
+            previous: PreviousPlan::Replaced {
+                stage: Stage::Unreadable
+            }
+        })
+    );
+    assert_eq!(next.previous_plan.as_deref(), Some(unreadable));
 }
 
 // ------------------------------------------------------- no tool names
