@@ -58,7 +58,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode, criterion_group, criterion_main};
 use quire_fs::Workspace;
-use quire_tracker::{Action, TrackerTools, UpdateTrackerStatusRequest};
+use quire_tracker::{Action, StatusUpdate, TrackerTools};
 
 const DRY_RUN_PATH: &str = "trackers/dry-run.md";
 const WRITE_PATH: &str = "trackers/write.md";
@@ -133,8 +133,8 @@ fn realistic_tracker(status: &str) -> String {
     text
 }
 
-fn request(path: &str, target: &str, dry_run: bool) -> UpdateTrackerStatusRequest {
-    UpdateTrackerStatusRequest {
+fn request(path: &str, target: &str, dry_run: bool) -> StatusUpdate {
+    StatusUpdate {
         tracker_path: path.to_owned(),
         target_status: target.to_owned(),
         dry_run,

@@ -23,10 +23,8 @@ use std::time::{Duration, Instant};
 use quire_cli::mcp::{ErrorCode, ToolError};
 use quire_fs::Workspace;
 use quire_grammar::plan::Task;
-use quire_planner::{
-    Goal, PlannerTools, SetDetailedGoalRequest, SetOverarchingGoalRequest, SetPlanRequest,
-};
-use quire_tracker::{Action, TrackerTools, UpdateTrackerStatusRequest};
+use quire_planner::{Goal, PlannerTools};
+use quire_tracker::{Action, StatusUpdate, TrackerTools};
 use serde_json::{Value, json};
 
 /// The binary under test: `QUIRE_BIN` when set (to run these attacks
@@ -454,7 +452,7 @@ fn lock_waits_end_and_name_who_holds_the_lock() {
     let tools = vault
         .tracker_tools()
         .with_lock_timeout(Duration::from_millis(300));
-    let request = UpdateTrackerStatusRequest {
+    let request = StatusUpdate {
         tracker_path: "t/a.md".into(),
         target_status: "Rejected".into(),
         dry_run: false,
@@ -472,7 +470,7 @@ fn lock_waits_end_and_name_who_holds_the_lock() {
 
     // Held by another process (util-linux `flock`, when installed). Dry
     // runs, so that no call replaces the file `flock` is locking.
-    let request = UpdateTrackerStatusRequest {
+    let request = StatusUpdate {
         dry_run: true,
         ..request
     };
@@ -545,7 +543,7 @@ fn a_slow_tracker_does_not_stall_calls_on_other_trackers() {
     let vault = Vault::new();
     vault.write("t/slow.md", note("Reviewed"));
     let tools = Arc::new(vault.tracker_tools().with_write_hook(slow_for_one_tracker));
-    let request = |tracker: &str| UpdateTrackerStatusRequest {
+    let request = |tracker: &str| StatusUpdate {
         tracker_path: tracker.into(),
         target_status: "Rejected".into(),
         dry_run: false,
@@ -606,7 +604,7 @@ fn swapping_the_tracker_folder_for_a_link_out_never_touches_outside() {
                     } else {
                         "Ghosted"
                     };
-                    let _ = tools.update_status(&UpdateTrackerStatusRequest {
+                    let _ = tools.update_status(&StatusUpdate {
                         tracker_path: "t/a.md".into(),
                         target_status: target.into(),
                         dry_run: false,
@@ -1220,21 +1218,14 @@ fn a_plan_over_the_limit_says_the_limit() {
     let workspace = Workspace::new(&vault.root).unwrap();
     let tools = PlannerTools::new(workspace, Some("PLAN.md".into()));
     tools
-        .set_overarching_goal(&SetOverarchingGoalRequest {
-            goal: Goal {
-                commit_type: "feat".into(),
-                scope: "cli".into(),
-                breaking: false,
-                title: "Add a hook".into(),
-            },
-            start_new: false,
+        .set_overarching_goal(&Goal {
+            commit_type: "feat".into(),
+            scope: "cli".into(),
+            breaking: false,
+            title: "Add a hook".into(),
         })
         .unwrap();
-    tools
-        .set_detailed_goal(&SetDetailedGoalRequest {
-            description: "Why it matters.".into(),
-        })
-        .unwrap();
+    tools.set_detailed_goal("Why it matters.").unwrap();
     let text = "Write the part of the parser that reads this kind of line, with its tests and docs";
     let plan: Vec<Task> = (0..990)
         .map(|n| {
@@ -1246,7 +1237,7 @@ fn a_plan_over_the_limit_says_the_limit() {
         })
         .collect();
     // As a client sees it.
-    let error = ToolError::from(tools.set_plan(&SetPlanRequest { plan }).unwrap_err());
+    let error = ToolError::from(tools.set_plan(plan).unwrap_err());
     assert_eq!(error.code, ErrorCode::ValidationError);
     assert!(
         error

@@ -22,13 +22,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Arc, OnceLock};
 
-use quire_cli::mcp::{QuireServer, Toolset};
+use quire_cli::mcp::{QuireServer, Toolset, planner_guidance};
 use quire_fs::Workspace;
 use quire_grammar::plan::{ParserConfig, Task, parse};
-use quire_planner::{
-    Goal, MarkTaskRequest, PlannerError, PlannerTools, SetDetailedGoalRequest,
-    SetOverarchingGoalRequest, SetPlanRequest, Stage, guidance,
-};
+use quire_planner::store::StoreKind;
+use quire_planner::{Goal, NextStep, PlannerError, PlannerTools, Stage};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
@@ -331,10 +329,15 @@ impl Sandbox {
         );
         let detected = Stage::of(&outcome.document);
         assert_eq!(detected.number(), Some(stage));
-        let store = response["store"].as_str().unwrap();
+        let store = match response["store"].as_str().unwrap() {
+            "jj" => StoreKind::Jj,
+            "git" => StoreKind::Git,
+            "file" => StoreKind::File,
+            other => panic!("no such store: {other}"),
+        };
         assert_eq!(
             response["guidance"],
-            guidance(detected, &outcome.document, store)
+            planner_guidance(&NextStep::of(&outcome.document), store)
         );
         assert_eq!(
             response["warnings"],
@@ -1612,17 +1615,13 @@ fn a_plan_file_in_a_missing_folder_names_the_folder_and_the_fix() {
         Workspace::new(&sandbox.root).unwrap(),
         Some("sub/dir/P.txt".into()),
     );
-    assert_eq!(tools.gather_requirements().unwrap().stage, Some(0));
+    assert_eq!(tools.gather_requirements().unwrap().stage.number(), Some(0));
     fs::remove_dir_all(sandbox.root.join("sub")).unwrap();
-    let set_goal = SetOverarchingGoalRequest {
-        goal: typed_goal(),
-        start_new: false,
-    };
     for (tool, outcome) in [
         ("gather_requirements", tools.gather_requirements()),
         (
             "set_overarching_goal",
-            tools.set_overarching_goal(&set_goal),
+            tools.set_overarching_goal(&typed_goal()),
         ),
     ] {
         match outcome {
@@ -1772,21 +1771,10 @@ fn parallel_marks(sandbox: &Sandbox) {
         .iter()
         .map(|task| Task::new(false, task.as_str(), Vec::new()))
         .collect();
-    tools
-        .set_overarching_goal(&SetOverarchingGoalRequest {
-            goal: typed_goal(),
-            start_new: false,
-        })
-        .unwrap();
-    tools
-        .set_detailed_goal(&SetDetailedGoalRequest {
-            description: "Why.".into(),
-        })
-        .unwrap();
+    tools.set_overarching_goal(&typed_goal()).unwrap();
+    tools.set_detailed_goal("Why.").unwrap();
     for round in 0..5 {
-        tools
-            .set_plan(&SetPlanRequest { plan: plan.clone() })
-            .unwrap();
+        tools.set_plan(plan.clone()).unwrap();
         let barrier = Arc::new(std::sync::Barrier::new(THREADS));
         let handles: Vec<_> = tasks
             .iter()
@@ -1796,16 +1784,13 @@ fn parallel_marks(sandbox: &Sandbox) {
                 let barrier = Arc::clone(&barrier);
                 std::thread::spawn(move || {
                     barrier.wait();
-                    tools.mark_task(&MarkTaskRequest {
-                        task_id: task,
-                        completed: true,
-                    })
+                    tools.mark_task(&task, true)
                 })
             })
             .collect();
         for handle in handles {
             let response = handle.join().unwrap().unwrap();
-            assert_eq!(response.stage, Some(5));
+            assert_eq!(response.stage.number(), Some(5));
         }
         let stored = sandbox.stored();
         let open: Vec<&str> = stored
@@ -1817,7 +1802,7 @@ fn parallel_marks(sandbox: &Sandbox) {
             "round {round}: lost marks {open:?}\n{stored}"
         );
         assert_eq!(stored.matches("- [x]: Task number").count(), THREADS);
-        assert_eq!(tools.finish_job().unwrap().stage, Some(6));
+        assert_eq!(tools.finish_job().unwrap().stage.number(), Some(6));
     }
 }
 
@@ -2118,7 +2103,7 @@ fn guidance_of_every_stage() {
             description => description,
             omit_expression => true,
         }, {
-            insta::assert_snapshot!(name, guidance(detected, &outcome.document, "jj"));
+            insta::assert_snapshot!(name, planner_guidance(&NextStep::of(&outcome.document), StoreKind::Jj));
         });
     }
 }
@@ -2297,7 +2282,8 @@ fn detect_chooses_the_plan_file_then_jj_then_git() {
         detect(&Workspace::new(&git.root).unwrap(), None)
             .ok()
             .unwrap()
-            .kind(),
+            .kind()
+            .name(),
         "git"
     );
     fs::create_dir(git.root.join("notes")).unwrap();
@@ -2306,7 +2292,8 @@ fn detect_chooses_the_plan_file_then_jj_then_git() {
         detect(&Workspace::new(&git.root).unwrap(), Some(plan))
             .ok()
             .unwrap()
-            .kind(),
+            .kind()
+            .name(),
         "file"
     );
     let store = GitStore::discover(&git.root).unwrap().unwrap();
@@ -2323,7 +2310,8 @@ fn detect_chooses_the_plan_file_then_jj_then_git() {
         detect(&Workspace::new(&git.root).unwrap(), None)
             .ok()
             .unwrap()
-            .kind(),
+            .kind()
+            .name(),
         "jj"
     );
 
@@ -2355,4 +2343,210 @@ fn detect_chooses_the_plan_file_then_jj_then_git() {
         changes.starts_with("?? PLAN.md\n\ndiff --git a/PLAN.md b/PLAN.md\n"),
         "{changes}"
     );
+}
+
+// ------------------------------------------------- the words an agent reads
+
+/// The message of a call the planner refuses, through the MCP layer.
+#[track_caller]
+fn refusal(sandbox: &Sandbox, tool: &str, arguments: Value) -> String {
+    let error = sandbox
+        .call(tool, arguments)
+        .expect_err("the call is refused");
+    assert_eq!(error["code"], V, "{error}");
+    error["message"].as_str().unwrap().to_owned()
+}
+
+/// Issue 24: the planner reports its refusals, what a call did and what to
+/// do next as data, and the MCP layer words them and names the tools. An
+/// agent reads exactly what it read when the planner wrote the words
+/// itself: every refusal whose remedy is another tool, every summary, and
+/// the guidance that depends on the errors or the store.
+#[test]
+fn every_result_and_refusal_that_names_a_tool_reads_word_for_word() {
+    let sandbox = Sandbox::new(Kind::File);
+    sandbox.store_by_hand("fix(cli): Flags\n\nWhy.\n");
+    assert_eq!(
+        refusal(&sandbox, "mark_task", json!({"task_id": "1"})),
+        "the plan has no tasks yet; set them with set_plan"
+    );
+    assert_eq!(
+        refusal(&sandbox, "finish_job", json!({})),
+        "the plan has no tasks; set them with set_plan, do them, then finish"
+    );
+    assert_eq!(
+        refusal(
+            &sandbox,
+            "set_detailed_goal",
+            json!({"description": "Why.\n\n- [ ]: A task"})
+        ),
+        "the description may end in constraint lines (`- Never: ...`) but holds no tasks or other text after them; \
+         set tasks with set_plan"
+    );
+
+    sandbox.store_by_hand(
+        "fix(cli): Flags\n\nWhy.\n\n- [ ]: Write\n  - [ ]: Lex\n  - [x]: Parse\n- [ ]: Ship\n",
+    );
+    assert_eq!(
+        refusal(&sandbox, "finish_job", json!({})),
+        "3 tasks are still open: 1 Write; 1.1 Lex; 2 Ship; finish them and mark them with mark_task first"
+    );
+    let marked = sandbox
+        .call("mark_task", json!({"task_id": "1.1"}))
+        .unwrap();
+    assert_eq!(
+        marked["summary"],
+        "Task 1.1 \"Lex\" is done. All subtasks of \"Write\" are done: mark it with mark_task too."
+    );
+    sandbox.call("mark_task", json!({"task_id": "1"})).unwrap();
+    assert_eq!(
+        refusal(&sandbox, "finish_job", json!({})),
+        "1 task is still open: 2 Ship; finish it and mark it with mark_task first"
+    );
+    let reopened = sandbox
+        .call("mark_task", json!({"task_id": "Lex", "completed": false}))
+        .unwrap();
+    assert_eq!(reopened["summary"], "Task 1.1 \"Lex\" is open.");
+
+    sandbox.store_by_hand("feat: Some title\n\nWhy.\n- Never: Skip the tests\n");
+    assert_eq!(
+        refusal(
+            &sandbox,
+            "set_plan",
+            json!({"plan": [[false, "Add the flag", []]]})
+        ),
+        "the stored plan holds text the plan grammar ignores, which this edit would drop: \
+         line 1: \"Some title\": text after `type:` without a scope is not kept as a title \
+         (add a scope to keep it as the title: `feat(scope): Some title`; \
+         to keep it, call set_overarching_goal with it as the title (a title needs a scope)); \
+         line 4: \"- Never: Skip the tests\": this line looks like a constraint but its value `Skip the tests` \
+         does not start with a lowercase letter, so it is ignored (write `- Key: value`: the key a capital letter \
+         then lowercase letters and spaces (`Never`, `Do not`), the value starting with a lowercase letter; \
+         to keep it, call set_detailed_goal with the whole description and this constraint rewritten). \
+         Nothing was stored. Keep the text as the help says, or fix the stored plan by hand"
+    );
+
+    // What breaks the rules comes first; text that is no plan has its own advice.
+    sandbox.store_by_hand("feature(cli): Flags\n\nWhy.\n");
+    let read = sandbox.call("gather_requirements", json!({})).unwrap();
+    assert_eq!(read["summary"], "");
+    assert!(
+        read["guidance"].as_str().unwrap().starts_with(
+            "First fix what breaks the plan's rules (see `errors`): the next edit is refused until it does, \
+             so call the tool that sets that part again with a valid value.\n\nStage 2/3: the goal is described.\n\n"
+        ),
+        "{read:#}"
+    );
+    sandbox.store_by_hand("- [ ]: A task with no plan around it\n");
+    let read = sandbox.call("gather_requirements", json!({})).unwrap();
+    assert_eq!(
+        read["guidance"],
+        "The stored text is not a plan document (see `errors`); it is left as it is, and every tool that writes refuses \
+         until it is fixed or cleared. Fix it by hand, or edit `PLAN.md` into a plan, or delete it to start a new one; \
+         then call `gather_requirements` again."
+    );
+
+    // Finishing keeps the direction; a new plan replaces the stored one.
+    sandbox.store_by_hand("fix(cli): Flags\n\nWhy.\n\n- [x]: Add the flag\n\nShip it on Friday\n");
+    let done = sandbox.call("finish_job", json!({})).unwrap();
+    assert_eq!(
+        done["summary"],
+        "The job is complete. The direction \"Ship it on Friday\" is kept, with `~~~ COMPLETE ~~~` under it."
+    );
+    assert!(
+        done["guidance"]
+            .as_str()
+            .unwrap()
+            .starts_with("Stage 6: the job is complete (1 task done).\n\n"),
+        "{done:#}"
+    );
+    for (stored, replaced) in [
+        (
+            "fix(cli): Flags\n\nWhy.\n\n- [x]: Add the flag\n\n~~~ COMPLETE ~~~\n",
+            "finished",
+        ),
+        ("fix(cli): Flags\n\nWhy.\n", "at stage 2, unfinished"),
+        (
+            "- [ ]: A task with no plan around it\n",
+            "not a plan document",
+        ),
+    ] {
+        sandbox.store_by_hand(stored);
+        let next = sandbox
+            .call(
+                "set_overarching_goal",
+                json!({"goal": goal(), "start_new": true}),
+            )
+            .unwrap();
+        assert_eq!(
+            next["summary"],
+            format!(
+                "A new plan is started with this goal. It replaced the previous plan ({replaced}), whose text is in `previous_plan`."
+            )
+        );
+    }
+    sandbox.store_by_hand("");
+    let first = sandbox
+        .call(
+            "set_overarching_goal",
+            json!({"goal": goal(), "start_new": true}),
+        )
+        .unwrap();
+    assert_eq!(first["summary"], "A new plan is started with this goal.");
+}
+
+/// The same refusal of a finished plan's new goal in each store: how the
+/// next plan starts depends on where the plan is kept.
+#[test]
+fn a_finished_plans_refusal_says_how_each_store_starts_the_next() {
+    let finished = "fix(cli): Flags\n\nWhy.\n\n- [x]: Add the flag\n\n~~~ COMPLETE ~~~\n";
+    let refused = "the plan is finished (stage 6), so its goal is not changed; nothing was stored. To start the next plan, ";
+    let mut stores = vec![
+        (
+            Sandbox::new(Kind::File),
+            "call `set_overarching_goal` with `start_new: true` (it replaces the plan file's text), or move the plan file away first to keep it",
+        ),
+        (
+            Sandbox::new(Kind::Git),
+            "commit (the prepare-commit-msg hook offers this plan as the message and the post-commit hook clears it), or call `set_overarching_goal` with `start_new: true` to replace it",
+        ),
+    ];
+    if let Some(jj) = jj_or_skip("a_finished_plans_refusal_says_how_each_store_starts_the_next") {
+        stores.push((
+            Sandbox::jj(jj),
+            "call `set_overarching_goal` with `start_new: true` (it runs `jj new`, so this plan stays the description of its change), or run `jj new` yourself",
+        ));
+    }
+    for (sandbox, fresh_start) in stores {
+        sandbox.store_by_hand(finished);
+        assert_eq!(
+            refusal(&sandbox, "set_overarching_goal", json!({ "goal": goal() })),
+            format!("{refused}{fresh_start}"),
+            "{:?}",
+            sandbox.kind
+        );
+        let read = sandbox.call("gather_requirements", json!({})).unwrap();
+        assert_eq!(
+            read["guidance"],
+            format!(
+                "Stage 6: the job is complete (1 task done).\n\nNext: review the change with the user. \
+                 To start the next piece of work, {fresh_start}. \
+                 To reopen a task instead, call `mark_task` with `completed: false`."
+            ),
+            "{:?}",
+            sandbox.kind
+        );
+        if sandbox.kind == Kind::Jj {
+            let next = sandbox
+                .call(
+                    "set_overarching_goal",
+                    json!({"goal": goal(), "start_new": true}),
+                )
+                .unwrap();
+            assert_eq!(
+                next["summary"],
+                "A new plan is started with this goal in a new change (`jj new`); the previous plan stays the description of the change before it."
+            );
+        }
+    }
 }

@@ -18,9 +18,9 @@ use std::thread;
 
 use quire_fs::Workspace;
 use quire_tracker::{
-    Action, PLACEHOLDER_TOKENS, TrackerError, TrackerErrorKind, TrackerStatus, TrackerTools,
-    UpdateTrackerStatusRequest, UpdateTrackerStatusResponse, WriteHook, check_resume_written,
-    resume_link_target, transition_allowed,
+    Action, PLACEHOLDER_TOKENS, StatusUpdate, StatusUpdateReport, TrackerError, TrackerErrorKind,
+    TrackerStatus, TrackerTools, WriteHook, check_resume_written, resume_link_target,
+    transition_allowed,
 };
 use serde_json::json;
 #[path = "support/mcp_call.rs"]
@@ -62,13 +62,8 @@ fn note_with(status: &str, resume_line: &str) -> String {
     )
 }
 
-fn request(
-    tracker_path: &str,
-    target: &str,
-    dry_run: bool,
-    force: bool,
-) -> UpdateTrackerStatusRequest {
-    UpdateTrackerStatusRequest {
+fn request(tracker_path: &str, target: &str, dry_run: bool, force: bool) -> StatusUpdate {
+    StatusUpdate {
         tracker_path: tracker_path.into(),
         target_status: target.into(),
         dry_run,
@@ -76,7 +71,7 @@ fn request(
     }
 }
 
-type Outcome = Result<UpdateTrackerStatusResponse, TrackerError>;
+type Outcome = Result<StatusUpdateReport, TrackerError>;
 
 /// One workspace (`<tmp>/vault`) with a sibling folder outside it.
 struct Ws {
@@ -162,6 +157,17 @@ impl Ws {
             .update_status(&request(tracker_path, target, false, false))
     }
 
+    /// [`Ws::call`] as a client makes it, through the MCP layer: the
+    /// response JSON of a call that must succeed, checked for leaked paths.
+    fn wire(&self, target: &str, dry_run: bool, force: bool) -> Value {
+        self.ok_json(self.call_json(json!({
+            "tracker_path": TRACKER,
+            "target_status": target,
+            "dry_run": dry_run,
+            "force": force,
+        })))
+    }
+
     /// The tool called as a client calls it: JSON arguments, through the
     /// MCP layer. `Ok` holds the response JSON, `Err` the error JSON.
     fn call_json(&self, arguments: Value) -> Result<Value, Value> {
@@ -192,10 +198,10 @@ impl Ws {
     }
 
     /// The response of a call that must succeed, checked for leaked paths.
-    fn ok(&self, outcome: Outcome) -> UpdateTrackerStatusResponse {
+    fn ok(&self, outcome: Outcome) -> StatusUpdateReport {
         match outcome {
             Ok(response) => {
-                self.assert_sanitized(&serde_json::to_string(&response).unwrap());
+                self.assert_sanitized(&format!("{response:?}"));
                 response
             }
             Err(error) => panic!("expected a response, got the error {error}"),
@@ -439,7 +445,7 @@ fn req01_all_validation_happens_before_any_write() {
     ws.good_resume();
     // (Arguments that do not decode never reach the tool: the MCP layer
     // refuses them first.)
-    let invalid: Vec<(String, UpdateTrackerStatusRequest)> = vec![
+    let invalid: Vec<(String, StatusUpdate)> = vec![
         (note("Reviewed"), request(TRACKER, "rejected", false, false)),
         (
             note("Reviewed"),
@@ -1075,7 +1081,7 @@ fn req04_non_canonical_current_status_is_reported() {
 
 /// Moves `Reviewed -> Resume Written` (write mode, no force) and expects a
 /// guardrail block whose reason contains every fragment.
-fn assert_guardrail_block(ws: &Ws, fragments: &[&str]) -> UpdateTrackerStatusResponse {
+fn assert_guardrail_block(ws: &Ws, fragments: &[&str]) -> StatusUpdateReport {
     let before = ws.snapshot();
     let response = ws.ok(ws.call("Resume Written", false, false));
     assert_eq!(response.action, Action::Blocked, "{response:?}");
@@ -2109,9 +2115,9 @@ fn req08_dry_run_predicts_the_write_for_every_pair() {
 #[test]
 fn req09_updated_response_fields() {
     let ws = Ws::standard("Reviewed");
-    let response = ws.ok(ws.call("Resume Written", false, false));
+    let response = ws.wire("Resume Written", false, false);
     assert_eq!(
-        serde_json::to_value(&response).unwrap(),
+        response,
         json!({
             "tracker_path": "trackers/acme.md",
             "previous_status": "Reviewed",
@@ -2123,9 +2129,9 @@ fn req09_updated_response_fields() {
             "warnings": []
         })
     );
-    let response = ws.ok(ws.call("Applied", false, false));
+    let response = ws.wire("Applied", false, false);
     assert_eq!(
-        serde_json::to_value(&response).unwrap(),
+        response,
         json!({
             "tracker_path": "trackers/acme.md",
             "previous_status": "Resume Written",
@@ -2141,9 +2147,9 @@ fn req09_updated_response_fields() {
 #[test]
 fn req09_would_update_response_fields() {
     let ws = Ws::standard("Reviewed");
-    let response = ws.ok(ws.call("Resume Written", true, false));
+    let response = ws.wire("Resume Written", true, false);
     assert_eq!(
-        serde_json::to_value(&response).unwrap(),
+        response,
         json!({
             "tracker_path": "trackers/acme.md",
             "previous_status": "Reviewed",
@@ -2160,9 +2166,9 @@ fn req09_would_update_response_fields() {
 #[test]
 fn req09_noop_response_fields() {
     let ws = Ws::standard("Applied");
-    let response = ws.ok(ws.call("Applied", false, false));
+    let response = ws.wire("Applied", false, false);
     assert_eq!(
-        serde_json::to_value(&response).unwrap(),
+        response,
         json!({
             "tracker_path": "trackers/acme.md",
             "previous_status": "Applied",
@@ -2178,9 +2184,9 @@ fn req09_noop_response_fields() {
 #[test]
 fn req09_blocked_by_policy_response_fields() {
     let ws = Ws::standard("Applied");
-    let response = ws.ok(ws.call("Reviewed", false, false));
+    let response = ws.wire("Reviewed", false, false);
     assert_eq!(
-        serde_json::to_value(&response).unwrap(),
+        response,
         json!({
             "tracker_path": "trackers/acme.md",
             "previous_status": "Applied",
@@ -2198,9 +2204,9 @@ fn req09_blocked_by_policy_response_fields() {
 fn req09_blocked_by_guardrail_response_fields() {
     let ws = Ws::standard("Reviewed");
     fs::remove_file(ws.root.join(PDF)).unwrap();
-    let response = ws.ok(ws.call("Resume Written", false, false));
+    let response = ws.wire("Resume Written", false, false);
     assert_eq!(
-        serde_json::to_value(&response).unwrap(),
+        response,
         json!({
             "tracker_path": "trackers/acme.md",
             "previous_status": "Reviewed",
@@ -2218,8 +2224,7 @@ fn req09_blocked_by_guardrail_response_fields() {
 #[test]
 fn req09_forced_response_carries_warnings() {
     let ws = Ws::standard("Offer");
-    let response = ws.ok(ws.call("Interview", false, true));
-    let value = serde_json::to_value(&response).unwrap();
+    let value = ws.wire("Interview", false, true);
     let object = value.as_object().unwrap();
     let keys: BTreeSet<&str> = object.keys().map(String::as_str).collect();
     assert_eq!(
@@ -2318,7 +2323,10 @@ fn req09_control_characters_in_the_path_are_escaped_in_messages() {
     let response = ws.ok(ws.call_path(name, "Rejected"));
     assert_eq!(response.action, Action::Updated);
     assert_eq!(response.tracker_path, name);
-    let json = serde_json::to_string(&response).unwrap();
+    // As JSON, through the MCP layer (a call that changes nothing now).
+    let json = ws
+        .ok_json(ws.call_json(json!({ "tracker_path": name, "target_status": "Rejected" })))
+        .to_string();
     assert!(
         json.contains(r#""tracker_path":"trackers/\u001b[2Jx\n.md""#),
         "{json}"

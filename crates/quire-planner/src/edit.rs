@@ -7,30 +7,25 @@ use quire_grammar::plan::{
 };
 use quire_grammar::span::Spanned;
 
-use super::error::PlanEditError;
+use super::error::{IgnoredText, PlanEditError, PlanPart};
+use super::next::TaskRef;
 use super::stage::{COMPLETE, TaskAt, tasks_with_paths};
 
-/// The overarching goal: the header's parts.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+/// The overarching goal: the header's parts. The validator checks them
+/// once the goal is set: the type is one of the plan grammar's
+/// `ALLOWED_TYPES`, the scope lowercase letters, digits and hyphens
+/// starting with a letter, the title one line within the grammar's
+/// `max_title_length`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Goal {
-    /// The kind of change.
-    #[serde(rename = "type")]
-    #[cfg_attr(feature = "schema", schemars(schema_with = "type_schema"))]
+    /// The kind of change (`feat`, `fix`, ...).
     pub commit_type: String,
-    /// What the change is about: lowercase letters, digits and hyphens, starting with a letter.
+    /// What the change is about.
     pub scope: String,
     /// Whether the change breaks existing users (`!` in the header).
-    #[serde(default)]
     pub breaking: bool,
-    /// One line, at most 120 characters, no surrounding whitespace.
+    /// What the change achieves, on one line.
     pub title: String,
-}
-
-#[cfg(feature = "schema")]
-fn type_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({ "type": "string", "enum": quire_grammar::plan::ALLOWED_TYPES, "description": "The kind of change." })
 }
 
 /// Sets the header. The validator checks the parts afterwards; a title or
@@ -42,11 +37,13 @@ pub(super) fn set_goal(document: &mut PlanDocument, goal: &Goal) -> Result<(), P
         ("title", &goal.title),
     ] {
         if value.contains(['\n', '\r']) {
-            return Err(PlanEditError::new(format!("goal.{name} must be one line")));
+            return Err(PlanEditError::invalid(format!(
+                "goal.{name} must be one line"
+            )));
         }
     }
     if goal.title.trim().is_empty() {
-        return Err(PlanEditError::new(
+        return Err(PlanEditError::invalid(
             "goal.title is empty; say in one line what the change achieves",
         ));
     }
@@ -69,7 +66,7 @@ pub(super) fn set_detailed_goal(
 ) -> Result<(), PlanEditError> {
     let text = text.trim_matches(['\n', '\r']);
     if text.trim().is_empty() {
-        return Err(PlanEditError::new(
+        return Err(PlanEditError::invalid(
             "description is empty; describe why the change is needed, what it changes and how",
         ));
     }
@@ -93,19 +90,17 @@ pub(super) fn set_detailed_goal(
             }
             _ => problem.help.as_str(),
         };
-        return Err(PlanEditError::new(format!(
+        return Err(PlanEditError::invalid(format!(
             "description line {line}: {}; {hint}",
             problem.message
         )));
     }
     let parsed = outcome.document;
     if parsed.tasks.is_some() || parsed.direction.is_some() {
-        return Err(PlanEditError::new(
-            "the description may end in constraint lines (`- Never: ...`) but holds no tasks or other text after them; set tasks with set_plan",
-        ));
+        return Err(PlanEditError::TasksInDescription);
     }
     let Some(description) = parsed.description else {
-        return Err(PlanEditError::new(
+        return Err(PlanEditError::invalid(
             "the text has constraint lines but no description before them; start with a paragraph saying why, what and how",
         ));
     };
@@ -122,7 +117,7 @@ pub(super) fn set_plan(
     config: &ParserConfig,
 ) -> Result<(), PlanEditError> {
     if plan.is_empty() {
-        return Err(PlanEditError::new(
+        return Err(PlanEditError::invalid(
             "plan is empty; give at least one task as [false, \"text\", []]",
         ));
     }
@@ -137,29 +132,29 @@ pub(super) fn set_plan(
         // Quoted in messages on one line, control characters escaped.
         let shown = one_line(text);
         if text.trim().is_empty() {
-            return Err(PlanEditError::new(format!(
+            return Err(PlanEditError::invalid(format!(
                 "task {count} has no text; every task says what to do"
             )));
         }
         if text.trim() != text && !text.contains(['\n', '\r']) {
-            return Err(PlanEditError::new(format!(
+            return Err(PlanEditError::invalid(format!(
                 "task {count} (\"{shown}\") starts or ends with whitespace; write it without (git would strip it from a commit message)"
             )));
         }
         if text.contains(['\n', '\r']) {
-            return Err(PlanEditError::new(format!(
+            return Err(PlanEditError::invalid(format!(
                 "task {count} (\"{}\") spans several lines; a task is one line",
                 one_line(text.lines().next().unwrap_or_default())
             )));
         }
         if depth > MAX_TASK_DEPTH {
-            return Err(PlanEditError::new(format!(
+            return Err(PlanEditError::invalid(format!(
                 "task \"{shown}\" is a subtask {depth} levels down; the limit is {MAX_TASK_DEPTH} levels of subtasks below the top-level tasks: flatten the plan"
             )));
         }
     }
     if count > config.max_task_count {
-        return Err(PlanEditError::new(format!(
+        return Err(PlanEditError::invalid(format!(
             "the plan has {count} tasks; the limit is {}: merge small tasks",
             config.max_task_count
         )));
@@ -171,7 +166,8 @@ pub(super) fn set_plan(
 }
 
 /// Two tasks with the same text could not be told apart by text, so
-/// `mark_task` by text (and then `finish_job`) could never reach both.
+/// marking a task by its text (and then finishing the job) could never
+/// reach both.
 fn refuse_duplicate_texts(candidate: &PlanDocument) -> Result<(), PlanEditError> {
     let all = tasks_with_paths(candidate);
     let mut seen: std::collections::HashMap<&str, &TaskPath> = std::collections::HashMap::new();
@@ -192,7 +188,7 @@ fn refuse_duplicate_texts(candidate: &PlanDocument) -> Result<(), PlanEditError>
     if repeated.is_empty() {
         return Ok(());
     }
-    Err(PlanEditError::new(format!(
+    Err(PlanEditError::invalid(format!(
         "the plan repeats a task text: {}; nothing was stored. Every task needs its own text, so that it can be marked by it: \
          say what differs (\"Write the parser tests\", \"Write the CLI tests\")",
         repeated.join(", ")
@@ -211,14 +207,14 @@ fn reopen(document: &mut PlanDocument) {
 
 /// What [`mark_task`] did.
 pub(super) struct Marked {
-    pub path: TaskPath,
-    pub text: String,
+    /// The task marked.
+    pub task: TaskRef,
     /// Set when marking completed the last open subtask of a parent.
     pub parent_ready: Option<String>,
 }
 
 /// Marks the task `task_id` names as completed or open. An id written as a
-/// tree path (`2`, `1.1`, `2.3.1`, as the tools list tasks) names exactly the
+/// tree path (`2`, `1.1`, `2.3.1`, as results list tasks) names exactly the
 /// task at that path; any other id is a task's text (an exact match wins,
 /// else a unique case-insensitive part of it). Ids are trimmed.
 pub(super) fn mark_task(
@@ -230,15 +226,13 @@ pub(super) fn mark_task(
     if completed {
         let (text, parent_ready) = mark_done(document, &path)?;
         return Ok(Marked {
-            path,
-            text,
+            task: TaskRef { path, text },
             parent_ready,
         });
     }
     let text = reopen_path(document, &path);
     Ok(Marked {
-        path,
-        text,
+        task: TaskRef { path, text },
         parent_ready: None,
     })
 }
@@ -246,24 +240,22 @@ pub(super) fn mark_task(
 /// The path of the one task `task_id` names, or why there is none.
 fn resolve(document: &PlanDocument, task_id: &str) -> Result<TaskPath, PlanEditError> {
     if document.tasks().len() == 0 {
-        return Err(PlanEditError::new(
-            "the plan has no tasks yet; set them with set_plan",
-        ));
+        return Err(PlanEditError::NoTasksToMark);
     };
     let task_id = task_id.trim();
     if task_id.is_empty() {
-        return Err(PlanEditError::new(
+        return Err(PlanEditError::invalid(
             "task_id is empty; give the task's path as listed (`2`, `1.1`) or its text",
         ));
     }
     let all = tasks_with_paths(document);
     match find_task(&all, task_id) {
         Found::One(at) => Ok(at.path.clone()),
-        Found::NoPath => Err(PlanEditError::new(format!(
+        Found::NoPath => Err(PlanEditError::invalid(format!(
             "there is no task {task_id}; the plan's tasks are: {}",
             listing(all.iter())
         ))),
-        Found::None => Err(PlanEditError::new(format!(
+        Found::None => Err(PlanEditError::invalid(format!(
             "no task matches \"{}\". Open tasks: {}",
             one_line(task_id),
             listing(all.iter().filter(|at| !at.task.checked))
@@ -273,7 +265,7 @@ fn resolve(document: &PlanDocument, task_id: &str) -> Result<TaskPath, PlanEditE
                 .iter()
                 .map(|at| format!("{} \"{}\"", at.path, at.quoted()))
                 .collect();
-            Err(PlanEditError::new(format!(
+            Err(PlanEditError::invalid(format!(
                 "\"{}\" matches {} tasks: {}; nothing was changed. Give the path of one of them (e.g. `{}`) or its full text",
                 one_line(task_id),
                 several.len(),
@@ -297,7 +289,7 @@ fn mark_done(
         .collect();
     let task = document.task_mut(path).expect("resolve found a task");
     if !open_children.is_empty() {
-        return Err(PlanEditError::new(format!(
+        return Err(PlanEditError::invalid(format!(
             "task {path} \"{}\" has open subtasks: {}; a task is done only when all its subtasks are, so mark those first",
             one_line(task.text()),
             open_children.join("; ")
@@ -398,24 +390,15 @@ fn listing<'t, 'a: 't>(tasks: impl Iterator<Item = &'t TaskAt<'a>>) -> String {
 /// Records the job as complete; refuses while a task is open.
 pub(super) fn finish_job(document: &mut PlanDocument) -> Result<(), PlanEditError> {
     if document.tasks().len() == 0 {
-        return Err(PlanEditError::new(
-            "the plan has no tasks; set them with set_plan, do them, then finish",
-        ));
+        return Err(PlanEditError::NoTasksToFinish);
     }
-    let open: Vec<String> = tasks_with_paths(document)
+    let open: Vec<_> = tasks_with_paths(document)
         .iter()
         .filter(|at| !at.task.checked)
-        .map(TaskAt::listed)
+        .map(TaskAt::task_ref)
         .collect();
     if !open.is_empty() {
-        let (count, verb) = match open.len() {
-            1 => ("1 task is".to_owned(), "it"),
-            n => (format!("{n} tasks are"), "them"),
-        };
-        return Err(PlanEditError::new(format!(
-            "{count} still open: {}; finish {verb} and mark {verb} with mark_task first",
-            open.join("; ")
-        )));
+        return Err(PlanEditError::TasksOpen { open });
     }
     let directive = format!("~~~ {COMPLETE} ~~~");
     // The direction the user wrote stays, with the directive under it.
@@ -441,9 +424,9 @@ pub(super) fn normalize(document: &mut PlanDocument) {
 /// would be lost when the edited plan is stored, so the edit is refused.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Rewrites {
-    /// The header (`set_overarching_goal`).
+    /// The header (the overarching goal).
     pub header: bool,
-    /// The description and the constraints (`set_detailed_goal`).
+    /// The description and the constraints (the detailed goal).
     pub detailed_goal: bool,
 }
 
@@ -470,11 +453,11 @@ pub(super) fn read_for_edit(
                 d.help
             )
         });
-        return Err(PlanEditError::new(format!(
+        return Err(PlanEditError::invalid(format!(
             "the stored text is not a plan document{reason}. It was left as it is: fix it by hand, or {clear_hint}"
         )));
     }
-    let dropped: Vec<String> = outcome
+    let dropped: Vec<IgnoredText> = outcome
         .diagnostics
         .iter()
         .filter(|d| match d.code {
@@ -484,29 +467,20 @@ pub(super) fn read_for_edit(
         })
         .map(|d| {
             let ignored = text.get(d.span.start..d.span.end).unwrap_or_default();
-            let keep = match d.code {
-                Code::TitleIgnored => {
-                    "to keep it, call set_overarching_goal with it as the title (a title needs a scope)"
-                }
-                _ => {
-                    "to keep it, call set_detailed_goal with the whole description and this constraint rewritten"
-                }
-            };
-            format!(
-                "line {}: \"{}\": {} ({}; {keep})",
-                line_of(d.span.start),
-                one_line(ignored.trim()),
-                d.message,
-                d.help
-            )
+            IgnoredText {
+                line: line_of(d.span.start),
+                text: one_line(ignored.trim()).into_owned(),
+                message: d.message.clone(),
+                help: d.help.clone(),
+                keep_in: match d.code {
+                    Code::TitleIgnored => PlanPart::Goal,
+                    _ => PlanPart::DetailedGoal,
+                },
+            }
         })
         .collect();
     if !dropped.is_empty() {
-        return Err(PlanEditError::new(format!(
-            "the stored plan holds text the plan grammar ignores, which this edit would drop: {}. Nothing was stored. \
-             Keep the text as the help says, or fix the stored plan by hand",
-            dropped.join("; ")
-        )));
+        return Err(PlanEditError::WouldDrop { dropped });
     }
     Ok(outcome.document)
 }

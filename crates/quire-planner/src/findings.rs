@@ -1,4 +1,4 @@
-//! What a tool result says about the stored plan beyond its stage: every
+//! What a report says about the stored plan beyond its stage: every
 //! parser diagnostic and validator finding, each on one line with the line
 //! of the plan it is on and how to fix it (the diagnostic's one-line form,
 //! [`quire_grammar::diagnostics::Located`]).

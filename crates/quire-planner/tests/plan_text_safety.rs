@@ -10,7 +10,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use quire_grammar::diagnostics::one_line;
-use quire_planner::{PlannerError, PlannerTools};
+use quire_planner::{PlanReport, PlannerError, PlannerTools};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
@@ -32,15 +32,14 @@ fn stored(folder: &Path) -> String {
     fs::read_to_string(folder.join(PLAN_FILE)).unwrap_or_default()
 }
 
-fn call(tools: &PlannerTools, tool: &str, arguments: Value) -> Result<Value, PlannerError> {
+fn call(tools: &PlannerTools, tool: &str, arguments: Value) -> Result<PlanReport, PlannerError> {
     planner_requests::call(tools, tool, arguments)
-        .map(|response| serde_json::to_value(response).expect("responses serialize"))
 }
 
 /// Calls `tool`, expects a validation error, and returns its message.
 fn refused(tools: &PlannerTools, tool: &str, arguments: Value) -> String {
     match call(tools, tool, arguments) {
-        Ok(response) => panic!("{tool} accepted the call: {response:#}"),
+        Ok(response) => panic!("{tool} accepted the call: {}", response.rendered),
         Err(PlannerError::Edit(error)) => error.to_string(),
         Err(error) => panic!("{tool} failed, not refused: {error}"),
     }
@@ -212,10 +211,8 @@ fn mark_task_refuses_to_store_a_plan_that_holds_a_control_character() {
 
     // gather_requirements still reads it, so the task can be replaced.
     let response = call(&tools, "gather_requirements", json!({})).expect("the plan is read");
-    assert_eq!(
-        response["document"]["tasks"][0][1],
-        "Escape \u{1b}[31moutput"
-    );
+    let document = serde_json::to_value(&response.document).expect("documents serialize");
+    assert_eq!(document["tasks"][0][1], "Escape \u{1b}[31moutput");
     call(
         &tools,
         "set_plan",

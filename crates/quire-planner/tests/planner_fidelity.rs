@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 use quire_fs::Workspace;
-use quire_planner::{PlannerError, PlannerResponse, PlannerTools};
+use quire_planner::{Edit, NextStep, PlanReport, PlannerError, PlannerTools, PreviousPlan, Stage};
 use serde_json::{Value, json};
 
 #[path = "support/planner_requests.rs"]
@@ -49,7 +49,7 @@ impl Plan {
     }
 
     #[track_caller]
-    fn ok(&self, tool: &str, arguments: Value) -> PlannerResponse {
+    fn ok(&self, tool: &str, arguments: Value) -> PlanReport {
         planner_requests::call(&self.tools, tool, arguments)
             .unwrap_or_else(|error| panic!("{tool} failed: {error}"))
     }
@@ -67,12 +67,24 @@ impl Plan {
         assert!(!PlannerError::Edit(error.clone()).retryable(), "{error}");
         for part in expected {
             assert!(
-                error.message().contains(part),
+                error.to_string().contains(part),
                 "the message lacks {part:?}: {error}"
             );
         }
         assert_eq!(self.stored(), before, "a refused call changed the plan");
         error.to_string()
+    }
+}
+
+/// The task a `mark_task` call marked: its path, its text, and whether it
+/// is now done.
+#[track_caller]
+fn marked(report: &PlanReport) -> (String, &str, bool) {
+    match &report.edit {
+        Some(Edit::TaskMarked {
+            task, completed, ..
+        }) => (task.path.to_string(), task.text.as_str(), *completed),
+        other => panic!("no task was marked: {other:?}"),
     }
 }
 
@@ -90,33 +102,21 @@ const RELEASE: &str = "chore(release): Cut v1.2\n\nThe release is due.\n\n\
 #[test]
 fn tree_paths_name_exactly_their_task() {
     let plan = Plan::holding(RELEASE);
-    let marked = plan.ok("mark_task", json!({"task_id": "2"}));
-    assert!(
-        marked
-            .summary
-            .starts_with("Task 2 \"Tag the release\" is done."),
-        "{}",
-        marked.summary
-    );
+    let report = plan.ok("mark_task", json!({"task_id": "2"}));
+    assert_eq!(marked(&report), ("2".into(), "Tag the release", true));
     assert!(
         plan.stored()
             .contains("- [x]: Tag the release\n- [ ]: Bump to v1.2\n")
     );
 
-    let marked = plan.ok("mark_task", json!({"task_id": " 1.1\n"}));
-    assert!(
-        marked
-            .summary
-            .starts_with("Task 1.1 \"Check the links\" is done."),
-        "ids are trimmed: {}",
-        marked.summary
+    let report = plan.ok("mark_task", json!({"task_id": " 1.1\n"}));
+    assert_eq!(
+        marked(&report),
+        ("1.1".into(), "Check the links", true),
+        "ids are trimmed"
     );
     let reopened = plan.ok("mark_task", json!({"task_id": "2", "completed": false}));
-    assert!(
-        reopened
-            .summary
-            .contains("Task 2 \"Tag the release\" is open")
-    );
+    assert_eq!(marked(&reopened), ("2".into(), "Tag the release", false));
 
     // A path that names no task is refused, never read as a part of a text
     // ("4" and "2.1" are parts of "v1.2"... as "2" was).
@@ -131,12 +131,8 @@ fn tree_paths_name_exactly_their_task() {
         );
     }
     // Text still works, whole or in part.
-    let marked = plan.ok("mark_task", json!({"task_id": "v1.2"}));
-    assert!(
-        marked
-            .summary
-            .starts_with("Task 3 \"Bump to v1.2\" is done.")
-    );
+    let report = plan.ok("mark_task", json!({"task_id": "v1.2"}));
+    assert_eq!(marked(&report), ("3".into(), "Bump to v1.2", true));
 }
 
 #[test]
@@ -189,7 +185,7 @@ fn repeated_texts_written_by_hand_are_reached_by_path() {
     plan.ok("mark_task", json!({"task_id": "1"}));
     plan.ok("mark_task", json!({"task_id": "2"}));
     let done = plan.ok("finish_job", json!({}));
-    assert_eq!(done.stage, Some(6));
+    assert_eq!(done.stage.number(), Some(6));
 }
 
 // ------------------------------------------------------ nothing is dropped
@@ -217,7 +213,7 @@ fn an_edit_never_stores_less_than_was_there() {
             &[
                 "line 4: \"- Never: Skip the tests\"",
                 "this edit would drop",
-                "set_detailed_goal",
+                "set the detailed goal",
                 "Nothing was stored",
             ],
         );
@@ -237,7 +233,7 @@ fn an_edit_never_stores_less_than_was_there() {
         json!({"description": "Why not."}),
         &[
             "line 1: \"Some title\"",
-            "set_overarching_goal",
+            "set the overarching goal",
             "a title needs a scope",
         ],
     );
@@ -252,7 +248,8 @@ fn an_edit_never_stores_less_than_was_there() {
 
 /// `feature(Core): Title` once read as stage 1 with only a case warning,
 /// and the next edit failed: every validator finding and parser warning is
-/// reported with its line, and the guidance says to fix the errors first.
+/// reported with its line, and the guidance says to fix the errors first
+/// (which the MCP layer words, from the errors).
 #[test]
 fn gather_requirements_reports_every_finding_with_its_line() {
     let plan = Plan::holding("feature(Core): Title\n\nWhy.\n\n- [ ]: A\n   - [ ]: B\n");
@@ -276,12 +273,6 @@ fn gather_requirements_reports_every_finding_with_its_line() {
     assert!(
         warnings.contains("line 6: ") && warnings.contains("plan::irregular_indent"),
         "the parser's warnings: {warnings}"
-    );
-    assert!(
-        read.guidance
-            .starts_with("First fix what breaks the plan's rules"),
-        "{}",
-        read.guidance
     );
     // The text the parser ignores is a warning with its line too.
     let plan = Plan::holding("fix: Description\n");
@@ -309,15 +300,17 @@ fn finish_job_keeps_the_direction_and_reopening_gives_it_back() {
     let plan =
         Plan::holding("fix(cli): Flags\n\nWhy.\n\n- [x]: Add the flag\n\nShip it on Friday\n");
     let done = plan.ok("finish_job", json!({}));
-    assert_eq!(done.stage, Some(6));
+    assert_eq!(done.stage.number(), Some(6));
     assert_eq!(
         plan.stored(),
         "fix(cli): Flags\n\nWhy.\n\n- [x]: Add the flag\n\nShip it on Friday\n~~~ COMPLETE ~~~\n"
     );
-    assert!(
-        done.summary.contains("\"Ship it on Friday\" is kept"),
-        "{}",
-        done.summary
+    assert_eq!(
+        done.edit,
+        Some(Edit::JobFinished {
+            direction: Some("Ship it on Friday".into())
+        }),
+        "the direction is kept"
     );
     // Finishing twice changes nothing.
     plan.ok("finish_job", json!({}));
@@ -327,7 +320,7 @@ fn finish_job_keeps_the_direction_and_reopening_gives_it_back() {
     );
     // Reopening a task takes only the directive away.
     let reopened = plan.ok("mark_task", json!({"task_id": "1", "completed": false}));
-    assert_eq!(reopened.stage, Some(5));
+    assert_eq!(reopened.stage.number(), Some(5));
     assert!(
         plan.stored()
             .ends_with("- [ ]: Add the flag\n\nShip it on Friday\n")
@@ -341,19 +334,16 @@ fn finish_job_keeps_the_direction_and_reopening_gives_it_back() {
 fn a_plan_without_a_description_is_at_stage_1() {
     let plan = Plan::holding("fix(cli): Flags\n\n- [ ]: Add the flag\n");
     let read = plan.ok("gather_requirements", json!({}));
-    assert_eq!(read.stage, Some(1));
-    assert!(
-        read.guidance.contains("set_detailed_goal"),
-        "{}",
-        read.guidance
-    );
-    assert!(
-        read.guidance.contains("it has 1 task; they are kept"),
-        "{}",
-        read.guidance
+    assert_eq!(read.stage.number(), Some(1));
+    assert_eq!(
+        read.next,
+        NextStep::Describe {
+            kept_tasks: Some(1)
+        },
+        "the description is next, and the task is kept"
     );
     let described = plan.ok("set_detailed_goal", json!({"description": "Why."}));
-    assert_eq!(described.stage, Some(5));
+    assert_eq!(described.stage.number(), Some(5));
     assert!(described.rendered.contains("- [ ]: Add the flag\n"));
 }
 
@@ -362,10 +352,16 @@ fn counts_are_singular_for_one() {
     let plan = Plan::holding("fix(cli): Flags\n\nWhy.\n\n- [ ]: Add the flag\n");
     let read = plan.ok("gather_requirements", json!({}));
     assert!(
-        read.guidance
-            .starts_with("Stage 5: the plan is set: 1 task, 0 done."),
-        "{}",
-        read.guidance
+        matches!(
+            read.next,
+            NextStep::Work {
+                tasks: 1,
+                done: 0,
+                ..
+            }
+        ),
+        "{:?}",
+        read.next
     );
     plan.refused(
         "finish_job",
@@ -374,7 +370,7 @@ fn counts_are_singular_for_one() {
     );
     plan.ok("mark_task", json!({"task_id": "1"}));
     let done = plan.ok("finish_job", json!({}));
-    assert!(done.guidance.contains("(1 task done)"), "{}", done.guidance);
+    assert_eq!(done.next, NextStep::Review { tasks: 1 });
 }
 
 // ------------------------------------------------------ a finished plan
@@ -387,13 +383,16 @@ fn a_finished_plans_goal_changes_only_with_start_new() {
     plan.refused(
         "set_overarching_goal",
         json!({ "goal": goal }),
-        &["the plan is finished (stage 6)", "start_new: true"],
+        &[
+            "the plan is finished (stage 6)",
+            "start a new plan with this goal",
+        ],
     );
     let next = plan.ok(
         "set_overarching_goal",
         json!({ "goal": goal, "start_new": true }),
     );
-    assert_eq!(next.stage, Some(1));
+    assert_eq!(next.stage.number(), Some(1));
     assert_eq!(plan.stored(), "docs(readme): Describe the flag\n");
     assert_eq!(next.previous_plan.as_deref(), Some(finished));
     assert_exists(&plan.path());
@@ -404,5 +403,101 @@ fn a_finished_plans_goal_changes_only_with_start_new() {
         json!({ "goal": goal, "start_new": true }),
     );
     assert_eq!(first.previous_plan, None);
-    assert_eq!(first.summary, "A new plan is started with this goal.");
+    assert_eq!(
+        first.edit,
+        Some(Edit::NewPlanStarted {
+            previous: PreviousPlan::None
+        })
+    );
+}
+
+/// Text that is not a plan, replaced by a new plan, was reported as a plan
+/// "at stage 0, unfinished": it is reported as not a plan (and handed back).
+#[test]
+fn a_new_plan_over_text_that_is_no_plan_says_so() {
+    let unreadable = "- [ ]: A task with no plan around it\n";
+    let plan = Plan::holding(unreadable);
+    assert_eq!(
+        plan.ok("gather_requirements", json!({})).stage,
+        Stage::Unreadable
+    );
+    let goal = json!({"type": "docs", "scope": "readme", "title": "Describe the flag"});
+    let next = plan.ok(
+        "set_overarching_goal",
+        json!({ "goal": goal, "start_new": true }),
+    );
+    assert_eq!(
+        next.edit,
+        Some(Edit::NewPlanStarted {
+            previous: PreviousPlan::Replaced {
+                stage: Stage::Unreadable
+            }
+        })
+    );
+    assert_eq!(next.previous_plan.as_deref(), Some(unreadable));
+}
+
+// ------------------------------------------------------- no tool names
+
+/// Issue 24: the planner's refusals say what is wrong and what to do in
+/// the workflow's own words; naming the MCP tools that take the next step
+/// is the MCP layer's job (quire-cli words these refusals for agents).
+#[test]
+fn no_refusal_names_a_tool() {
+    const TOOLS: [&str; 7] = [
+        "gather_requirements",
+        "set_overarching_goal",
+        "set_detailed_goal",
+        "set_plan",
+        "mark_task",
+        "finish_job",
+        "start_new",
+    ];
+    let goal = json!({"goal": {"type": "docs", "scope": "readme", "title": "Next"}});
+    let described = "fix(cli): Flags\n\nWhy.\n";
+    let cases = [
+        // Finished: the goal changes only in a new plan.
+        (
+            "fix(cli): Flags\n\nWhy.\n\n- [x]: Add the flag\n\n~~~ COMPLETE ~~~\n",
+            "set_overarching_goal",
+            goal.clone(),
+        ),
+        // Tasks in the description, and no tasks to mark or to finish.
+        (
+            described,
+            "set_detailed_goal",
+            json!({"description": "Why.\n\n- [ ]: A task"}),
+        ),
+        (described, "mark_task", json!({"task_id": "1"})),
+        (described, "finish_job", json!({})),
+        // Open tasks.
+        (
+            "fix(cli): Flags\n\nWhy.\n\n- [ ]: Add the flag\n",
+            "finish_job",
+            json!({}),
+        ),
+        // Text the edit would drop: a constraint, a title without a scope.
+        (
+            "feat(cli): Flags\n\nWhy.\n- Never: Skip the tests\n\n- [ ]: Add the flag\n",
+            "mark_task",
+            json!({"task_id": "1"}),
+        ),
+        (
+            "feat: Some title\n\nWhy.\n",
+            "set_detailed_goal",
+            json!({"description": "Why not."}),
+        ),
+    ];
+    for (stored, tool, arguments) in cases {
+        let plan = Plan::holding(stored);
+        let message = planner_requests::call(&plan.tools, tool, arguments)
+            .expect_err("the call is refused")
+            .to_string();
+        for name in TOOLS {
+            assert!(
+                !message.contains(name),
+                "{tool}'s refusal names `{name}`: {message}"
+            );
+        }
+    }
 }

@@ -5,8 +5,9 @@ use quire_fs::{FsError, IoKind};
 
 use super::update::ATTEMPTS;
 
-/// Why `update_status` failed.
+/// Why [`TrackerTools::update_status`](crate::TrackerTools::update_status) failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TrackerError {
     /// The request or the tracker's content cannot be worked with: a status
     /// outside the vocabulary, frontmatter that is missing or malformed, a

@@ -11,7 +11,7 @@ use quire_grammar::diagnostics::one_line;
 use super::error::TrackerError;
 
 /// The largest `resume.tex` read, in bytes; a larger one fails the check.
-pub const MAX_RESUME_SOURCE_BYTES: u64 = 4 * 1024 * 1024;
+pub(crate) const MAX_RESUME_SOURCE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// Template tokens a finished resume must not contain (case-sensitive): the
 /// three the requirements name, and any `BULLET-POINT`, which the original

@@ -7,7 +7,7 @@
 //! bytes, atomically.
 //!
 //! ```
-//! use quire_tracker::{Action, TrackerTools, UpdateTrackerStatusRequest};
+//! use quire_tracker::{Action, StatusUpdate, TrackerTools};
 //! use quire_fs::Workspace;
 //!
 //! let folder = tempfile::tempdir()?;
@@ -16,7 +16,7 @@
 //! std::fs::write(folder.path().join("trackers/acme.md"), note)?;
 //!
 //! let tools = TrackerTools::new(Workspace::new(folder.path())?);
-//! let request = UpdateTrackerStatusRequest {
+//! let request = StatusUpdate {
 //!     tracker_path: "trackers/acme.md".into(),
 //!     target_status: "Applied".into(),
 //!     dry_run: false,
@@ -36,11 +36,7 @@ mod update;
 
 pub use error::{TrackerError, TrackerErrorKind};
 pub use guardrails::{
-    GuardrailReport, MAX_RESUME_SOURCE_BYTES, PLACEHOLDER_TOKENS, check_resume_written,
-    resume_link_target,
+    GuardrailReport, PLACEHOLDER_TOKENS, check_resume_written, resume_link_target,
 };
 pub use status::{TrackerStatus, transition_allowed};
-pub use update::{
-    Action, LOCK_TIMEOUT, MAX_NOTE_BYTES, TrackerTools, UpdateTrackerStatusRequest,
-    UpdateTrackerStatusResponse, WriteHook,
-};
+pub use update::{Action, StatusUpdate, StatusUpdateReport, TrackerTools, WriteHook};

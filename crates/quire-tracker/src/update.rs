@@ -1,10 +1,8 @@
-//! `update_tracker_status`: one guarded, atomic, byte-preserving change of a
-//! tracker note's `status`.
+//! One guarded, atomic, byte-preserving change of a tracker note's
+//! `status`.
 
 use std::io;
 use std::time::Duration;
-
-use serde::{Deserialize, Serialize};
 
 use super::error::TrackerError;
 use super::guardrails::check_resume_written;
@@ -13,76 +11,39 @@ use quire_fs::{Deadline, FsError, Located, OpenFile, Workspace};
 use quire_grammar::diagnostics::one_line;
 use quire_grammar::frontmatter::{self, EditError};
 
-/// The tool's parameters (unknown properties are rejected).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
-pub struct UpdateTrackerStatusRequest {
-    /// Path to tracker markdown file, relative to the workspace root.
+/// A status change to make (or, in a dry run, to check).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatusUpdate {
+    /// The tracker note's path, relative to the workspace root.
     pub tracker_path: String,
-    /// The status to set: exactly one of the canonical statuses.
-    #[cfg_attr(feature = "schema", schemars(schema_with = "status_schema"))]
+    /// The status to set: exactly one of the canonical statuses
+    /// ([`TrackerStatus::as_str`]), case-sensitive.
     pub target_status: String,
     /// Run every check and report the predicted action without writing.
-    #[serde(default)]
     pub dry_run: bool,
-    /// Allow transition-policy bypass with warning.
-    #[serde(default)]
+    /// Make a transition the policy does not allow (with a warning); the
+    /// resume checks still apply.
     pub force: bool,
 }
 
-#[cfg(feature = "schema")]
-fn status_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    let names: Vec<&str> = TrackerStatus::ALL
-        .iter()
-        .map(|status| status.as_str())
-        .collect();
-    schemars::json_schema!({
-        "type": "string",
-        "enum": names,
-        "description": "The status to set: exactly one of the canonical statuses (case-sensitive)."
-    })
-}
-
-/// Documented variants make schemars describe an enum as a `oneOf` of
-/// constants; the tool's output schema keeps its plain `enum` of names, which
-/// every MCP client reads.
-#[cfg(feature = "schema")]
-fn plain_string_enum(schema: &mut schemars::Schema) {
-    let Some(variants) = schema.remove("oneOf") else {
-        return;
-    };
-    let names: Vec<serde_json::Value> = variants
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|variant| variant.get("const").cloned())
-        .collect();
-    schema.insert("type".into(), "string".into());
-    schema.insert("enum".into(), names.into());
-}
-
 /// What happened (or, in a dry run, would happen).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[cfg_attr(feature = "schema", schemars(transform = plain_string_enum))]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
     /// The status was changed.
     Updated,
     /// The tracker already had the target status; nothing was written.
     Noop,
-    /// The policy or a guardrail refused the change; `error` says why.
+    /// The policy or a guardrail refused the change; the report's `error`
+    /// says why.
     Blocked,
     /// A dry run found the change allowed; nothing was written.
     WouldUpdate,
 }
 
-/// The tool's result. A blocked change is a normal result with
+/// What a status change did. A blocked change is a normal outcome with
 /// `success: false`, not an error.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct UpdateTrackerStatusResponse {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatusUpdateReport {
     /// The tracker path exactly as the request gave it.
     pub tracker_path: String,
     /// The status the tracker had, as written (possibly not a canonical status).
@@ -96,13 +57,11 @@ pub struct UpdateTrackerStatusResponse {
     /// Whether this was a dry run, which writes nothing.
     pub dry_run: bool,
     /// Present when the `Resume Written` guardrails were evaluated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub guardrail_check_passed: Option<bool>,
     /// What the caller should know that did not stop the change: a forced
     /// transition, a status that was not canonical, a value rewritten onto one line.
     pub warnings: Vec<String>,
     /// Why the change was blocked.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
@@ -112,17 +71,17 @@ pub struct UpdateTrackerStatusResponse {
 pub type WriteHook = fn(&str, &[u8]) -> io::Result<()>;
 
 /// The largest tracker note read, in bytes (larger ones are refused).
-pub const MAX_NOTE_BYTES: u64 = 4 * 1024 * 1024;
+pub(crate) const MAX_NOTE_BYTES: u64 = 4 * 1024 * 1024;
 
 /// How long a call waits for another writer of the same tracker.
-pub const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How many times a change is recomputed when the file changes under it.
 pub(super) const ATTEMPTS: usize = 5;
 
-/// The tracker toolset over one workspace. Changes of one tracker are
-/// serialized across threads and processes by a lock on the file itself;
-/// changes of different trackers run in parallel.
+/// Status changes of the trackers beneath one workspace. Changes of one
+/// tracker are serialized across threads and processes by a lock on the file
+/// itself; changes of different trackers run in parallel.
 pub struct TrackerTools {
     workspace: Workspace,
     write_hook: Option<WriteHook>,
@@ -172,7 +131,7 @@ impl TrackerTools {
     }
 
     /// Waits at most `timeout` for another writer of the same tracker
-    /// (default [`LOCK_TIMEOUT`]).
+    /// (by default ten seconds).
     pub fn with_lock_timeout(mut self, timeout: Duration) -> Self {
         self.lock_timeout = timeout;
         self
@@ -187,8 +146,8 @@ impl TrackerTools {
     /// guardrails allow it. Only the status value's bytes change.
     pub fn update_status(
         &self,
-        request: &UpdateTrackerStatusRequest,
-    ) -> Result<UpdateTrackerStatusResponse, TrackerError> {
+        request: &StatusUpdate,
+    ) -> Result<StatusUpdateReport, TrackerError> {
         let target = parse_target_status(&request.target_status)?;
         // One deadline for the whole call, however often it starts again.
         let deadline = Deadline::after(self.lock_timeout);
@@ -225,10 +184,10 @@ impl TrackerTools {
     /// One read-check-write of the tracker, holding its lock throughout.
     fn attempt(
         &self,
-        request: &UpdateTrackerStatusRequest,
+        request: &StatusUpdate,
         target: TrackerStatus,
         deadline: Deadline,
-    ) -> Result<UpdateTrackerStatusResponse, Interrupted> {
+    ) -> Result<StatusUpdateReport, Interrupted> {
         let shown = self.shown(&request.tracker_path);
         let tracker = self.read_locked(&request.tracker_path, &shown, deadline)?;
         let document = frontmatter::parse(&tracker.text).map_err(|error| {
@@ -240,7 +199,7 @@ impl TrackerTools {
             ))
         })?;
         let previous = string_field(fields, "status", &shown)?;
-        let mut response = UpdateTrackerStatusResponse {
+        let mut response = StatusUpdateReport {
             // The design echoes the path as given (JSON escapes what needs it).
             tracker_path: request.tracker_path.clone(),
             previous_status: previous.clone(),
@@ -288,11 +247,11 @@ impl TrackerTools {
     /// caller should know besides goes into `response`'s warnings.
     fn refusal(
         &self,
-        request: &UpdateTrackerStatusRequest,
+        request: &StatusUpdate,
         target: TrackerStatus,
         fields: &frontmatter::Frontmatter,
         shown: &str,
-        response: &mut UpdateTrackerStatusResponse,
+        response: &mut StatusUpdateReport,
     ) -> Result<Option<String>, TrackerError> {
         let previous = &response.previous_status;
         // The status as messages show it (a status read from a block scalar
@@ -335,13 +294,13 @@ impl TrackerTools {
     /// run, checks that it could be).
     fn write(
         &self,
-        request: &UpdateTrackerStatusRequest,
+        request: &StatusUpdate,
         target: TrackerStatus,
         tracker: &LockedTracker,
         fields: &frontmatter::Frontmatter,
         shown: &str,
-        mut response: UpdateTrackerStatusResponse,
-    ) -> Result<UpdateTrackerStatusResponse, Interrupted> {
+        mut response: StatusUpdateReport,
+    ) -> Result<StatusUpdateReport, Interrupted> {
         // A status written as a block scalar, with a tag, or over several
         // lines is readable, so it is rewritten in place as a one-line
         // scalar, as the original tool did; one that cannot be (an anchor
@@ -422,16 +381,13 @@ const POLICY: &str =
 /// A write precondition that failed (read-only, hard links, ...) is a
 /// refused change, reported like a blocked transition.
 fn refused_write(
-    response: UpdateTrackerStatusResponse,
+    response: StatusUpdateReport,
     error: FsError,
-) -> Result<UpdateTrackerStatusResponse, Interrupted> {
+) -> Result<StatusUpdateReport, Interrupted> {
     Ok(blocked(response, error.to_string()))
 }
 
-fn blocked(
-    mut response: UpdateTrackerStatusResponse,
-    reason: String,
-) -> UpdateTrackerStatusResponse {
+fn blocked(mut response: StatusUpdateReport, reason: String) -> StatusUpdateReport {
     response.action = Action::Blocked;
     response.success = false;
     response.error = Some(reason);

@@ -18,6 +18,8 @@ mod kiln_write;
 #[cfg(feature = "nova")]
 mod nova;
 mod planner;
+mod planner_text;
+mod planner_types;
 mod resources;
 mod result;
 mod scope;
@@ -25,11 +27,13 @@ mod server;
 mod stdio;
 mod tool_error;
 mod tracker;
+mod tracker_types;
 mod transport;
 
 pub use approval::{TOKEN_LIFETIME, WritePolicy};
 pub use http::{HttpLimits, MCP_PATH, serve_http, serve_http_on};
 pub use kiln_write::ELICITATION_WAIT;
+pub use planner_text::guidance as planner_guidance;
 pub use server::{QuireServer, Toolset, UnknownToolset};
 pub use stdio::{EXIT_GRACE, MAX_LINE_BYTES, StdioEnd, serve_stdio};
 pub use tool_error::{ErrorCode, ToolError};

@@ -6,13 +6,28 @@ use rmcp::model::JsonObject;
 use rmcp::{tool, tool_router};
 use serde::de::DeserializeOwned;
 
+use super::planner_types::{
+    MarkTaskRequest, NoParameters, PlannerResponse, SetDetailedGoalRequest,
+    SetOverarchingGoalRequest, SetPlanRequest,
+};
 use super::result::{ToolFuture, run_tool};
 use super::server::QuireServer;
 use quire_grammar::plan::{ALLOWED_TYPES, MAX_TASK_DEPTH, ParserConfig};
-use quire_planner::{
-    MarkTaskRequest, NoParameters, PlannerError, PlannerResponse, PlannerTools,
-    SetDetailedGoalRequest, SetOverarchingGoalRequest, SetPlanRequest,
-};
+use quire_planner::store::MAX_DIFF_BYTES;
+use quire_planner::{PlanReport, PlannerError, PlannerTools};
+
+/// `gather_requirements`' description, with the most of a diff `changes`
+/// carries.
+fn gather_requirements_description() -> String {
+    format!(
+        "Read the plan and its workflow stage, and learn what to do next: call this first. The plan is kept in the \
+         Jujutsu change description, the git directory, or --plan-file; the stage is 0 empty, 1 goal, 2 described, \
+         4 constraints, 5 planned or 6 complete, and the guidance names the next tool and its parameters. When the \
+         working copy beneath the root has changes, `changes` lists the changed files and then their diff in git's \
+         format (cut at {} KiB, saying how much was left out).",
+        MAX_DIFF_BYTES / 1024
+    )
+}
 
 /// `set_overarching_goal`'s description: the types and the title's limit
 /// come from the plan grammar's own constants.
@@ -34,17 +49,20 @@ fn set_plan_description() -> String {
 }
 
 /// The result of every planner operation.
-type Outcome = Result<PlannerResponse, PlannerError>;
+type Outcome = Result<PlanReport, PlannerError>;
 
 impl QuireServer {
-    /// Runs one call of a planner tool: `operation` with the decoded request.
+    /// Runs one call of a planner tool: `operation` with the decoded
+    /// request, its report put into the tools' words.
     fn planner_tool<Request: DeserializeOwned>(
         &self,
         tool: ToolName,
         args: JsonObject,
         operation: impl FnOnce(&PlannerTools, &Request) -> Outcome + Send + 'static,
     ) -> ToolFuture<'static> {
-        run_tool(&self.planner, tool, args, operation)
+        run_tool(&self.planner, tool, args, move |planner, request| {
+            operation(planner, request).map(PlannerResponse::from)
+        })
     }
 }
 
@@ -56,15 +74,22 @@ fn no_request(
     move |planner, _| operation(planner)
 }
 
+/// `set_overarching_goal`: the goal of this plan, or with `start_new` the
+/// goal of the next.
+fn set_overarching_goal(planner: &PlannerTools, request: &SetOverarchingGoalRequest) -> Outcome {
+    let goal = request.goal.clone().into();
+    if request.start_new {
+        planner.start_new_plan(&goal)
+    } else {
+        planner.set_overarching_goal(&goal)
+    }
+}
+
 #[tool_router(router = planner_router, vis = "pub(super)")]
 impl QuireServer {
     #[tool(
         name = "gather_requirements",
-        description = "Read the plan and its workflow stage, and learn what to do next: call this first. The plan is kept in the \
-                       Jujutsu change description, the git directory, or --plan-file; the stage is 0 empty, 1 goal, 2 described, \
-                       4 constraints, 5 planned or 6 complete, and the guidance names the next tool and its parameters. When the \
-                       working copy beneath the root has changes, `changes` lists the changed files and then their diff in git's \
-                       format (cut at 64 KiB, saying how much was left out).",
+        description = gather_requirements_description(),
         input_schema = schema_for_type::<NoParameters>(),
         output_schema = schema_for_output::<PlannerResponse>(),
         annotations(title = "Gather requirements", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
@@ -81,7 +106,7 @@ impl QuireServer {
         annotations(title = "Set overarching goal", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     fn set_overarching_goal(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        self.planner_tool(tool, args, PlannerTools::set_overarching_goal)
+        self.planner_tool(tool, args, set_overarching_goal)
     }
 
     #[tool(
@@ -94,7 +119,9 @@ impl QuireServer {
         annotations(title = "Set detailed goal", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     fn set_detailed_goal(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        self.planner_tool(tool, args, PlannerTools::set_detailed_goal)
+        self.planner_tool(tool, args, |planner, request: &SetDetailedGoalRequest| {
+            planner.set_detailed_goal(&request.description)
+        })
     }
 
     #[tool(
@@ -105,7 +132,9 @@ impl QuireServer {
         annotations(title = "Set plan", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     fn set_plan(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        self.planner_tool(tool, args, PlannerTools::set_plan)
+        self.planner_tool(tool, args, |planner, request: &SetPlanRequest| {
+            planner.set_plan(request.plan.clone())
+        })
     }
 
     #[tool(
@@ -118,7 +147,9 @@ impl QuireServer {
         annotations(title = "Mark task", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     fn mark_task(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        self.planner_tool(tool, args, PlannerTools::mark_task)
+        self.planner_tool(tool, args, |planner, request: &MarkTaskRequest| {
+            planner.mark_task(&request.task_id, request.completed)
+        })
     }
 
     #[tool(
@@ -151,18 +182,23 @@ mod tests {
             .collect()
     }
 
-    /// Doc comments become the request schemas' descriptions and cannot be
-    /// computed; every title length and nesting depth the planner's tools
-    /// state (descriptions and input schemas alike) is held to the
-    /// grammar's constants here.
+    /// Doc comments become the schemas' descriptions and cannot be
+    /// computed; every title length, nesting depth and diff limit the
+    /// planner's tools state (descriptions, input and output schemas alike)
+    /// is held to the grammar's and the planner's constants here.
     #[test]
     fn every_limit_the_tools_state_is_the_grammars() {
-        let (mut lengths, mut depths) = (0, 0);
+        use quire_planner::store::{MAX_DIFF_BYTES, MAX_NEW_FILE_DIFFS};
+
+        let (mut lengths, mut depths, mut new_files, mut diff_sizes) = (0, 0, 0, 0);
         for tool in super::super::server::QuireServer::planner_router().list_all() {
             let stated = format!(
-                "{} {}",
+                "{} {} {}",
                 tool.description.as_deref().unwrap_or_default(),
-                serde_json::Value::Object((*tool.input_schema).clone())
+                serde_json::Value::Object((*tool.input_schema).clone()),
+                serde_json::Value::Object(
+                    tool.output_schema.as_deref().cloned().unwrap_or_default()
+                )
             );
             for (number, word) in numbers_after(&stated, "at most ") {
                 if word.starts_with("characters") {
@@ -172,10 +208,31 @@ mod tests {
                 } else if word.starts_with("levels") {
                     depths += 1;
                     assert_eq!(number, MAX_TASK_DEPTH, "{}: {stated}", tool.name);
+                } else if word.starts_with(')') {
+                    // `each untracked file as a new file, at most 100)`.
+                    new_files += 1;
+                    assert_eq!(number, MAX_NEW_FILE_DIFFS, "{}: {stated}", tool.name);
+                } else {
+                    panic!(
+                        "{}: a limit this test does not know: at most {number} {word}",
+                        tool.name
+                    );
                 }
             }
+            for (number, word) in numbers_after(&stated, "cut at ") {
+                assert!(word.starts_with("KiB"), "{}: {stated}", tool.name);
+                diff_sizes += 1;
+                assert_eq!(number * 1024, MAX_DIFF_BYTES, "{}: {stated}", tool.name);
+            }
         }
-        assert_eq!((lengths, depths), (2, 2), "every limit stated is checked");
+        // The title in set_overarching_goal's description and goal.title;
+        // the depth in set_plan's description and `plan`; the diff in
+        // gather_requirements' description and every result's `changes`.
+        assert_eq!(
+            (lengths, depths, new_files, diff_sizes),
+            (2, 2, 6, 7),
+            "every limit stated is checked"
+        );
     }
 
     /// `set_detailed_goal`'s description lists the constraint prefixes in

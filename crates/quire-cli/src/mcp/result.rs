@@ -115,8 +115,10 @@ pub(super) fn to_call_result<T: Serialize>(outcome: Result<T, ToolError>) -> Cal
 mod tests {
     use super::*;
     use crate::mcp::ErrorCode;
-    use quire_planner::{MarkTaskRequest, NoParameters};
-    use quire_tracker::UpdateTrackerStatusRequest;
+    use crate::mcp::planner_types::{
+        MarkTaskRequest, NoParameters, SetOverarchingGoalRequest, SetPlanRequest,
+    };
+    use crate::mcp::tracker_types::UpdateTrackerStatusRequest;
 
     fn object(value: serde_json::Value) -> JsonObject {
         match value {
@@ -153,7 +155,7 @@ mod tests {
             "{}",
             error.message
         );
-        let error = decode::<quire_planner::SetOverarchingGoalRequest>(
+        let error = decode::<SetOverarchingGoalRequest>(
             "set_overarching_goal",
             object(serde_json::json!({"goal": {"type": "feat", "title": "t", "colour": 1}})),
         )
@@ -175,7 +177,7 @@ mod tests {
             error.message,
             "invalid arguments for mark_task: completed: invalid type: string \"yes\", expected a boolean"
         );
-        let error = decode::<quire_planner::SetPlanRequest>(
+        let error = decode::<SetPlanRequest>(
             "set_plan",
             object(serde_json::json!({"plan": [[false, "a", []], [false, 5, []]]})),
         )

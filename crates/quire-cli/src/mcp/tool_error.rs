@@ -81,16 +81,18 @@ impl ToolError {
 
 /// A refused edit is the request's fault (`VALIDATION_ERROR`); a store that
 /// cannot be used is a `STORE_ERROR`, retryable when another writer held it.
+/// A refusal whose remedy is another tool names it.
 impl From<PlannerError> for ToolError {
     fn from(error: PlannerError) -> Self {
         let code = match error {
             PlannerError::Edit(_) => ErrorCode::ValidationError,
             PlannerError::Store(_) => ErrorCode::StoreError,
+            _ => ErrorCode::InternalError,
         };
         ToolError {
             code,
             retryable: error.retryable(),
-            message: error.to_string(),
+            message: super::planner_text::error_message(&error),
         }
     }
 }

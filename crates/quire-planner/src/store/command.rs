@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use super::StoreError;
 
 /// How long a version-control command may run.
-pub const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The most a command may print on stdout (a plan, a change summary).
 const MAX_STDOUT: usize = 4 * 1024 * 1024;

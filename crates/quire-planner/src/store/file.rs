@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::plan_file::PlanFile;
-use super::{PlanStore, StoreError, repository_store};
+use super::{PlanStore, StoreError, StoreKind, repository_store};
 use quire_fs::{FolderLock, FsError, Workspace};
 
 /// A plan kept in a file of the workspace (`--plan-file`), for a workspace that
@@ -76,8 +76,8 @@ fn missing_folder(error: FsError, path: &str) -> StoreError {
 }
 
 impl PlanStore for FileStore {
-    fn kind(&self) -> &'static str {
-        "file"
+    fn kind(&self) -> StoreKind {
+        StoreKind::File
     }
 
     fn load(&self) -> Result<String, StoreError> {

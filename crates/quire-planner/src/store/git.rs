@@ -12,15 +12,15 @@ use std::time::Duration;
 
 use super::command::{CommandStream, Invocation};
 use super::plan_file::PlanFile;
-use super::{Diff, MAX_NEW_FILE_DIFFS, PlanStore, StoreError, changes_text};
+use super::{Diff, MAX_NEW_FILE_DIFFS, PlanStore, StoreError, StoreKind, changes_text};
 use quire_fs::{FolderLock, Workspace};
 
 const INSTALL: &str = "install git, or start the server with `--plan-file PATH`";
 
 /// The plan's file name inside the git directory.
-pub const PLAN_FILE_NAME: &str = "QUIRE_PLAN";
+pub(crate) const PLAN_FILE_NAME: &str = "QUIRE_PLAN";
 
-/// A plan kept in git's own directory ([`PLAN_FILE_NAME`]), out of the working
+/// A plan kept in git's own directory (`QUIRE_PLAN`), out of the working
 /// tree, so it is never committed by accident.
 pub struct GitStore {
     root: PathBuf,
@@ -349,8 +349,8 @@ impl GitStore {
 }
 
 impl PlanStore for GitStore {
-    fn kind(&self) -> &'static str {
-        "git"
+    fn kind(&self) -> StoreKind {
+        StoreKind::Git
     }
 
     fn load(&self) -> Result<String, StoreError> {

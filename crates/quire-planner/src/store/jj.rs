@@ -5,14 +5,14 @@ use std::time::Duration;
 
 use super::command::Invocation;
 use super::git::NO_FETCH;
-use super::{Diff, PlanStore, StoreError, changes_text};
+use super::{Diff, PlanStore, StoreError, StoreKind, changes_text};
 use quire_fs::{FolderLock, Workspace};
 
 const INSTALL: &str = "install Jujutsu (`cargo install --locked jj-cli`), or start the server with `--plan-file PATH`";
 
 /// A plan kept in the description of Jujutsu's working-copy change, where it
 /// becomes the commit message.
-pub struct JjStore {
+pub(crate) struct JjStore {
     root: PathBuf,
     repository: PathBuf,
 }
@@ -20,7 +20,7 @@ pub struct JjStore {
 impl JjStore {
     /// The store of the repository at `repository` (which has `.jj/`), run
     /// from `root` (the repository or a folder inside it).
-    pub fn new(root: &Path, repository: &Path) -> Self {
+    pub(crate) fn new(root: &Path, repository: &Path) -> Self {
         JjStore {
             root: root.to_owned(),
             repository: repository.to_owned(),
@@ -62,8 +62,8 @@ impl JjStore {
 }
 
 impl PlanStore for JjStore {
-    fn kind(&self) -> &'static str {
-        "jj"
+    fn kind(&self) -> StoreKind {
+        StoreKind::Jj
     }
 
     fn load(&self) -> Result<String, StoreError> {

@@ -11,21 +11,49 @@ mod plan_file;
 use std::path::Path;
 use std::time::Duration;
 
-pub use command::{COMMAND_TIMEOUT, CommandStream};
+pub use command::CommandStream;
 pub use file::FileStore;
-pub use git::{GitStore, PLAN_FILE_NAME, hooks_folder, is_partial_clone, stream_git};
-pub use jj::JjStore;
+pub use git::{GitStore, hooks_folder, is_partial_clone, stream_git};
+use jj::JjStore;
 
 use quire_fs::{FolderLock, FsError, Workspace};
 
 /// The largest stored plan read, in bytes. A plan is at most 100,000
 /// characters (the grammar's limit); anything much larger is not one.
-pub const MAX_PLAN_BYTES: u64 = 1024 * 1024;
+pub(crate) const MAX_PLAN_BYTES: u64 = 1024 * 1024;
+
+/// Which kind of place holds the plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StoreKind {
+    /// The description of the Jujutsu working-copy change.
+    Jj,
+    /// A file in the git directory, offered as the next commit message.
+    Git,
+    /// A plain file beneath the workspace root (`--plan-file`).
+    File,
+}
+
+impl StoreKind {
+    /// `jj`, `git` or `file`.
+    pub fn name(self) -> &'static str {
+        match self {
+            StoreKind::Jj => "jj",
+            StoreKind::Git => "git",
+            StoreKind::File => "file",
+        }
+    }
+}
+
+impl std::fmt::Display for StoreKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// A place that holds one plan document's text.
 pub trait PlanStore: Send + Sync {
-    /// `jj`, `git` or `file`.
-    fn kind(&self) -> &'static str;
+    /// Which kind of place it is.
+    fn kind(&self) -> StoreKind;
     /// The stored text (empty when nothing is stored yet).
     fn load(&self) -> Result<String, StoreError>;
     /// Replaces the stored text.
@@ -158,6 +186,7 @@ pub(crate) fn changes_text(summary: &str, diff: Diff) -> Option<String> {
 /// Why a store could not be used. Messages say what failed and what to do,
 /// with paths relative to the workspace.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum StoreError {
     /// The version-control program the store runs is not there.
     #[error("`{program}` is not installed or not on PATH; {hint}")]

@@ -1,0 +1,234 @@
+//! The planner tools' arguments and result as clients see them: the JSON
+//! they decode from and encode to, and the JSON Schemas `tools/list`
+//! publishes (the doc comments here are the schemas' descriptions). Each
+//! converts to or from the planner's typed API.
+
+use quire_grammar::plan::{PlanDocument, Task};
+use quire_planner::PlanReport;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::planner_text;
+
+/// `set_overarching_goal`'s parameters.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SetOverarchingGoalRequest {
+    /// The goal to set: the header's type, scope and title.
+    pub goal: Goal,
+    /// Start the next plan instead of changing this one's goal: Jujutsu
+    /// starts a new change (`jj new`) and keeps the old plan on its change;
+    /// git and plan-file stores replace the stored plan (its text is
+    /// returned as `previous_plan`). Needed once a plan is finished.
+    #[serde(default)]
+    pub start_new: bool,
+}
+
+/// The overarching goal: the header's parts.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Goal {
+    /// The kind of change.
+    #[serde(rename = "type")]
+    #[schemars(schema_with = "type_schema")]
+    pub commit_type: String,
+    /// What the change is about: lowercase letters, digits and hyphens, starting with a letter.
+    pub scope: String,
+    /// Whether the change breaks existing users (`!` in the header).
+    #[serde(default)]
+    pub breaking: bool,
+    /// One line, at most 120 characters, no surrounding whitespace.
+    pub title: String,
+}
+
+/// `goal.type`: one of the plan grammar's types.
+fn type_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "string", "enum": quire_grammar::plan::ALLOWED_TYPES, "description": "The kind of change." })
+}
+
+impl From<Goal> for quire_planner::Goal {
+    fn from(goal: Goal) -> Self {
+        quire_planner::Goal {
+            commit_type: goal.commit_type,
+            scope: goal.scope,
+            breaking: goal.breaking,
+            title: goal.title,
+        }
+    }
+}
+
+/// `set_detailed_goal`'s parameters.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SetDetailedGoalRequest {
+    /// Why the change is needed, what it changes and how, as one paragraph;
+    /// optionally followed by constraint lines such as `- Never: skip the tests`.
+    pub description: String,
+}
+
+/// `set_plan`'s parameters.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct SetPlanRequest {
+    /// Tasks as [checked, text, children] tuples, at most 4 levels below the top.
+    #[schemars(schema_with = "plan_schema")]
+    pub plan: Vec<Task>,
+}
+
+/// The schema of `plan`: an array of `Task` tuples. `Task` is recursive, so
+/// it is a definition the generator places in the root schema's `$defs`
+/// (where `#/$defs/Task` resolves), not one nested under `properties.plan`,
+/// where a reference from the root would point to nowhere.
+fn plan_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    /// One task: `[checked, text, children]`.
+    struct TaskTuple;
+
+    impl JsonSchema for TaskTuple {
+        fn schema_name() -> std::borrow::Cow<'static, str> {
+            "Task".into()
+        }
+
+        fn schema_id() -> std::borrow::Cow<'static, str> {
+            "quire_cli::mcp::SetPlanRequest::Task".into()
+        }
+
+        fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+            let task = generator.subschema_for::<TaskTuple>();
+            schemars::json_schema!({
+                "type": "array",
+                "prefixItems": [
+                    { "type": "boolean", "description": "done" },
+                    { "type": "string", "description": "what to do, one line" },
+                    { "type": "array", "items": task, "description": "subtasks" }
+                ],
+                "minItems": 3,
+                "maxItems": 3
+            })
+        }
+    }
+
+    let task = generator.subschema_for::<TaskTuple>();
+    schemars::json_schema!({
+        "type": "array",
+        "description": "Tasks as [checked, text, children] tuples, e.g. [[false, \"Parse task lines\", [[false, \"Handle indentation\", []]]]].",
+        "items": task
+    })
+}
+
+/// `mark_task`'s parameters.
+#[derive(Clone, Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct MarkTaskRequest {
+    /// The task's path as the tools list it (`2`, `1.1`, `2.3.1`: exactly
+    /// that task), or its text (an exact match wins, else a unique part of it).
+    pub task_id: String,
+    /// `true` (the default) marks it done, `false` reopens it.
+    #[serde(default = "done")]
+    pub completed: bool,
+}
+
+fn done() -> bool {
+    true
+}
+
+/// Parameters of the tools that take none.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(super) struct NoParameters {}
+
+/// Every planner tool's result.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(super) struct PlannerResponse {
+    /// The workflow stage: 0, 1, 2 (the spec's 2/3), 4, 5 or 6; null when
+    /// the stored text is not a plan (`stage_name` "unreadable").
+    pub stage: Option<u8>,
+    /// The stage by name (`empty`, `goal`, ..., `complete`), or `unreadable`.
+    pub stage_name: Stage,
+    /// Where the plan is kept: `jj`, `git` or `file`.
+    pub store: String,
+    /// The plan in the JSON shape of the plan grammar (absent sections absent).
+    // Described to clients as any JSON, as it always was.
+    #[schemars(with = "serde_json::Value")]
+    pub document: PlanDocument,
+    /// The plan as stored.
+    pub rendered: String,
+    /// What this call did (empty for `gather_requirements`).
+    pub summary: String,
+    /// What to do next, and with which tool.
+    pub guidance: String,
+    /// The working copy's changes beneath the root, when there are any
+    /// (with --plan-file too, when the root is in a jj or git working copy):
+    /// the changed files as `jj diff --summary` / `git status --short` list
+    /// them, a blank line, then their diff in git's format (`jj diff --git`;
+    /// for git, `git diff` against the last commit plus each untracked file
+    /// as a new file, at most 100), cut at 64 KiB at a line end with a last
+    /// line `[the diff is cut at …: … not shown]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<String>,
+    /// What in the stored plan breaks the plan's rules, with its line and
+    /// how to fix it: the next edit fails unless it fixes these.
+    pub errors: Vec<String>,
+    /// Things to look at that do not block (the scope's case, text the
+    /// parser ignores), with their lines.
+    pub warnings: Vec<String>,
+    /// The text `start_new` replaced, when the store could not keep it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub previous_plan: Option<String>,
+}
+
+/// The report as the tools return it: the stage by number and by name, and
+/// what the call did and what to do next in words.
+impl From<PlanReport> for PlannerResponse {
+    fn from(report: PlanReport) -> Self {
+        PlannerResponse {
+            stage: report.stage.number(),
+            stage_name: report.stage.into(),
+            store: report.store.name().to_owned(),
+            summary: planner_text::summary(report.edit.as_ref()),
+            guidance: planner_text::report_guidance(&report),
+            document: report.document,
+            rendered: report.rendered,
+            changes: report.changes,
+            errors: report.errors,
+            warnings: report.warnings,
+            previous_plan: report.previous_plan,
+        }
+    }
+}
+
+/// The spec's stages. Stage 3 is reported as 2 (the spec's "2/3": a
+/// description without constraints).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(super) enum Stage {
+    /// 0: no header.
+    Empty,
+    /// 1: the overarching goal (header) only.
+    Goal,
+    /// 2/3: goal and detailed description.
+    DetailedGoal,
+    /// 4: goal, description and constraints.
+    Constraints,
+    /// 5: a plan of tasks, not finished.
+    Plan,
+    /// 6: finished (`~~~ COMPLETE ~~~`).
+    Complete,
+    /// The stored text is not a plan document: it has no stage until it
+    /// is fixed or cleared.
+    Unreadable,
+}
+
+impl From<quire_planner::Stage> for Stage {
+    fn from(stage: quire_planner::Stage) -> Self {
+        use quire_planner::Stage as Domain;
+        match stage {
+            Domain::Empty => Stage::Empty,
+            Domain::Goal => Stage::Goal,
+            Domain::DetailedGoal => Stage::DetailedGoal,
+            Domain::Constraints => Stage::Constraints,
+            Domain::Plan => Stage::Plan,
+            Domain::Complete => Stage::Complete,
+            Domain::Unreadable => Stage::Unreadable,
+        }
+    }
+}
