@@ -21,7 +21,9 @@
 //! store. The grammar is `grammar/commit.ebnf`.
 //!
 //! [`lint`] judges a parsed message with commitlint's rules, grouped in
-//! presets that a `quire.toml` adjusts ([`config`]).
+//! presets that a `quire.toml` adjusts ([`config`]). [`policy`] is `quire
+//! check`'s whole check of commit messages: a `quire.toml` text and a
+//! preset in, rules and a verdict (with its `--json` object) out.
 //!
 //! Hand-written on winnow rather than wrapping git-conventional (the model
 //! crate): it keeps no spans, is not lossless, fails on what is not a
@@ -36,6 +38,7 @@ mod header;
 mod kind;
 pub mod lint;
 mod parse;
+pub mod policy;
 mod preset;
 mod problem;
 
