@@ -42,12 +42,11 @@ pub mod policy;
 mod preset;
 mod problem;
 
-pub use crate::span::{Span, Spanned};
 pub use ast::{
     AutosquashMarker, Body, CommitMessage, CommitSummary, ConventionalHeader, Footer,
     FooterSeparator, FooterSummary, Header, MessageKind,
 };
-pub use check::{CheckReport, CheckedCommit, check_commit, lint_view};
+pub use check::{CheckedCommit, check_commit};
 pub use cleanup::git_cleanup;
 pub(crate) use header::{HeaderParts, ScopePart, char_span, header_parts};
 pub use kind::message_kind;
