@@ -411,13 +411,14 @@ pub fn is_terminal_control(c: char) -> bool {
 /// Right-to-left writing may need them, so plan texts keep them; output
 /// escapes them ([`is_unprintable`]) so that shown text reads in the order
 /// it is stored.
-pub fn is_bidi_control(c: char) -> bool {
+fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Whether `c` must be escaped wherever quire shows text: a terminal control
-/// ([`is_terminal_control`]) or a bidirectional control
-/// ([`is_bidi_control`]).
+/// ([`is_terminal_control`]) or a bidirectional embedding, override or
+/// isolate (U+202A to U+202E, U+2066 to U+2069), which changes the order in
+/// which the text around it is shown.
 ///
 /// ```
 /// use quire_grammar::diagnostics::is_unprintable;
@@ -503,7 +504,7 @@ const C1_NAMES: [&str; 32] = [
 
 /// The Unicode name (or, for controls, the name alias) of a character for
 /// which [`is_unprintable`] holds, and of tab and line feed.
-pub fn character_name(c: char) -> Option<&'static str> {
+fn character_name(c: char) -> Option<&'static str> {
     let code = u32::from(c);
     let index = |base: u32| usize::try_from(code - base).ok();
     match c {
@@ -526,7 +527,8 @@ pub fn character_name(c: char) -> Option<&'static str> {
 }
 
 /// A character as a person can read it in a message: `U+001B ESCAPE`, or
-/// `U+00E9` for a character without a name in [`character_name`].
+/// `U+00E9` for a character quire has no name for (it names the characters
+/// [`is_unprintable`] holds for, and tab and line feed).
 pub fn describe_character(c: char) -> String {
     match character_name(c) {
         Some(name) => format!("U+{:04X} {name}", u32::from(c)),
@@ -830,9 +832,9 @@ impl miette::SourceCode for Excerpt {
     }
 }
 
-// The line index lives with the other text primitives; it is reached here,
-// where the diagnostics that use it are.
-pub use crate::text::LineIndex;
+// The line index lives with the other text primitives; users reach it
+// here, where the diagnostics that take it ([`Diagnostic::located`]) are.
+pub use crate::text::index::LineIndex;
 
 // ------------------------------------------------------------------ codes
 

@@ -34,6 +34,7 @@ pub mod frontmatter;
 /// The facts of one Markdown note: headings, links, tags, tasks, counts.
 #[cfg(feature = "markdown")]
 pub mod markdown;
+mod named_enum;
 pub mod plan;
 pub mod span;
 pub mod text;

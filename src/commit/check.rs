@@ -9,8 +9,6 @@
 //! is one commitlint ignores ([`IgnoredKind::detect`]), so a project moving
 //! from commitlint gets the same verdicts.
 
-use serde::Serialize;
-
 use super::ast::{CommitMessage, CommitSummary};
 use super::lint::{IgnoredKind, LintFinding, LintMessage, LintRules};
 use super::parse::parse_commit;
@@ -34,35 +32,10 @@ impl CheckedCommit {
         !LintRules::rejects(&self.findings)
     }
 
-    /// The message's parts as `--json` prints them.
+    /// The message's parts as `quire check --json` prints them
+    /// ([`Verdict::to_json`](super::policy::Verdict::to_json)'s `commit`).
     pub fn summary(&self) -> CommitSummary<'_> {
         self.message.summary()
-    }
-}
-
-/// The `--json` shape of one checked message.
-#[derive(Serialize)]
-pub struct CheckReport<'a> {
-    /// No error among the findings.
-    pub valid: bool,
-    /// The kind of message the rules skipped (`merge`, `revert`, ...), or
-    /// `null`.
-    pub ignored: Option<&'static str>,
-    /// The findings, as every quire diagnostic serializes.
-    pub diagnostics: &'a [LintFinding],
-    /// The message's parts.
-    pub commit: CommitSummary<'a>,
-}
-
-impl CheckedCommit {
-    /// This result in the `--json` shape.
-    pub fn report(&self) -> CheckReport<'_> {
-        CheckReport {
-            valid: self.is_valid(),
-            ignored: self.ignored.map(IgnoredKind::name),
-            diagnostics: &self.findings,
-            commit: self.summary(),
-        }
     }
 }
 
@@ -94,7 +67,7 @@ pub fn check_commit(text: &str, rules: &LintRules) -> CheckedCommit {
 }
 
 /// The rules' view of `message`, which was parsed from `text`.
-pub fn lint_view<'a>(message: &'a CommitMessage, text: &'a str) -> LintMessage<'a> {
+pub(crate) fn lint_view<'a>(message: &'a CommitMessage, text: &'a str) -> LintMessage<'a> {
     let header = &message.header;
     let conventional = message.conventional();
     let part = |spanned: &'a Spanned<String>| Spanned::new(spanned.value.as_str(), spanned.span);
@@ -253,8 +226,5 @@ mod tests {
         let merge = check_commit("Merge branch 'main' into topic\n", &rules);
         assert_eq!(merge.ignored, Some(IgnoredKind::Merge));
         assert!(merge.is_valid() && merge.findings.is_empty());
-        let report = serde_json::to_value(merge.report()).unwrap();
-        assert_eq!(report["ignored"], "merge");
-        assert_eq!(report["valid"], true);
     }
 }

@@ -21,7 +21,9 @@
 //! store. The grammar is `grammar/commit.ebnf`.
 //!
 //! [`lint`] judges a parsed message with commitlint's rules, grouped in
-//! presets that a `quire.toml` adjusts ([`config`]).
+//! presets that a `quire.toml` adjusts ([`config`]). [`policy`] is `quire
+//! check`'s whole check of commit messages: a `quire.toml` text and a
+//! preset in, rules and a verdict (with its `--json` object) out.
 //!
 //! Hand-written on winnow rather than wrapping git-conventional (the model
 //! crate): it keeps no spans, is not lossless, fails on what is not a
@@ -36,15 +38,15 @@ mod header;
 mod kind;
 pub mod lint;
 mod parse;
+pub mod policy;
 mod preset;
 mod problem;
 
-pub use crate::span::{Span, Spanned};
 pub use ast::{
     AutosquashMarker, Body, CommitMessage, CommitSummary, ConventionalHeader, Footer,
     FooterSeparator, FooterSummary, Header, MessageKind,
 };
-pub use check::{CheckReport, CheckedCommit, check_commit, lint_view};
+pub use check::{CheckedCommit, check_commit};
 pub use cleanup::git_cleanup;
 pub(crate) use header::{HeaderParts, ScopePart, char_span, header_parts};
 pub use kind::message_kind;

@@ -9,50 +9,9 @@
 //!
 //! [`LintRules`]: super::lint::LintRules
 
-use std::fmt;
-use std::str::FromStr;
-
-/// The check a commit message gets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Preset {
-    /// `@commitlint/config-conventional`'s rules
-    /// ([`LintRules::conventional`](super::lint::LintRules::conventional)),
-    /// as `quire.toml` adjusts them.
-    #[default]
-    Conventional,
-    /// The plan grammar's rules for the whole message, with the
-    /// `commit-message` plan preset: what `quire check` did for commit
-    /// messages before Conventional Commits.
-    Plan,
-}
-
-impl Preset {
-    /// Every preset.
-    pub const ALL: [Preset; 2] = [Preset::Conventional, Preset::Plan];
-
-    /// `conventional` or `plan`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Preset::Conventional => "conventional",
-            Preset::Plan => "plan",
-        }
-    }
-}
-
-impl fmt::Display for Preset {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A preset name that is none of [`Preset::ALL`]'s.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown preset `{0}`; use one of: {names}", names = Preset::ALL.map(Preset::name).join(", "))]
-pub struct UnknownPreset(pub String);
-
-impl FromStr for Preset {
-    type Err = UnknownPreset;
-
+crate::named_enum! {
+    /// The check a commit message gets.
+    ///
     /// ```
     /// use quire_grammar::commit::Preset;
     ///
@@ -62,10 +21,19 @@ impl FromStr for Preset {
     ///     "unknown preset `angular`; use one of: conventional, plan"
     /// );
     /// ```
-    fn from_str(name: &str) -> Result<Preset, UnknownPreset> {
-        Preset::ALL
-            .into_iter()
-            .find(|preset| preset.name() == name)
-            .ok_or_else(|| UnknownPreset(name.to_owned()))
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum Preset {
+        /// `@commitlint/config-conventional`'s rules
+        /// ([`LintRules::conventional`](super::lint::LintRules::conventional)),
+        /// as `quire.toml` adjusts them.
+        #[default]
+        Conventional => "conventional",
+        /// The plan grammar's rules for the whole message, with the
+        /// `commit-message` plan preset: what `quire check` did for commit
+        /// messages before Conventional Commits.
+        Plan => "plan",
     }
+
+    /// A preset name that is none of [`Preset::ALL`]'s.
+    pub struct UnknownPreset(pub String) = "unknown preset";
 }

@@ -26,6 +26,7 @@ use super::scalar;
 
 /// Properties that cannot be written as a frontmatter block.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum WriteError {
     /// A key is empty.
     #[error("a property name is empty; give every property a name")]

@@ -6,9 +6,6 @@
 //! (`grammar/plan.ebnf` gives them all), so a configuration is plain data that
 //! can be validated, compared and printed.
 
-use std::fmt;
-use std::str::FromStr;
-
 /// How the first line of a document is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HeaderSyntax {
@@ -160,29 +157,31 @@ pub struct ConfigError {
     pub reason: &'static str,
 }
 
-/// The named presets, for command lines and tool parameters.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Preset {
-    /// [`ParserConfig::COMMIT_MESSAGE`], written `commit-message`.
-    #[default]
-    CommitMessage,
-    /// [`ParserConfig::MARKDOWN_TASKS`], written `markdown-tasks`.
-    MarkdownTasks,
-    /// [`ParserConfig::YAML_LIKE`], written `yaml-like`.
-    YamlLike,
-    /// [`ParserConfig::STRICT`], written `strict`.
-    Strict,
+crate::named_enum! {
+    /// The named presets, for command lines and tool parameters, in the
+    /// order help texts list them; each written in kebab case
+    /// (`commit-message`, ...).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+    pub enum Preset {
+        /// [`ParserConfig::COMMIT_MESSAGE`], written `commit-message`.
+        #[default]
+        CommitMessage => "commit-message",
+        /// [`ParserConfig::MARKDOWN_TASKS`], written `markdown-tasks`.
+        MarkdownTasks => "markdown-tasks",
+        /// [`ParserConfig::YAML_LIKE`], written `yaml-like`.
+        YamlLike => "yaml-like",
+        /// [`ParserConfig::STRICT`], written `strict`.
+        Strict => "strict",
+    }
+
+    /// A preset name that is none of the four; holds the name as given.
+    pub struct UnknownPreset(pub String) = "unknown preset";
+    /// Accepts the kebab-case name or the original's constant name
+    /// (`COMMIT_MESSAGE`), in any case.
+    impl FromStr with preset_spelled;
 }
 
 impl Preset {
-    /// Every preset, in the order help texts list them.
-    pub const ALL: [Preset; 4] = [
-        Preset::CommitMessage,
-        Preset::MarkdownTasks,
-        Preset::YamlLike,
-        Preset::Strict,
-    ];
-
     /// The parser configuration this preset names.
     pub fn config(self) -> ParserConfig {
         match self {
@@ -193,18 +192,6 @@ impl Preset {
         }
     }
 
-    /// The kebab-case name (`commit-message`, ...).
-    pub fn name(self) -> &'static str {
-        match self {
-            Preset::CommitMessage => "commit-message",
-            Preset::MarkdownTasks => "markdown-tasks",
-            Preset::YamlLike => "yaml-like",
-            Preset::Strict => "strict",
-        }
-    }
-}
-
-impl Preset {
     /// The name of the original's constant (`COMMIT_MESSAGE`, ...), the
     /// spelling the spec uses.
     pub fn spec_name(self) -> &'static str {
@@ -217,34 +204,10 @@ impl Preset {
     }
 }
 
-impl fmt::Display for Preset {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Accepts the kebab-case name or the original's constant name
-/// (`COMMIT_MESSAGE`), in any case.
-impl FromStr for Preset {
-    type Err = UnknownPreset;
-
-    fn from_str(name: &str) -> Result<Self, Self::Err> {
-        let normalized = name.trim().to_ascii_lowercase().replace('_', "-");
-        Preset::ALL
-            .into_iter()
-            .find(|preset| preset.name() == normalized)
-            .ok_or_else(|| UnknownPreset(name.to_owned()))
-    }
-}
-
-/// A preset name that is none of the four; holds the name as given.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown preset `{0}`; use one of: {names}", names = preset_names())]
-pub struct UnknownPreset(pub String);
-
-/// The presets' kebab-case names, in [`Preset::ALL`]'s order.
-fn preset_names() -> String {
-    Preset::ALL.map(Preset::name).join(", ")
+/// The preset `name` spells: its kebab-case name or its constant name, in
+/// any letter case, blanks around it ignored.
+fn preset_spelled(name: &str) -> Option<Preset> {
+    Preset::from_name(&name.trim().to_ascii_lowercase().replace('_', "-"))
 }
 
 #[cfg(test)]

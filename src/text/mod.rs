@@ -2,6 +2,11 @@
 //! their byte offsets, the line and column of an offset, and character
 //! boundaries.
 //!
+//! Public here: [`char_boundary`], for a caller that cuts a text at a byte
+//! offset (an excerpt, a limit) and must not cut a character in two. The
+//! line index is public as [`crate::diagnostics::LineIndex`], beside the
+//! diagnostics that take it; the rest is the grammars' own.
+//!
 //! A leaf: it depends on nothing in the crate but [`crate::span`], so a
 //! grammar's modules can all use it without using each other.
 //!
@@ -17,12 +22,11 @@
 //! end. What is left is a few memchr scans, smaller than an adapter.
 
 mod boundary;
-mod index;
+pub(crate) mod index;
 mod input;
 mod lines;
 
 pub use boundary::char_boundary;
-pub use index::LineIndex;
 pub(crate) use index::line_number;
 pub(crate) use input::{Input, RuleResult, line_input};
 #[cfg(test)]

@@ -60,6 +60,7 @@ impl FileKind {
 /// the path as the caller gave it (relative to the root), never an absolute
 /// path of the machine.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum FsError {
     /// The path given was the empty string.
     #[error("the path is empty; give a path relative to the workspace root")]
@@ -249,6 +250,7 @@ pub enum FsError {
 
 /// The class of an I/O failure, for deciding whether a retry can help.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum IoKind {
     /// Permission was refused (or the file system is read-only): a retry
     /// fails the same way.

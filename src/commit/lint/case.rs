@@ -22,59 +22,52 @@
 //! code point blocks that hold them rather than by the `Emoji_Presentation`
 //! and `Extended_Pictographic` tables.
 
-use std::fmt;
-use std::str::FromStr;
-
 use unicode_normalization::UnicodeNormalization;
 
-/// A letter case a `*-case` rule asks for (or forbids).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Case {
-    /// `lower-case`: nothing changes when lowercased.
-    Lower,
-    /// `upper-case`: nothing changes when uppercased.
-    Upper,
-    /// `camel-case`: `fooBar`.
-    Camel,
-    /// `kebab-case`: `foo-bar`.
-    Kebab,
-    /// `pascal-case`: `FooBar`.
-    Pascal,
-    /// `sentence-case`: the first letter is not lowercase (`Foo bar`).
-    Sentence,
-    /// `snake-case`: `foo_bar`.
-    Snake,
-    /// `start-case`: every word capitalized (`Foo Bar`).
-    Start,
+crate::named_enum! {
+    /// A letter case a `*-case` rule asks for (or forbids), in the order
+    /// commitlint's documentation lists them; each named as a
+    /// configuration writes it (`lower-case`, `sentence-case`, ...).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum Case {
+        /// `lower-case`: nothing changes when lowercased.
+        Lower => "lower-case",
+        /// `upper-case`: nothing changes when uppercased.
+        Upper => "upper-case",
+        /// `camel-case`: `fooBar`.
+        Camel => "camel-case",
+        /// `kebab-case`: `foo-bar`.
+        Kebab => "kebab-case",
+        /// `pascal-case`: `FooBar`.
+        Pascal => "pascal-case",
+        /// `sentence-case`: the first letter is not lowercase (`Foo bar`).
+        Sentence => "sentence-case",
+        /// `snake-case`: `foo_bar`.
+        Snake => "snake-case",
+        /// `start-case`: every word capitalized (`Foo Bar`).
+        Start => "start-case",
+    }
+
+    /// A case name that is none of [`Case::ALL`]'s.
+    pub struct UnknownCase(pub String) = "unknown case";
+    /// Takes the names [`Case::name`] gives, and the older spellings
+    /// commitlint still accepts (`lowercase`, `lowerCase`, `uppercase`,
+    /// `sentencecase`).
+    impl FromStr with case_spelled;
+}
+
+/// The case `name` spells: a name [`Case::name`] gives, or an older
+/// spelling commitlint still accepts.
+fn case_spelled(name: &str) -> Option<Case> {
+    match name {
+        "lowercase" | "lowerCase" => Some(Case::Lower),
+        "uppercase" => Some(Case::Upper),
+        "sentencecase" => Some(Case::Sentence),
+        _ => Case::from_name(name),
+    }
 }
 
 impl Case {
-    /// Every case, in the order commitlint's documentation lists them.
-    pub const ALL: [Case; 8] = [
-        Case::Lower,
-        Case::Upper,
-        Case::Camel,
-        Case::Kebab,
-        Case::Pascal,
-        Case::Sentence,
-        Case::Snake,
-        Case::Start,
-    ];
-
-    /// The name a configuration writes: `lower-case`, `sentence-case`, ...
-    pub fn name(self) -> &'static str {
-        match self {
-            Case::Lower => "lower-case",
-            Case::Upper => "upper-case",
-            Case::Camel => "camel-case",
-            Case::Kebab => "kebab-case",
-            Case::Pascal => "pascal-case",
-            Case::Sentence => "sentence-case",
-            Case::Snake => "snake-case",
-            Case::Start => "start-case",
-        }
-    }
-
     /// Whether `text` is in this case, as commitlint's `ensure-case` says.
     ///
     /// ```
@@ -107,35 +100,6 @@ impl Case {
             Case::Kebab => joined_lowercase(text, "-"),
             Case::Snake => joined_lowercase(text, "_"),
             Case::Start => start_case(text),
-        }
-    }
-}
-
-impl fmt::Display for Case {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A case name that is none of [`Case::ALL`]'s.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown case `{0}`; use one of: {names}", names = Case::ALL.map(Case::name).join(", "))]
-pub struct UnknownCase(pub String);
-
-/// Takes the names [`Case::name`] gives, and the older spellings commitlint
-/// still accepts (`lowercase`, `lowerCase`, `uppercase`, `sentencecase`).
-impl FromStr for Case {
-    type Err = UnknownCase;
-
-    fn from_str(name: &str) -> Result<Case, UnknownCase> {
-        match name {
-            "lowercase" | "lowerCase" => Ok(Case::Lower),
-            "uppercase" => Ok(Case::Upper),
-            "sentencecase" => Ok(Case::Sentence),
-            _ => Case::ALL
-                .into_iter()
-                .find(|case| case.name() == name)
-                .ok_or_else(|| UnknownCase(name.to_owned())),
         }
     }
 }

@@ -107,6 +107,7 @@ pub const CONVENTIONAL_TYPES: [&str; 11] = [
 /// A setting given a rule it does not fit: a value of the wrong kind, or
 /// `never` where the rule has no such sense.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SettingError {
     /// The value is not of the kind the rule takes.
     #[error("`{rule}` takes {expected}, not {given}", expected = rule.value_kind().describe(), given = given.describe())]

@@ -1,38 +1,25 @@
 //! The `quire.toml` that adjusts `quire check`'s commit rules: the one
 //! `--config` names, or the first found from the current folder upward
-//! (as commitlint and cocogitto find theirs). The library reads the text
-//! ([`CommitConfig::parse`]); this module finds and reads the file.
+//! (as commitlint and cocogitto find theirs). This module finds and reads
+//! the file; what its text means is the library's
+//! (`quire_grammar::commit::policy`).
 
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use quire_grammar::commit::Preset;
-use quire_grammar::commit::config::{CommitConfig, find_config};
-use quire_grammar::commit::lint::LintRules;
+use quire_grammar::commit::config::find_config;
 
 use super::files::CliFile;
 
 /// The most of a `quire.toml` read: a configuration is a few lines.
 const MAX_CONFIG_BYTES: u64 = 1024 * 1024;
 
-/// A `quire.toml`, read, with where it was found (for messages).
+/// A `quire.toml`'s text, with where it was found (for messages).
 pub(super) struct FoundConfig {
-    path: PathBuf,
-    config: CommitConfig,
-}
-
-impl FoundConfig {
-    /// The check the file names.
-    pub(super) fn preset(&self) -> Preset {
-        self.config.preset()
-    }
-
-    /// The `conventional` rules as the file adjusts them.
-    pub(super) fn rules(&self) -> anyhow::Result<LintRules> {
-        self.config
-            .lint_rules()
-            .map_err(|error| anyhow::anyhow!("{}: {error}", self.path.display()))
-    }
+    /// The file, as given or found.
+    pub(super) path: PathBuf,
+    /// Its text.
+    pub(super) text: String,
 }
 
 /// Reads the `quire.toml` at `path`.
@@ -46,11 +33,9 @@ pub(super) fn read(path: &Path) -> anyhow::Result<FoundConfig> {
             path.display()
         )
     })?;
-    let config = CommitConfig::parse(&text)
-        .map_err(|error| anyhow::anyhow!("{}: {error}", path.display()))?;
     Ok(FoundConfig {
         path: path.to_owned(),
-        config,
+        text,
     })
 }
 

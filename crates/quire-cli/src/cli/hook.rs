@@ -5,13 +5,13 @@
 use std::path::Path;
 
 use anyhow::Context;
+use quire_grammar::commit::git_cleanup as cleanup;
 use quire_grammar::plan::{ParserConfig, parse};
 use quire_planner::LOCK_TIMEOUT;
 use quire_planner::store::{GitStore, PlanStore};
 
 use super::Outcome;
 use super::files::CliFile;
-use super::git_message::cleanup;
 use super::output;
 
 /// The largest commit message file read: it may hold the whole diff

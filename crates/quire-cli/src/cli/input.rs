@@ -37,6 +37,16 @@ pub(super) struct Source {
 #[error("{0}")]
 pub(super) struct TooLong(String);
 
+impl TooLong {
+    /// `name` has `count` characters, more than the `max_chars` the
+    /// `preset` allows.
+    pub(super) fn characters(name: &str, preset: &str, count: usize, max_chars: usize) -> TooLong {
+        TooLong(format!(
+            "{name} has {count} characters; the {preset} preset allows {max_chars}: shorten the document, or split the plan into several changes"
+        ))
+    }
+}
+
 /// How much a command may read, and the limit it enforces.
 pub(super) struct Limit {
     /// The preset's name, for messages.
@@ -94,10 +104,12 @@ impl Limit {
         if count <= self.max_chars {
             return Ok(());
         }
-        Err(TooLong(format!(
-            "{name} has {count} characters; the {} preset allows {}: shorten the document, or split the plan into several changes",
-            self.preset, self.max_chars
-        )))
+        Err(TooLong::characters(
+            name,
+            &self.preset,
+            count,
+            self.max_chars,
+        ))
     }
 }
 

@@ -7,7 +7,6 @@ mod commit_config;
 mod embedder;
 mod files;
 mod fmt;
-mod git_message;
 mod history;
 mod hook;
 mod hook_install;
@@ -23,11 +22,12 @@ mod serve;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::OnceLock;
 
 use clap::{Args, Parser, Subcommand};
 use embedder::EmbedderArgs;
 use quire_grammar::commit::Preset as CommitPreset;
-use quire_grammar::commit::lint::LintRules;
+use quire_grammar::commit::policy::{CheckOptions, CommitCheck, MessageSource, PresetChoice};
 use quire_grammar::plan::{ParserConfig, Preset};
 
 const EXIT_STATUS_HELP: &str = "\
@@ -343,34 +343,22 @@ struct SourceArgs {
     preset: Option<PresetName>,
 }
 
-/// A `--preset` value: the check of commit messages, or a plan preset
-/// (`plan` is both: the plan check, read with the `commit-message` plan
-/// preset).
+/// A `--preset` value: the library's [`PresetChoice`] (the check of commit
+/// messages, or a plan preset), as clap reads it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum PresetName {
-    /// The check of commit messages ([`CommitPreset`]'s names).
-    Commit(CommitPreset),
-    /// The plan grammar with this preset.
-    Plan(Preset),
-}
+struct PresetName(PresetChoice);
 
 impl clap::ValueEnum for PresetName {
     fn value_variants<'a>() -> &'a [Self] {
-        &[
-            PresetName::Commit(CommitPreset::Conventional),
-            PresetName::Commit(CommitPreset::Plan),
-            PresetName::Plan(Preset::CommitMessage),
-            PresetName::Plan(Preset::MarkdownTasks),
-            PresetName::Plan(Preset::YamlLike),
-            PresetName::Plan(Preset::Strict),
-        ]
+        static VARIANTS: OnceLock<[PresetName; PresetChoice::ALL.len()]> = OnceLock::new();
+        VARIANTS.get_or_init(|| PresetChoice::ALL.map(PresetName))
     }
 
     fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        match self {
-            PresetName::Commit(preset) => Some(clap::builder::PossibleValue::new(preset.name())),
+        match self.0 {
+            PresetChoice::Commit(preset) => Some(clap::builder::PossibleValue::new(preset.name())),
             // The spec's constant names (`COMMIT_MESSAGE`) as aliases.
-            PresetName::Plan(preset) => {
+            PresetChoice::Plan(preset) => {
                 Some(clap::builder::PossibleValue::new(preset.name()).alias(preset.spec_name()))
             }
         }
@@ -378,19 +366,22 @@ impl clap::ValueEnum for PresetName {
 }
 
 impl SourceArgs {
+    /// The `--preset` given, if any.
+    fn preset_choice(&self) -> Option<PresetChoice> {
+        self.preset.map(|PresetName(choice)| choice)
+    }
+
     /// The plan preset to parse with: `conventional` names none, and a
     /// plan document is then read with `commit-message`.
     fn plan_preset(&self) -> Preset {
-        match self.preset {
-            Some(PresetName::Plan(preset)) => preset,
-            Some(PresetName::Commit(_)) | None => Preset::CommitMessage,
-        }
+        self.preset_choice()
+            .map_or(Preset::CommitMessage, PresetChoice::plan_preset)
     }
 
     /// The plan preset `parse` and `fmt` read with; `conventional` is
     /// refused there, since it is a set of rules, not a syntax.
     fn config(&self) -> anyhow::Result<ParserConfig> {
-        if self.preset == Some(PresetName::Commit(CommitPreset::Conventional)) {
+        if self.preset_choice() == Some(PresetChoice::Commit(CommitPreset::Conventional)) {
             anyhow::bail!(
                 "--preset conventional names rules for `quire check` of commit messages; parse and fmt read plan documents: use plan, {}",
                 Preset::ALL.map(Preset::name).join(", ")
@@ -399,46 +390,29 @@ impl SourceArgs {
         Ok(self.plan_preset().config())
     }
 
-    /// The rules `check` applies: for commit messages (`commit_messages`:
-    /// `--git-message`, `--range`), `conventional` unless `--preset` or the
-    /// `quire.toml` (`config_file`, or the one found from the current
-    /// folder upward) names another; for a plan document, the plan preset.
-    fn commit_rules(
+    /// The check `check` makes of texts from `source`: the library's
+    /// policy (`quire_grammar::commit::policy`) over `--preset` and the
+    /// `quire.toml` (`config_file`, or, when the rules can use one, the
+    /// first found from the current folder upward).
+    fn commit_check(
         &self,
-        commit_messages: bool,
+        source: MessageSource,
         config_file: Option<&std::path::Path>,
-    ) -> anyhow::Result<check::CommitRules> {
-        let plan = self.plan_preset().config();
-        let conventional = match self.preset {
-            Some(PresetName::Commit(CommitPreset::Conventional)) => true,
-            Some(PresetName::Commit(CommitPreset::Plan) | PresetName::Plan(_)) => false,
-            None => commit_messages,
-        };
-        if !conventional {
-            // A quire.toml given by name must still be readable.
-            if let Some(file) = config_file {
-                commit_config::read(file)?;
-            }
-            return Ok(check::CommitRules::Plan(plan));
-        }
+    ) -> anyhow::Result<CommitCheck> {
+        let options = CheckOptions::new(source).preset(self.preset_choice());
         let config = match config_file {
+            // A quire.toml given by name is read even where its rules do
+            // not apply, so a mistake in it is still reported.
             Some(file) => Some(commit_config::read(file)?),
-            None => commit_config::discover()?,
+            None if options.uses_config() => commit_config::discover()?,
+            None => None,
         };
-        let Some(config) = config else {
-            return Ok(check::CommitRules::Conventional {
-                lint: Box::new(LintRules::conventional()),
-                plan,
-            });
-        };
-        // `--preset conventional` given wins over the file's preset.
-        if self.preset.is_none() && config.preset() == CommitPreset::Plan {
-            return Ok(check::CommitRules::Plan(plan));
-        }
-        Ok(check::CommitRules::Conventional {
-            lint: Box::new(config.rules()?),
-            plan,
-        })
+        CommitCheck::new(options, config.as_ref().map(|found| found.text.as_str())).map_err(
+            |error| match &config {
+                Some(found) => anyhow::anyhow!("{}: {error}", found.path.display()),
+                None => anyhow::anyhow!("{error}"),
+            },
+        )
     }
 
     /// How much of the document may be read: the preset's input limit.
@@ -546,15 +520,23 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             json,
             config,
         } => match history.range() {
-            Some(range) => {
-                check::run_range(&range, &source.commit_rules(true, config.as_deref())?, json)
-            }
-            None => check::run(
-                &source,
-                &source.commit_rules(git_message, config.as_deref())?,
-                git_message,
+            Some(range) => check::run_range(
+                &range,
+                &source.commit_check(MessageSource::History, config.as_deref())?,
                 json,
             ),
+            None => {
+                let from = if git_message {
+                    MessageSource::GitMessage
+                } else {
+                    MessageSource::Document
+                };
+                check::run(
+                    &source,
+                    &source.commit_check(from, config.as_deref())?,
+                    json,
+                )
+            }
         },
         Command::Fmt {
             source,

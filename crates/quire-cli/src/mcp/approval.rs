@@ -15,7 +15,6 @@
 //! bounded, so a client cannot grow it without limit.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -31,36 +30,19 @@ pub const TOKEN_LIFETIME: Duration = Duration::from_secs(300);
 /// The most tokens held at once; issuing one more drops the oldest.
 const MAX_TOKENS: usize = 1024;
 
-/// How the server treats the kiln's write tools (`--writes`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum WritePolicy {
-    /// Every write asks the user first (the default).
-    #[default]
-    Ask,
-    /// Writes happen without asking (the tools are still annotated as
-    /// destructive, so a host can gate them itself).
-    Allow,
-    /// The write tools are not offered.
-    Deny,
-}
-
-impl WritePolicy {
-    /// Every policy, in the order `--writes` lists them.
-    pub const ALL: [WritePolicy; 3] = [WritePolicy::Ask, WritePolicy::Allow, WritePolicy::Deny];
-
-    /// The name `--writes` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            WritePolicy::Ask => "ask",
-            WritePolicy::Allow => "allow",
-            WritePolicy::Deny => "deny",
-        }
-    }
-}
-
-impl fmt::Display for WritePolicy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+quire_grammar::named_enum! {
+    /// How the server treats the kiln's write tools (`--writes`), in the
+    /// order `--writes` lists them, by the names it takes.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+    pub enum WritePolicy {
+        /// Every write asks the user first (the default).
+        #[default]
+        Ask => "ask",
+        /// Writes happen without asking (the tools are still annotated as
+        /// destructive, so a host can gate them itself).
+        Allow => "allow",
+        /// The write tools are not offered.
+        Deny => "deny",
     }
 }
 
@@ -68,9 +50,7 @@ impl FromStr for WritePolicy {
     type Err = String;
 
     fn from_str(name: &str) -> Result<Self, Self::Err> {
-        WritePolicy::ALL
-            .into_iter()
-            .find(|policy| policy.name() == name.trim())
+        WritePolicy::from_name(name.trim())
             .ok_or_else(|| format!("unknown write policy `{name}`; use ask, allow or deny"))
     }
 }

@@ -1,6 +1,5 @@
 //! The `quire` MCP server: the chosen toolsets' routers behind one handler.
 
-use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
@@ -22,58 +21,33 @@ use quire_kiln::{KilnOptions, KilnTools};
 use quire_planner::PlannerTools;
 use quire_tracker::TrackerTools;
 
-/// A group of tools that can be switched on with `--tools`. Non-exhaustive,
-/// since which toolsets exist depends on the features built (`nova`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Toolset {
-    /// `update_tracker_status`.
-    Tracker,
-    /// The six planning workflow tools.
-    Planner,
-    /// The tools over the kiln, the markdown vault beneath the root.
-    Kiln,
-    /// The four tools that report an agent's progress to the Nova Task
-    /// Manager (feature `nova`).
-    #[cfg(feature = "nova")]
-    Nova,
+quire_grammar::named_enum! {
+    /// A group of tools that can be switched on with `--tools`, by the
+    /// name `--tools` takes and tool listings show. Non-exhaustive, since
+    /// which toolsets exist depends on the features built (`nova`); `ALL`
+    /// holds those this build has.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum Toolset {
+        /// `update_tracker_status`.
+        Tracker => "tracker",
+        /// The six planning workflow tools.
+        Planner => "planner",
+        /// The tools over the kiln, the markdown vault beneath the root.
+        Kiln => "kiln",
+        /// The four tools that report an agent's progress to the Nova Task
+        /// Manager (feature `nova`).
+        #[cfg(feature = "nova")]
+        Nova => "nova",
+    }
 }
 
 impl Toolset {
-    /// Every toolset this build has.
-    #[cfg(not(feature = "nova"))]
-    pub const ALL: [Toolset; 3] = [Toolset::Tracker, Toolset::Planner, Toolset::Kiln];
-    /// Every toolset this build has.
-    #[cfg(feature = "nova")]
-    pub const ALL: [Toolset; 4] = [
-        Toolset::Tracker,
-        Toolset::Planner,
-        Toolset::Kiln,
-        Toolset::Nova,
-    ];
-
     /// The toolsets served when none are named: all but nova, whose tools
     /// work only where a Nova Task Manager runs the agent (it sets
     /// `NOVA_EXECUTION_ID`), and elsewhere would offer four tools that can
     /// only fail.
     pub const DEFAULT: [Toolset; 3] = [Toolset::Tracker, Toolset::Planner, Toolset::Kiln];
-
-    /// The name `--toolset` takes and tool listings show.
-    pub fn name(self) -> &'static str {
-        match self {
-            Toolset::Tracker => "tracker",
-            Toolset::Planner => "planner",
-            Toolset::Kiln => "kiln",
-            #[cfg(feature = "nova")]
-            Toolset::Nova => "nova",
-        }
-    }
-}
-
-impl fmt::Display for Toolset {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
 }
 
 impl FromStr for Toolset {
@@ -81,10 +55,7 @@ impl FromStr for Toolset {
 
     fn from_str(name: &str) -> Result<Self, Self::Err> {
         let name = name.trim();
-        Toolset::ALL
-            .into_iter()
-            .find(|toolset| toolset.name() == name)
-            .ok_or_else(|| UnknownToolset(name.to_owned()))
+        Toolset::from_name(name).ok_or_else(|| UnknownToolset(name.to_owned()))
     }
 }
 
