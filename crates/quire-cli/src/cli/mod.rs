@@ -18,7 +18,6 @@ mod models;
 mod output;
 pub(crate) mod panic_hook;
 mod parse;
-#[cfg(feature = "semantic")]
 mod progress;
 mod render;
 mod serve;
