@@ -3,7 +3,7 @@
 //! `src/generated.rs` includes.
 //!
 //! Only the types (the request bodies, the error body) are written, not
-//! progenitor's client methods: `src/nova/http.rs` sends the requests
+//! progenitor's client methods: `src/http.rs` sends the requests
 //! itself (its module doc says why), and methods nobody may call are
 //! better not there to be called.
 

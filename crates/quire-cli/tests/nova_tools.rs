@@ -375,6 +375,9 @@ enum Reply {
     /// A 200 declaring a 2 GiB body and sending it until the client hangs
     /// up (or 20 s pass).
     Huge,
+    /// A status declaring a body of 1000 bytes, the start of one, and then
+    /// the connection closed.
+    CutOff(u16),
 }
 
 /// The requests a Task Manager served from a thread saw: (method, request
@@ -442,6 +445,8 @@ fn task_manager(replies: Vec<Reply>) -> (u16, Seen) {
                     while Instant::now() < until && stream.write_all(&chunk).is_ok() {}
                     Ok(())
                 }
+                Some(Reply::CutOff(status)) => stream
+                    .write_all(format!(r#"{}{{"step_id": "st"#, head(status, "", 1000)).as_bytes()),
                 None => stream.write_all(format!("{}none", head(599, "", 4)).as_bytes()),
             };
         }
@@ -604,6 +609,31 @@ fn any_success_answer_reaches_the_agent_as_data() {
     assert_eq!(health["data"], json!({"healthy": true}));
     assert!(health.get("status").is_none(), "{health}");
     assert_eq!(targets(&seen).len(), 7);
+}
+
+/// A step created (201) whose answer broke off: the agent is told the step
+/// most likely exists and not to create it again, and the result is not
+/// retryable (an agent retrying would create it twice).
+#[test]
+fn a_created_step_whose_answer_breaks_off_is_not_to_be_created_again() {
+    let (port, seen) = task_manager(vec![Reply::CutOff(201)]);
+    let server = http_server(port);
+    let created = result(
+        &server,
+        "create_step",
+        json!({"execution_id": "exec-1", "step_name": "build"}),
+    );
+    assert_eq!(created["success"], false, "{created}");
+    assert_eq!(created["retryable"], false, "{created}");
+    assert!(created.get("step_id").is_none(), "{created}");
+    let error = created["error"].as_str().unwrap();
+    assert!(
+        error.contains("the step was most likely created")
+            && error.contains("broke off")
+            && error.contains("Do not create the step again"),
+        "{error}"
+    );
+    assert_eq!(targets(&seen), ["POST /api/executions/exec-1/steps"]);
 }
 
 /// Items 2 and 3 of issue 23: a 2 GiB answer is refused at once with the

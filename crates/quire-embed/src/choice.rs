@@ -1,12 +1,20 @@
 //! Which embedder a server uses: the one asked for (`--embedder`), or the
 //! best one installed. The choice is made at once, from which files are
 //! there (cheap); the model itself is loaded later, on the indexing thread.
+//!
+//! The `http` embedder is in every build; the in-process ones (`minilm`,
+//! `static`) need the `semantic` feature: without it, choosing one is
+//! possible (a configuration may name it) but loading it says what the
+//! build lacks, and no installed model is chosen by itself.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::models::{INSTALL_COMMAND, minilm_dir, static_dir};
-use super::{EmbedError, Embedder, HttpEmbedder, HttpEmbedderConfig, MiniLm, StaticEmbedder};
+use super::models::{INSTALL_COMMAND, minilm_installed, static_distilled};
+use super::{EmbedError, Embedder, HttpEmbedder, HttpEmbedderConfig};
+
+/// Whether this build runs models in process (the `semantic` feature).
+const IN_PROCESS: bool = cfg!(feature = "semantic");
 
 /// An embedder to load.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,19 +36,25 @@ pub enum EmbedderChoice {
 impl EmbedderChoice {
     /// The best embedder installed in `models_dir`: `minilm` when its
     /// files are there, else `static` when its table was distilled; what to
-    /// run when neither is.
+    /// run when neither is, or when this build runs no model in process.
     pub fn best_installed(models_dir: Option<&Path>) -> Result<EmbedderChoice, String> {
+        if !IN_PROCESS {
+            return Err(
+                "this build has no in-process embedder (the `semantic` feature): rebuild it with `--features semantic`, or use `--embedder http --embedder-url URL --embedder-model NAME` for an embeddings server such as Ollama"
+                    .to_owned(),
+            );
+        }
         let Some(models_dir) = models_dir else {
             return Err(format!(
                 "no models folder is known (set QUIRE_MODELS_DIR, or HOME); install the `minilm` embedder with `{INSTALL_COMMAND} --models-dir DIR` and pass `--models-dir DIR`, or use `--embedder http --embedder-url URL --embedder-model NAME`"
             ));
         };
-        if minilm_installed(&minilm_dir(models_dir)) {
+        if minilm_installed(&super::minilm_dir(models_dir)) {
             return Ok(EmbedderChoice::MiniLm {
                 models_dir: models_dir.to_owned(),
             });
         }
-        if static_distilled(&static_dir(models_dir)) {
+        if static_distilled(&super::static_dir(models_dir)) {
             return Ok(EmbedderChoice::Static {
                 models_dir: models_dir.to_owned(),
             });
@@ -60,39 +74,35 @@ impl EmbedderChoice {
         }
     }
 
-    /// Loads it (reads the model, or asks the server for one vector).
+    /// Loads it (reads the model, or asks the server for one vector). An
+    /// in-process model in a build without the `semantic` feature is
+    /// [`EmbedError::NotBuilt`].
     pub fn load(&self) -> Result<Arc<dyn Embedder>, EmbedError> {
         Ok(match self {
+            #[cfg(feature = "semantic")]
             EmbedderChoice::MiniLm { models_dir } => {
-                Arc::new(MiniLm::load(&minilm_dir(models_dir))?)
+                Arc::new(super::MiniLm::load(&super::minilm_dir(models_dir))?)
             }
+            #[cfg(feature = "semantic")]
             EmbedderChoice::Static { models_dir } => {
-                Arc::new(StaticEmbedder::load(&static_dir(models_dir))?)
+                Arc::new(super::StaticEmbedder::load(&super::static_dir(models_dir))?)
+            }
+            #[cfg(not(feature = "semantic"))]
+            EmbedderChoice::MiniLm { .. } | EmbedderChoice::Static { .. } => {
+                return Err(EmbedError::NotBuilt {
+                    embedder: self.name().to_owned(),
+                });
             }
             EmbedderChoice::Http(config) => Arc::new(HttpEmbedder::connect(config.clone())?),
         })
     }
 }
 
-/// Whether `dir` holds every file MiniLM loads (their checksums are
-/// checked by `quire models install`, not on every start).
-fn minilm_installed(dir: &Path) -> bool {
-    super::minilm::REQUIRED_FILES
-        .iter()
-        .all(|name| dir.join(name).is_file())
-}
-
-/// Whether `dir` holds every file of a distilled static table (checked
-/// against its manifest when loaded).
-fn static_distilled(dir: &Path) -> bool {
-    super::static_table::REQUIRED_FILES
-        .iter()
-        .all(|name| dir.join(name).is_file())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::models::{MINILM_REQUIRED_FILES, STATIC_REQUIRED_FILES};
+    use crate::{minilm_dir, static_dir};
 
     fn touch(dir: &Path, names: &[&str]) {
         std::fs::create_dir_all(dir).unwrap();
@@ -102,6 +112,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "semantic")]
     fn minilm_is_preferred_then_static_then_none_with_what_to_run() {
         let models = tempfile::tempdir().unwrap();
         let error = EmbedderChoice::best_installed(Some(models.path())).unwrap_err();
@@ -110,20 +121,14 @@ mod tests {
         let error = EmbedderChoice::best_installed(None).unwrap_err();
         assert!(error.contains("no models folder is known"), "{error}");
 
-        touch(
-            &static_dir(models.path()),
-            &super::super::static_table::REQUIRED_FILES,
-        );
+        touch(&static_dir(models.path()), &STATIC_REQUIRED_FILES);
         let choice = EmbedderChoice::best_installed(Some(models.path())).unwrap();
         assert_eq!(choice.name(), "static");
         // A broken table is chosen, then refused when loaded, with why.
         let error = choice.load().unwrap_err();
         assert!(matches!(error, EmbedError::Load { .. }), "{error}");
 
-        touch(
-            &minilm_dir(models.path()),
-            &super::super::minilm::REQUIRED_FILES,
-        );
+        touch(&minilm_dir(models.path()), &MINILM_REQUIRED_FILES);
         let choice = EmbedderChoice::best_installed(Some(models.path())).unwrap();
         assert_eq!(
             choice,
@@ -139,5 +144,38 @@ mod tests {
                 .name(),
             "static"
         );
+    }
+
+    /// Without the `semantic` feature an installed model is not chosen by
+    /// itself, and one named is refused when loaded, saying why.
+    #[test]
+    #[cfg(not(feature = "semantic"))]
+    fn without_semantic_no_model_runs_in_process_and_it_says_so() {
+        let models = tempfile::tempdir().unwrap();
+        touch(&minilm_dir(models.path()), &MINILM_REQUIRED_FILES);
+        touch(&static_dir(models.path()), &STATIC_REQUIRED_FILES);
+        let error = EmbedderChoice::best_installed(Some(models.path())).unwrap_err();
+        assert!(
+            error.contains("no in-process embedder (the `semantic` feature)")
+                && error.contains("--embedder http"),
+            "{error}"
+        );
+        for choice in [
+            EmbedderChoice::MiniLm {
+                models_dir: models.path().to_owned(),
+            },
+            EmbedderChoice::Static {
+                models_dir: models.path().to_owned(),
+            },
+        ] {
+            let error = choice.load().unwrap_err();
+            assert_eq!(
+                error,
+                EmbedError::NotBuilt {
+                    embedder: choice.name().to_owned()
+                }
+            );
+            assert!(error.to_string().contains("`semantic` feature"), "{error}");
+        }
     }
 }

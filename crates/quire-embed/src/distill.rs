@@ -33,22 +33,24 @@
 //!
 //! The folder is written under a temporary name beside the final one and
 //! renamed into place when complete, so a killed distillation leaves no
-//! half table (at worst a `.tmp` folder, removed by the next run). Like
-//! `super::models`, this works in the user's models folder, outside any
-//! kiln root, with plain `std::fs`.
+//! half table (at worst a `.tmp` folder, removed by the next run). This
+//! works in the user's models folder, outside any kiln root, with plain
+//! `std::fs` (`super::models` says why).
+//!
+//! It takes a minute or so: [`distill_static`] reports how far it has come
+//! to a callback ([`DistillProgress`]), which the `quire` binary turns
+//! into a progress bar; this crate draws nothing.
 
 use std::fs;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use candle_core::{Device, Tensor};
+use sha2::{Digest, Sha256};
 
-use super::models::{self, DISTILL_COMMAND, INSTALL_COMMAND, MINILM_DIR};
+use super::models::{self, DISTILL_COMMAND, INSTALL_COMMAND, MANIFEST_FILE, MINILM_DIR};
 use super::{EmbedError, MiniLm};
-
-/// The manifest's file name in the static folder.
-pub const MANIFEST_FILE: &str = "quire-static.json";
 
 /// The version of the manifest's layout.
 const MANIFEST_FORMAT: u32 = 1;
@@ -66,10 +68,6 @@ const SIF: f64 = 1e-4;
 /// How many tokens go through BERT at once (sequences of 3: a batch of 512
 /// is a few MB of activations).
 const BATCH: usize = 512;
-
-/// The progress bar: tokens done and to do, tokens a second, time left.
-const PROGRESS_TEMPLATE: &str =
-    "{msg} {wide_bar} {human_pos}/{human_len} tokens {per_sec} ETA {eta}";
 
 /// The Model2Vec `config.json` (what `model2vec` 0.4+ writes; `normalize`
 /// is the one field `model2vec-rs` reads).
@@ -115,6 +113,7 @@ impl Manifest {
 
 /// A distillation's failure.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum DistillError {
     /// The `minilm` model is not installed in the models folder.
     #[error(
@@ -157,6 +156,16 @@ pub struct DistillReport {
     pub seconds: f64,
 }
 
+/// How far a distillation has come: reported before the first batch of
+/// tokens goes through the model and after each one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DistillProgress {
+    /// Tokens run through the model so far.
+    pub done: usize,
+    /// Tokens to run through it: the whole vocabulary.
+    pub total: usize,
+}
+
 /// The exact `quire models <verb>` command for `models_dir`: plain when it
 /// is the default folder, else with `--models-dir`.
 fn command_for(verb_command: &str, models_dir: &Path) -> String {
@@ -170,17 +179,23 @@ fn command_for(verb_command: &str, models_dir: &Path) -> String {
 /// Distils the `static` table from the `minilm` model in `models_dir` into
 /// [`models::static_dir`]`(models_dir)`, unless a fresh one is there
 /// (made by this [`RECIPE`] from the same MiniLM weights, and intact).
-/// Progress (tokens, tokens/s, ETA) goes to stderr when it is a terminal.
+/// `progress` hears how far it has come while the tokens go through the
+/// model (not at all when a fresh table is there).
 ///
 /// ```no_run
 /// use quire_embed::{default_models_dir, distill::distill_static};
 ///
 /// let models = default_models_dir().expect("a models folder");
-/// let report = distill_static(&models)?;
+/// let report = distill_static(&models, |progress| {
+///     eprint!("\r{}/{} tokens", progress.done, progress.total);
+/// })?;
 /// println!("{} in {:.0} s", report.dir.display(), report.seconds);
 /// # Ok::<(), quire_embed::distill::DistillError>(())
 /// ```
-pub fn distill_static(models_dir: &Path) -> Result<DistillReport, DistillError> {
+pub fn distill_static(
+    models_dir: &Path,
+    progress: impl FnMut(DistillProgress),
+) -> Result<DistillReport, DistillError> {
     let source_dir = models::minilm_dir(models_dir);
     let dir = models::static_dir(models_dir);
     let missing = || DistillError::MiniLmMissing {
@@ -227,7 +242,7 @@ pub fn distill_static(models_dir: &Path) -> Result<DistillReport, DistillError> 
         })
     };
     let (cls, sep) = (special("[CLS]")?, special("[SEP]")?);
-    let mut table = token_table(&minilm, vocabulary, cls, sep)?;
+    let mut table = token_table(&minilm, vocabulary, cls, sep, progress)?;
     let mut empty = minilm
         .mean_pooled(&[&[cls, sep]])
         .map_err(|error| DistillError::MiniLm(error.to_string()))?
@@ -278,15 +293,20 @@ fn is_fresh(dir: &Path, source_sha256: &str) -> bool {
 }
 
 /// Every token of the vocabulary through BERT as `[CLS] token [SEP]`,
-/// mean-pooled: `vocabulary` rows, row-major.
+/// mean-pooled: `vocabulary` rows, row-major. `progress` hears of each
+/// batch.
 fn token_table(
     minilm: &MiniLm,
     vocabulary: usize,
     cls: u32,
     sep: u32,
+    mut progress: impl FnMut(DistillProgress),
 ) -> Result<Vec<f32>, DistillError> {
-    let progress =
-        models::progress_bar_with(Some(vocabulary as u64), "distilling", PROGRESS_TEMPLATE);
+    let mut done = DistillProgress {
+        done: 0,
+        total: vocabulary,
+    };
+    progress(done);
     let mut table = Vec::new();
     let ids: Vec<u32> = (0..vocabulary as u32).collect();
     for chunk in ids.chunks(BATCH) {
@@ -296,9 +316,9 @@ fn token_table(
             .mean_pooled(&batch)
             .map_err(|error| DistillError::MiniLm(error.to_string()))?;
         rows.into_iter().for_each(|row| table.extend(row));
-        progress.inc(chunk.len() as u64);
+        done.done += chunk.len();
+        progress(done);
     }
-    progress.finish_and_clear();
     Ok(table)
 }
 
@@ -465,7 +485,27 @@ pub(crate) fn file_sha256(path: &Path) -> Result<String, DistillError> {
         error,
     };
     let mut file = fs::File::open(path).map_err(io_error)?;
-    models::sha256_of(&mut file).map_err(io_error)
+    sha256_of(&mut file).map_err(io_error)
+}
+
+/// The SHA-256 of everything `reader` yields, lowercase hex.
+fn sha256_of(reader: &mut dyn Read) -> io::Result<String> {
+    let mut hasher = Sha256::new();
+    let mut buffer = vec![0; 1 << 16];
+    loop {
+        let read = match reader.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        hasher.update(&buffer[..read]);
+    }
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect())
 }
 
 #[cfg(test)]
@@ -473,24 +513,17 @@ mod tests {
     use super::*;
 
     /// The CLI prints an error and its sources joined by `: `: the I/O
-    /// error is the source, so the message must not repeat it. Both error
-    /// types of the models folder, here and in `models`.
+    /// error is the source, so the message must not repeat it. (The
+    /// install's errors, in the quire binary, are checked there.)
     #[test]
     fn an_io_error_is_said_once_along_the_chain() {
         let denied = || io::Error::new(io::ErrorKind::PermissionDenied, "denied");
         let path = || PathBuf::from("/models/x");
-        let errors: [Box<dyn std::error::Error>; 2] = [
-            Box::new(DistillError::Io {
-                action: "cannot write",
-                path: path(),
-                error: denied(),
-            }),
-            Box::new(models::ModelsError::Io {
-                action: "cannot write",
-                path: path(),
-                error: denied(),
-            }),
-        ];
+        let errors: [Box<dyn std::error::Error>; 1] = [Box::new(DistillError::Io {
+            action: "cannot write",
+            path: path(),
+            error: denied(),
+        })];
         for error in errors {
             assert_eq!(error.to_string(), "cannot write /models/x");
             let source = error.source().map(ToString::to_string);
@@ -501,7 +534,8 @@ mod tests {
     #[test]
     fn without_minilm_it_says_to_install_it_first_in_that_folder() {
         let models_dir = tempfile::tempdir().unwrap();
-        let error = distill_static(models_dir.path()).unwrap_err();
+        let mut heard = Vec::new();
+        let error = distill_static(models_dir.path(), |progress| heard.push(progress)).unwrap_err();
         let message = error.to_string();
         assert!(
             matches!(error, DistillError::MiniLmMissing { .. }),
@@ -513,6 +547,7 @@ mod tests {
         );
         assert!(message.contains(&install), "{message}");
         assert!(!models::static_dir(models_dir.path()).exists());
+        assert!(heard.is_empty(), "nothing was distilled: {heard:?}");
     }
 
     #[test]
@@ -539,12 +574,6 @@ mod tests {
         assert!(weight(2.0) > weight(0.0));
         // Nothing to do on nothing.
         post_process(&mut [], &mut []);
-    }
-
-    #[test]
-    fn the_progress_template_is_valid() {
-        // An invalid one would silently fall back to indicatif's default.
-        assert!(indicatif::ProgressStyle::with_template(PROGRESS_TEMPLATE).is_ok());
     }
 
     #[test]
@@ -582,6 +611,14 @@ mod tests {
             .collect();
         assert_eq!(names, ["new"]);
         assert_eq!(fs::read_dir(models_dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn sha256_is_the_known_digest_in_lowercase_hex() {
+        assert_eq!(
+            sha256_of(&mut &b"abc"[..]).unwrap(),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 
     #[test]

@@ -8,35 +8,38 @@
 //! OpenAI-compatible `/v1/embeddings`). An index records the
 //! [`Embedder::id`] and [`Embedder::dimension`] it was built with and is
 //! never queried with another.
+//!
+//! The feature `semantic` (on by default) is the one switch for the
+//! models run in process: `minilm` and `static` (candle, the `tokenizers`
+//! crate, `model2vec-rs`) and the static table's distillation
+//! ([`distill`]). The `http` embedder, [`EmbedderChoice`] and the models
+//! folder's layout ([`models`]) are in every build. Installing the model
+//! (downloads, progress bars) is the `quire` binary's work, not this
+//! crate's.
 
 use std::fmt;
 
-#[cfg(feature = "semantic")]
 mod choice;
 #[cfg(feature = "semantic")]
 pub mod distill;
-#[cfg(feature = "semantic")]
 mod http;
 #[cfg(feature = "semantic")]
 mod minilm;
-#[cfg(feature = "semantic")]
 pub mod models;
 #[cfg(feature = "semantic")]
 mod static_table;
 
-#[cfg(feature = "semantic")]
 pub use choice::EmbedderChoice;
-#[cfg(feature = "semantic")]
 pub use http::{HttpEmbedder, HttpEmbedderConfig};
 #[cfg(feature = "semantic")]
 pub use minilm::{BATCH_SIZE as MINILM_BATCH_SIZE, MiniLm};
-#[cfg(feature = "semantic")]
 pub use models::{default_models_dir, minilm_dir, static_dir};
 #[cfg(feature = "semantic")]
-pub use static_table::{MAX_TOKENS as STATIC_MAX_TOKENS, StaticEmbedder};
+pub use static_table::StaticEmbedder;
 
 /// An embedder's failure: what went wrong and what to do.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum EmbedError {
     /// The embedder's files are not installed.
     #[error("the `{embedder}` embedder is not installed: {help}")]
@@ -57,6 +60,15 @@ pub enum EmbedError {
     /// Embedding failed.
     #[error("embedding failed: {0}")]
     Embed(String),
+    /// An in-process embedder (`minilm`, `static`) in a build without the
+    /// `semantic` feature.
+    #[error(
+        "the `{embedder}` embedder is not in this build: it runs in process, which needs the `semantic` feature; rebuild with `--features semantic`, or use the `http` embedder"
+    )]
+    NotBuilt {
+        /// The embedder's name.
+        embedder: String,
+    },
 }
 
 /// Turns texts into vectors.

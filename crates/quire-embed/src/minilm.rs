@@ -20,7 +20,7 @@ use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
 use tokenizers::{Tokenizer, TruncationParams};
 
-use super::models::INSTALL_COMMAND;
+use super::models::{INSTALL_COMMAND, MINILM_REQUIRED_FILES as REQUIRED_FILES};
 use super::{EmbedError, Embedder};
 
 /// The embedder's name, in messages and in its id.
@@ -30,14 +30,6 @@ const NAME: &str = "minilm";
 /// matrix products efficient, small enough that a batch of 256-token texts
 /// stays in a few hundred MB.
 pub const BATCH_SIZE: usize = 32;
-
-/// The files [`MiniLm::load`] reads from the model folder.
-pub(super) const REQUIRED_FILES: [&str; 4] = [
-    "model.safetensors",
-    "tokenizer.json",
-    "config.json",
-    "sentence_bert_config.json",
-];
 
 /// sentence-transformers all-MiniLM-L6-v2 on the CPU.
 pub struct MiniLm {

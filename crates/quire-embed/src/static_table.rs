@@ -22,8 +22,10 @@ use candle_core::safetensors::SliceSafetensors;
 use model2vec_rs::model::StaticModel;
 use sha2::{Digest, Sha256};
 
-use super::distill::{MANIFEST_FILE, Manifest};
-use super::models::{DISTILL_COMMAND, INSTALL_COMMAND};
+use super::distill::Manifest;
+use super::models::{
+    DISTILL_COMMAND, INSTALL_COMMAND, MANIFEST_FILE, STATIC_REQUIRED_FILES as REQUIRED_FILES,
+};
 use super::{EmbedError, Embedder};
 
 /// The embedder's name, in messages and in its id.
@@ -31,15 +33,7 @@ const NAME: &str = "static";
 
 /// Tokens of a text that count (Model2Vec's default): the rest of a long
 /// text is cut, as `minilm` cuts at 256.
-pub const MAX_TOKENS: usize = 512;
-
-/// The files [`StaticEmbedder::load`] reads from the static folder.
-pub(super) const REQUIRED_FILES: [&str; 4] = [
-    "model.safetensors",
-    "tokenizer.json",
-    "config.json",
-    MANIFEST_FILE,
-];
+pub(crate) const MAX_TOKENS: usize = 512;
 
 /// A Model2Vec static table distilled from all-MiniLM-L6-v2.
 pub struct StaticEmbedder {

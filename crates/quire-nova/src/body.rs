@@ -6,12 +6,17 @@
 //! of memory and 10 to 18 s for one call. So a body is read a chunk at a
 //! time and the reading stops at the cap, before the buffer grows past it.
 
+use std::io::{self, Read};
+
 use serde_json::Value;
 
 use super::model::Answer;
 
 /// The most of an answer's body shown in a message, in characters.
 pub(crate) const EXCERPT_CHARS: usize = 300;
+
+/// How much of a body one read asks for.
+const CHUNK_BYTES: usize = 16 * 1024;
 
 /// A body as far as it was read.
 #[derive(Debug)]
@@ -22,19 +27,26 @@ pub(crate) struct Capped {
     pub(crate) whole: bool,
 }
 
-/// Reads `response`'s body, at most `limit` bytes of it: the buffer never
-/// grows past `limit`, and reading stops at the first chunk that would
-/// take it there.
-pub(crate) async fn read_capped(
-    mut response: reqwest::Response,
+/// Reads `body`, at most `limit` bytes of it: the buffer never grows past
+/// `limit`, and reading stops at the first chunk that would take it
+/// there. `declared` (the answer's Content-Length, the peer's word) sizes
+/// the buffer only up to the limit.
+pub(crate) fn read_capped(
+    mut body: impl Read,
+    declared: Option<u64>,
     limit: usize,
-) -> Result<Capped, reqwest::Error> {
-    let declared = response.content_length();
-    // The declared length is the peer's word: it sizes the buffer only up
-    // to the limit.
+) -> io::Result<Capped> {
     let expected = declared.map_or(0, |length| usize::try_from(length).unwrap_or(limit));
     let mut bytes = Vec::with_capacity(expected.min(limit));
-    while let Some(chunk) = response.chunk().await? {
+    let mut chunk = vec![0; CHUNK_BYTES];
+    loop {
+        let read = match body.read(&mut chunk) {
+            Ok(0) => return Ok(Capped { bytes, whole: true }),
+            Ok(read) => read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        let chunk = &chunk[..read];
         let room = limit - bytes.len();
         if chunk.len() > room {
             bytes.extend_from_slice(&chunk[..room]);
@@ -50,9 +62,8 @@ pub(crate) async fn read_capped(
                 .min(limit);
             bytes.reserve_exact(wanted - bytes.len());
         }
-        bytes.extend_from_slice(&chunk);
+        bytes.extend_from_slice(chunk);
     }
-    Ok(Capped { bytes, whole: true })
 }
 
 /// A successful answer's body as the domain keeps it: its JSON when it is
@@ -97,6 +108,39 @@ pub(crate) fn answer_excerpt(answer: &Answer) -> String {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A reader that hands out `chunk` bytes of `y` per read, forever.
+    struct Endless {
+        chunk: usize,
+        reads: usize,
+    }
+
+    impl Read for Endless {
+        fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+            self.reads += 1;
+            let length = self.chunk.min(buffer.len());
+            buffer[..length].fill(b'y');
+            Ok(length)
+        }
+    }
+
+    #[test]
+    fn a_body_is_read_up_to_the_limit_and_no_further() {
+        let mut endless = Endless {
+            chunk: 1000,
+            reads: 0,
+        };
+        let read = read_capped(&mut endless, Some(u64::MAX), 2500).unwrap();
+        assert_eq!((read.bytes.len(), read.whole), (2500, false));
+        assert!(read.bytes.capacity() <= 2500, "{}", read.bytes.capacity());
+        assert_eq!(endless.reads, 3, "reading stops at the limit");
+        let read = read_capped(&b"0123456789"[..], Some(10), 10).unwrap();
+        assert_eq!((read.bytes, read.whole), (b"0123456789".to_vec(), true));
+        let read = read_capped(&b"0123456789"[..], None, 9).unwrap();
+        assert_eq!((read.bytes.len(), read.whole), (9, false));
+        let read = read_capped(io::empty(), None, 9).unwrap();
+        assert_eq!((read.bytes, read.whole), (Vec::new(), true));
+    }
 
     #[test]
     fn excerpts_are_trimmed_and_bounded() {

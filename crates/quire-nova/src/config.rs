@@ -46,7 +46,8 @@ impl HttpConfig {
 /// The nova tools' client, as the environment chooses it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClientConfig {
-    /// `USE_MOCK_CLIENT=true`: the in-memory [`MockClient`].
+    /// `USE_MOCK_CLIENT=true`: the in-memory Task Manager
+    /// ([`ClientKind::Mock`](super::ClientKind::Mock)).
     pub use_mock: bool,
     /// How the HTTP client reaches the Task Manager (read, and checked,
     /// even when the mock is chosen, so a typo shows before it matters).
@@ -313,7 +314,7 @@ mod tests {
                 .unwrap_or_else(|error| panic!("{host}: {error}"));
             // What was accepted is the URL's host, unchanged but for case
             // and IPv6 brackets.
-            let url = reqwest::Url::parse(&chosen.http.base_url()).unwrap();
+            let url = url::Url::parse(&chosen.http.base_url()).unwrap();
             assert_eq!(
                 url.host_str().unwrap().trim_matches(['[', ']']),
                 host.to_ascii_lowercase().trim_matches(['[', ']']),

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 /// Why a Task Manager call, or setting up its client, failed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum NovaError {
     /// The Task Manager did not answer within the timeout. Not retried: a
     /// caller waits at most the timeout.
@@ -68,7 +69,7 @@ pub enum NovaError {
     /// [`SUCCESS_BODY_LIMIT`](super::SUCCESS_BODY_LIMIT): not read
     /// further, so that one answer cannot fill the memory.
     #[error(
-        "the Task Manager answered {status} (success) with a body longer than the {limit} bytes ({} MiB, SUCCESS_BODY_LIMIT) quire reads of an answer{}; it was not read further, so that an oversized answer cannot fill the memory. The call itself was accepted: do not repeat it (a second create_step would create a second step)",
+        "the Task Manager answered {status} (success) with a body longer than the {limit} bytes ({} MiB, SUCCESS_BODY_LIMIT) quire reads of an answer{}; it was not read further, so that an oversized answer cannot fill the memory. The call itself was accepted: do not repeat it (creating a step again would make a second one)",
         limit / (1024 * 1024),
         declared_suffix(*declared)
     )]
@@ -83,13 +84,27 @@ pub enum NovaError {
     /// `create_step` succeeded, but its answer gives the new step's id in
     /// none of the places looked at.
     #[error(
-        "the Task Manager answered {status} (success) to create_step, so the step was most likely created, but its answer gives no step id (neither `step_id` nor `id`, at its top or in its `data`); it said: {answer}. Do not create the step again (that would make a second one); find its id in the Task Manager to update it"
+        "the Task Manager answered {status} (success) to the step's creation, so the step was most likely created, but its answer gives no step id (neither `step_id` nor `id`, at its top or in its `data`); it said: {answer}. Do not create the step again (that would make a second one); find its id in the Task Manager to update it"
     )]
     NoStepId {
         /// The HTTP status (2xx).
         status: u16,
         /// The start of the answer as text (`(no body)` when empty).
         answer: String,
+    },
+    /// `create_step` succeeded (its answer's status said so), but the
+    /// answer broke off before it ended: the connection dropped, or the
+    /// rest did not come within the timeout. The step most likely exists,
+    /// so this is not retryable: a second `create_step` would make a
+    /// second step.
+    #[error(
+        "the Task Manager answered {status} (success) to the step's creation, so the step was most likely created, but its answer broke off before it ended ({reason}), so the new step's id is unknown. Do not create the step again (that would make a second one); find its id in the Task Manager to update it"
+    )]
+    StepAnswerLost {
+        /// The HTTP status (2xx).
+        status: u16,
+        /// Why the answer broke off, in words.
+        reason: String,
     },
     /// A step status outside the API's vocabulary.
     #[error("invalid status `{given}`: use one of {}", valid.join(", "))]
@@ -180,6 +195,7 @@ impl NovaError {
             | NovaError::Redirected { .. }
             | NovaError::AnswerTooLarge { .. }
             | NovaError::NoStepId { .. }
+            | NovaError::StepAnswerLost { .. }
             | NovaError::InvalidStatus { .. }
             | NovaError::MissingId { .. }
             | NovaError::DotId { .. }

@@ -1,7 +1,7 @@
 //! The Task Manager over HTTP: the requests the OpenAPI document describes
 //! (their bodies are its generated types, `generated::types`, written with
-//! serde), sent with reqwest, and the error mapping and retries the
-//! requirements ask for:
+//! serde), sent with ureq (blocking), and the error mapping and retries
+//! the requirements ask for:
 //!
 //! - a timeout is [`NovaError::Timeout`] ("Request timeout"), never retried,
 //!   so a caller waits at most the timeout;
@@ -16,35 +16,43 @@
 //!   passed on as it came ([`Answer`]: JSON of any shape, text, or
 //!   nothing), read up to [`SUCCESS_BODY_LIMIT`] and refused past it
 //!   ([`NovaError::AnswerTooLarge`]); only `create_step` looks into it, for
-//!   the new step's id ([`CreatedStep::from_answer`]);
+//!   the new step's id ([`CreatedStep::from_answer`]), and a success of
+//!   `create_step` whose body breaks off (the connection drops, or the
+//!   rest does not come in time) is [`NovaError::StepAnswerLost`], which
+//!   says the step most likely exists, not a retryable failure;
 //! - the idempotent calls (the PATCHes and GET) are tried again twice, with
 //!   a doubling pause, after a connection failure or a 502, 503 or 504, as
 //!   long as the retry can end within the one timeout the whole call has;
 //!   `create_step` (POST) never is, since a retry after a lost answer would
 //!   create the step twice.
 //!
-//! Why not the client methods progenitor generates (build.rs now generates
+//! Each try of a call connects anew (no connection is kept between calls):
+//! the calls are few, and a kept connection the Task Manager has since
+//! closed would fail a `create_step` whose request may have arrived.
+//! Connecting, sending and reading are bounded by what is left of the
+//! call's timeout, the host name's lookup too (`super::resolve`).
+//!
+//! Why not the client methods progenitor generates (build.rs generates
 //! only the types): they put an id into the path with only `/` and `%`
 //! encoded, so `..\..\..\health` reached `PATCH /health` (the `url` crate
 //! reads `\` as `/`; `super::path` encodes every byte outside RFC 3986's
 //! unreserved set); they read a success body whole into memory, however
-//! long; they leave redirects to reqwest, which follows them to any host
-//! and re-sends a 307's body there; and they decode an answer into the
-//! document's response types, which the requirements do not define, so a
-//! Task Manager answering `{"ok": true}` to a successful update was
-//! reported as failing. The retries are here too, decided per operation in
-//! plain code a reader finds.
+//! long; they leave redirects to the HTTP client, which follows them to
+//! any host and re-sends a 307's body there; and they decode an answer
+//! into the document's response types, which the requirements do not
+//! define, so a Task Manager answering `{"ok": true}` to a successful
+//! update was reported as failing. They are also async, and the domain is
+//! not. The retries are here too, decided per operation in plain code a
+//! reader finds.
 
-use std::error::Error as _;
-use std::time::Duration;
+use std::io;
+use std::time::{Duration, Instant};
 
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderValue, LOCATION};
-use reqwest::{Method, Response, Url, redirect};
 use serde::Serialize;
-use tokio::time::Instant;
+use url::Url;
 
 use super::body::{self, answer_excerpt, excerpt};
-use super::client::{ClientKind, NovaFuture, TaskManagerClient};
+use super::client::{ClientKind, TaskManagerClient};
 use super::config::{HttpConfig, check_host};
 use super::error::NovaError;
 use super::generated::types;
@@ -53,9 +61,10 @@ use super::model::{
     check_execution_id, check_step_id,
 };
 use super::path;
+use super::resolve::{self, LookupFailure};
 
 /// How many times an idempotent call is tried again.
-pub const RETRIES: u32 = 2;
+pub(crate) const RETRIES: u32 = 2;
 
 /// The most of a successful answer read, in bytes (4 MiB). The Task
 /// Manager answers a call with one record, a few hundred bytes; an answer
@@ -68,21 +77,43 @@ pub const SUCCESS_BODY_LIMIT: usize = 4 * 1024 * 1024;
 /// client hold them.
 const ERROR_BODY_LIMIT: usize = 64 * 1024;
 
-/// The Task Manager's API over HTTP.
+/// The `User-Agent` of every request.
+const USER_AGENT: &str = concat!("quire-nova/", env!("CARGO_PKG_VERSION"));
+
+/// The Task Manager's API over HTTP. Its calls block (see
+/// [`TaskManagerClient`]).
 #[derive(Debug)]
 pub struct HttpClient {
-    client: reqwest::Client,
     base_url: String,
     timeout: Duration,
     first_pause: Duration,
 }
 
 /// Whether a call may be sent again after a failure that may not have
-/// reached the Task Manager.
+/// reached the Task Manager. A call that is not (`create_step`) creates
+/// something each time it arrives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Idempotent {
     Yes,
     No,
+}
+
+/// The request methods the API uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    Get,
+    Post,
+    Patch,
+}
+
+impl Method {
+    fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Patch => "PATCH",
+        }
+    }
 }
 
 /// A successful answer: its status and its body.
@@ -101,15 +132,7 @@ impl HttpClient {
     /// looked for), and follows no redirect (see the module doc).
     pub fn new(config: &HttpConfig) -> Result<HttpClient, NovaError> {
         check_host(&config.host)?;
-        let client = reqwest::Client::builder()
-            .timeout(config.timeout)
-            .connect_timeout(config.timeout)
-            .no_proxy()
-            .redirect(redirect::Policy::none())
-            .build()
-            .map_err(|error| NovaError::Setup(error_chain(&error)))?;
         Ok(HttpClient {
-            client,
             base_url: config.base_url(),
             timeout: config.timeout,
             first_pause: Duration::from_millis(200),
@@ -133,7 +156,7 @@ impl HttpClient {
     /// is left of it, and no retry starts that could not end in it. So a
     /// caller waits at most the timeout even when a slow 503 would earn a
     /// retry, and a body that trickles in counts against it too.
-    async fn call(
+    fn call(
         &self,
         idempotent: Idempotent,
         method: Method,
@@ -144,12 +167,9 @@ impl HttpClient {
         let deadline = Instant::now() + self.timeout;
         let mut retried = 0;
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let attempt = self.attempt(method.clone(), url.clone(), body.clone());
-            let error = match tokio::time::timeout(left, attempt).await {
-                Ok(Ok(reply)) => return Ok(reply),
-                Ok(Err(error)) => error,
-                Err(_) => self.timed_out(),
+            let error = match self.attempt(idempotent, method, &url, body.as_deref(), deadline) {
+                Ok(reply) => return Ok(reply),
+                Err(error) => error,
             };
             let pause = self.first_pause * 2u32.pow(retried);
             let again = idempotent == Idempotent::Yes
@@ -160,7 +180,7 @@ impl HttpClient {
             if !again {
                 return Err(error);
             }
-            tokio::time::sleep(pause).await;
+            std::thread::sleep(pause);
             retried += 1;
         }
     }
@@ -184,40 +204,91 @@ impl HttpClient {
         }
     }
 
-    /// One try: the request, then its answer read as the module doc says.
-    async fn attempt(
+    /// One try, ended by `deadline`: the request, then its answer read as
+    /// the module doc says.
+    fn attempt(
         &self,
+        idempotent: Idempotent,
         method: Method,
-        url: Url,
-        body: Option<Vec<u8>>,
+        url: &Url,
+        body: Option<&[u8]>,
+        deadline: Instant,
     ) -> Result<Reply, NovaError> {
-        let mut request = self
-            .client
-            .request(method, url)
-            .header(ACCEPT, HeaderValue::from_static("application/json"));
-        if let Some(body) = body {
-            request = request
-                .header(CONTENT_TYPE, HeaderValue::from_static("application/json"))
-                .body(body);
-        }
-        let response = request
-            .send()
-            .await
-            .map_err(|error| self.transport(&error))?;
-        let status = response.status();
-        if status.is_success() {
-            self.success(response).await
-        } else if status.is_redirection() {
-            Err(redirected(&response))
-        } else {
-            Err(self.failure(response).await)
+        let agent = self.agent(url, deadline)?;
+        let left = self.left(deadline)?;
+        let request = agent
+            .request_url(method.as_str(), url)
+            .timeout(left)
+            .set("Accept", "application/json");
+        let sent = match body {
+            Some(body) => request
+                .set("Content-Type", "application/json")
+                .send_bytes(body),
+            None => request.call(),
+        };
+        let response = match sent {
+            Ok(response) | Err(ureq::Error::Status(_, response)) => response,
+            Err(ureq::Error::Transport(transport)) => return Err(self.transport(&transport)),
+        };
+        match response.status() {
+            200..=299 => self.success(response, idempotent),
+            300..=399 => Err(redirected(&response)),
+            400..=599 => Err(self.failure(response)),
+            status => Err(NovaError::InvalidResponse(format!(
+                "status {status}, which is neither a success, a redirect nor an error"
+            ))),
         }
     }
 
-    /// A success's body, read up to [`SUCCESS_BODY_LIMIT`].
-    async fn success(&self, response: Response) -> Result<Reply, NovaError> {
-        let status = response.status().as_u16();
-        let declared = response.content_length();
+    /// What is left of the call's time, or [`NovaError::Timeout`] when
+    /// nothing is.
+    fn left(&self, deadline: Instant) -> Result<Duration, NovaError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(self.timed_out());
+        }
+        Ok(left)
+    }
+
+    /// An agent for one try: the Task Manager's addresses looked up by
+    /// `deadline`, connecting within what is left of it, following no
+    /// redirect, keeping no connection and using no proxy.
+    fn agent(&self, url: &Url, deadline: Instant) -> Result<ureq::Agent, NovaError> {
+        let (Some(host), Some(port)) = (url.host(), url.port_or_known_default()) else {
+            return Err(NovaError::Setup(format!(
+                "{url} names no host and port to connect to"
+            )));
+        };
+        let addresses =
+            resolve::addresses(host, port, deadline).map_err(|failure| match failure {
+                LookupFailure::TimedOut => self.timed_out(),
+                LookupFailure::Failed(reason) => NovaError::Unreachable {
+                    base_url: self.base_url.clone(),
+                    reason,
+                },
+            })?;
+        let connect_within = self.left(deadline)?;
+        Ok(ureq::AgentBuilder::new()
+            .resolver(move |_: &str| Ok(addresses.clone()))
+            .timeout_connect(connect_within)
+            .redirects(0)
+            .max_idle_connections(0)
+            .try_proxy_from_env(false)
+            .user_agent(USER_AGENT)
+            .build())
+    }
+
+    /// A success's body, read up to [`SUCCESS_BODY_LIMIT`]. A body that
+    /// breaks off after the success status is, for a call that is not
+    /// idempotent, [`NovaError::StepAnswerLost`]: what it asked for was
+    /// most likely done, and must not be asked again.
+    fn success(
+        &self,
+        response: ureq::Response,
+        idempotent: Idempotent,
+    ) -> Result<Reply, NovaError> {
+        let status = response.status();
+        let declared = content_length(&response);
         let too_large = NovaError::AnswerTooLarge {
             status,
             declared,
@@ -227,9 +298,16 @@ impl HttpClient {
         if declared.is_some_and(|length| length > SUCCESS_BODY_LIMIT as u64) {
             return Err(too_large);
         }
-        let read = body::read_capped(response, SUCCESS_BODY_LIMIT)
-            .await
-            .map_err(|error| self.transport(&error))?;
+        let read = match body::read_capped(response.into_reader(), declared, SUCCESS_BODY_LIMIT) {
+            Ok(read) => read,
+            Err(error) if idempotent == Idempotent::No => {
+                return Err(NovaError::StepAnswerLost {
+                    status,
+                    reason: self.broken_off(&error),
+                });
+            }
+            Err(error) => return Err(self.read_failed(&error)),
+        };
         if !read.whole {
             return Err(too_large);
         }
@@ -246,16 +324,28 @@ impl HttpClient {
         }
     }
 
-    /// A request that got no (whole) answer.
-    fn transport(&self, error: &reqwest::Error) -> NovaError {
-        if error.is_timeout() {
+    /// A request that got no answer.
+    fn transport(&self, error: &ureq::Transport) -> NovaError {
+        match error.kind() {
+            ureq::ErrorKind::InvalidUrl
+            | ureq::ErrorKind::UnknownScheme
+            | ureq::ErrorKind::InsecureRequestHttpsOnly => NovaError::Setup(format!(
+                "no request to {} could be formed: {error}",
+                self.base_url
+            )),
+            _ if timed_out(error) => self.timed_out(),
+            _ => NovaError::Unreachable {
+                base_url: self.base_url.clone(),
+                reason: root_cause(error),
+            },
+        }
+    }
+
+    /// A body whose reading failed: the time ran out, or the connection
+    /// broke.
+    fn read_failed(&self, error: &io::Error) -> NovaError {
+        if timed_out(error) {
             self.timed_out()
-        } else if error.is_builder() {
-            NovaError::Setup(format!(
-                "no request to {} could be formed: {}",
-                self.base_url,
-                error_chain(error)
-            ))
         } else {
             NovaError::Unreachable {
                 base_url: self.base_url.clone(),
@@ -264,44 +354,88 @@ impl HttpClient {
         }
     }
 
-    /// An answer that is neither a success nor a redirect: an error status
-    /// (its body read up to [`ERROR_BODY_LIMIT`]), or another one.
-    async fn failure(&self, response: Response) -> NovaError {
-        let status = response.status();
-        if !status.is_client_error() && !status.is_server_error() {
-            return NovaError::InvalidResponse(format!(
-                "status {status}, which is neither a success, a redirect nor an error"
-            ));
+    /// Why a success's body broke off, in words.
+    fn broken_off(&self, error: &io::Error) -> String {
+        if timed_out(error) {
+            format!(
+                "the rest of it did not come within the {} s timeout (TASK_MANAGER_TIMEOUT)",
+                self.timeout.as_secs_f64()
+            )
+        } else {
+            format!("the connection broke: {}", root_cause(error))
         }
-        let read = match body::read_capped(response, ERROR_BODY_LIMIT).await {
+    }
+
+    /// An answer with an error status, its body read up to
+    /// [`ERROR_BODY_LIMIT`].
+    fn failure(&self, response: ureq::Response) -> NovaError {
+        let status = response.status();
+        let declared = content_length(&response);
+        let read = match body::read_capped(response.into_reader(), declared, ERROR_BODY_LIMIT) {
             Ok(read) => read,
-            Err(error) => return self.transport(&error),
+            Err(error) => return self.read_failed(&error),
         };
         match serde_json::from_slice::<types::ErrorBody>(&read.bytes) {
             Ok(said) if read.whole => NovaError::Server {
-                status: status.as_u16(),
+                status,
                 error: said.error,
                 error_code: said.error_code,
             },
             _ => NovaError::NotJsonError {
-                status: status.as_u16(),
+                status,
                 body: excerpt(&read.bytes),
             },
         }
     }
 }
 
+/// The length an answer declares (`Content-Length`), when it declares
+/// one that is a number.
+fn content_length(response: &ureq::Response) -> Option<u64> {
+    response
+        .header("Content-Length")
+        .and_then(|length| length.trim().parse().ok())
+}
+
 /// A redirect, with where it pointed (as text, and no longer than an
 /// excerpt: the header is the peer's).
-fn redirected(response: &Response) -> NovaError {
-    let location = match response.headers().get(LOCATION) {
+fn redirected(response: &ureq::Response) -> NovaError {
+    let location = match response.header("Location") {
         Some(location) => excerpt(location.as_bytes()),
         None => "(no Location header)".to_owned(),
     };
     NovaError::Redirected {
-        status: response.status().as_u16(),
+        status: response.status(),
         location,
     }
+}
+
+/// Whether `error` or one of its causes is a time limit running out (a
+/// socket's timeout shows as `WouldBlock` on some systems).
+fn timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(error) = cause {
+        if let Some(io) = error.downcast_ref::<io::Error>()
+            && matches!(
+                io.kind(),
+                io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
+            )
+        {
+            return true;
+        }
+        cause = error.source();
+    }
+    false
+}
+
+/// The innermost cause (`Connection refused (os error 111)`): the HTTP
+/// client's own message only says what it was doing.
+fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause = error;
+    while let Some(source) = cause.source() {
+        cause = source;
+    }
+    cause.to_string()
 }
 
 /// A request body as JSON: one of the document's generated types.
@@ -316,89 +450,69 @@ impl TaskManagerClient for HttpClient {
         ClientKind::Http
     }
 
-    fn update_execution<'a>(
-        &'a self,
-        execution_id: &'a str,
-        patch: &'a ExecutionPatch,
-    ) -> NovaFuture<'a, Answer> {
-        Box::pin(async move {
-            check_execution_id(execution_id)?;
-            let body = json_body(&types::ExecutionPatch {
-                session_id: patch.session_id.clone(),
-                worktree_path: patch.worktree_path.clone(),
-            })?;
-            let reply = self
-                .call(
-                    Idempotent::Yes,
-                    Method::PATCH,
-                    &path::execution(execution_id),
-                    Some(body),
-                )
-                .await?;
-            Ok(reply.data)
+    fn update_execution(
+        &self,
+        execution_id: &str,
+        patch: &ExecutionPatch,
+    ) -> Result<Answer, NovaError> {
+        check_execution_id(execution_id)?;
+        let body = json_body(&types::ExecutionPatch {
+            session_id: patch.session_id.clone(),
+            worktree_path: patch.worktree_path.clone(),
+        })?;
+        let reply = self.call(
+            Idempotent::Yes,
+            Method::Patch,
+            &path::execution(execution_id),
+            Some(body),
+        )?;
+        Ok(reply.data)
+    }
+
+    fn create_step(&self, execution_id: &str, step: &StepCreate) -> Result<CreatedStep, NovaError> {
+        check_execution_id(execution_id)?;
+        let body = json_body(&types::StepCreate {
+            step_name: step.step_name.clone(),
+            message: step.message.clone(),
+            status: Some(to_generated(step.status)),
+        })?;
+        let reply = self.call(
+            Idempotent::No,
+            Method::Post,
+            &path::steps(execution_id),
+            Some(body),
+        )?;
+        CreatedStep::from_answer(reply.data).map_err(|data| NovaError::NoStepId {
+            status: reply.status,
+            answer: answer_excerpt(&data),
         })
     }
 
-    fn create_step<'a>(
-        &'a self,
-        execution_id: &'a str,
-        step: &'a StepCreate,
-    ) -> NovaFuture<'a, CreatedStep> {
-        Box::pin(async move {
-            check_execution_id(execution_id)?;
-            let body = json_body(&types::StepCreate {
-                step_name: step.step_name.clone(),
-                message: step.message.clone(),
-                status: Some(to_generated(step.status)),
-            })?;
-            let reply = self
-                .call(
-                    Idempotent::No,
-                    Method::POST,
-                    &path::steps(execution_id),
-                    Some(body),
-                )
-                .await?;
-            CreatedStep::from_answer(reply.data).map_err(|data| NovaError::NoStepId {
-                status: reply.status,
-                answer: answer_excerpt(&data),
-            })
-        })
+    fn update_step(
+        &self,
+        execution_id: &str,
+        step_id: &str,
+        patch: &StepPatch,
+    ) -> Result<Answer, NovaError> {
+        check_execution_id(execution_id)?;
+        check_step_id(step_id)?;
+        patch.check()?;
+        let body = json_body(&types::StepPatch {
+            status: patch.status.map(to_generated),
+            message: patch.message.clone(),
+        })?;
+        let reply = self.call(
+            Idempotent::Yes,
+            Method::Patch,
+            &path::step(execution_id, step_id),
+            Some(body),
+        )?;
+        Ok(reply.data)
     }
 
-    fn update_step<'a>(
-        &'a self,
-        execution_id: &'a str,
-        step_id: &'a str,
-        patch: &'a StepPatch,
-    ) -> NovaFuture<'a, Answer> {
-        Box::pin(async move {
-            check_execution_id(execution_id)?;
-            check_step_id(step_id)?;
-            patch.check()?;
-            let body = json_body(&types::StepPatch {
-                status: patch.status.map(to_generated),
-                message: patch.message.clone(),
-            })?;
-            let reply = self
-                .call(
-                    Idempotent::Yes,
-                    Method::PATCH,
-                    &path::step(execution_id, step_id),
-                    Some(body),
-                )
-                .await?;
-            Ok(reply.data)
-        })
-    }
-
-    fn health(&self) -> NovaFuture<'_, Health> {
-        Box::pin(async move {
-            let reply = self
-                .call(Idempotent::Yes, Method::GET, path::HEALTH, None)
-                .await?;
-            Ok(Health::from_answer(reply.data))
-        })
+    fn health(&self) -> Result<Health, NovaError> {
+        let reply = self.call(Idempotent::Yes, Method::Get, path::HEALTH, None)?;
+        Ok(Health::from_answer(reply.data))
     }
 }
 
@@ -411,28 +525,6 @@ fn to_generated(status: StepStatus) -> types::StepStatus {
     }
 }
 
-/// The innermost cause (`Connection refused (os error 111)`): reqwest's
-/// own message only says that sending failed.
-fn root_cause(error: &reqwest::Error) -> String {
-    let mut cause: &dyn std::error::Error = error;
-    while let Some(source) = cause.source() {
-        cause = source;
-    }
-    cause.to_string()
-}
-
-/// Every message in an error's chain, outermost first.
-fn error_chain(error: &reqwest::Error) -> String {
-    let mut text = error.to_string();
-    let mut cause = error.source();
-    while let Some(source) = cause {
-        text.push_str(": ");
-        text.push_str(&source.to_string());
-        cause = source.source();
-    }
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -441,6 +533,11 @@ mod tests {
     fn statuses_convert_to_the_documents() {
         for status in StepStatus::ALL {
             assert_eq!(to_generated(status).to_string(), status.as_str());
+            // On the wire too: the request bodies carry the API's spelling.
+            assert_eq!(
+                serde_json::to_value(to_generated(status)).unwrap(),
+                serde_json::json!(status.as_str())
+            );
         }
     }
 

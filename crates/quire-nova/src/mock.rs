@@ -1,13 +1,13 @@
 //! The in-memory Task Manager (`USE_MOCK_CLIENT=true`): executions and
-//! steps kept in a map, step ids assigned in order, and everything
-//! inspectable, so that tools and tests run without a server.
+//! steps kept in a map, step ids assigned in order, so that tools and
+//! tests run without a server.
 
 use std::collections::BTreeMap;
 use std::sync::{Mutex, MutexGuard};
 
 use serde_json::json;
 
-use super::client::{ClientKind, NovaFuture, TaskManagerClient};
+use super::client::{ClientKind, TaskManagerClient};
 use super::error::NovaError;
 use super::model::{
     Answer, CreatedStep, ExecutionPatch, Health, StepCreate, StepPatch, StepStatus,
@@ -18,7 +18,7 @@ use super::model::{
 /// it is named (the real Task Manager creates them before an agent runs);
 /// a step must have been created before it is updated, as on the server.
 #[derive(Debug, Default)]
-pub struct MockClient {
+pub(crate) struct MockClient {
     state: Mutex<MockState>,
 }
 
@@ -32,17 +32,19 @@ struct MockState {
 
 impl MockClient {
     /// An empty Task Manager.
-    pub fn new() -> MockClient {
+    pub(crate) fn new() -> MockClient {
         MockClient::default()
     }
 
     /// Execution `execution_id` as it stands, if it was named.
-    pub fn execution(&self, execution_id: &str) -> Option<Execution> {
+    #[cfg(test)]
+    fn execution(&self, execution_id: &str) -> Option<Execution> {
         self.state().executions.get(execution_id).cloned()
     }
 
     /// The steps of execution `execution_id`, in creation order.
-    pub fn steps(&self, execution_id: &str) -> Vec<Step> {
+    #[cfg(test)]
+    fn steps(&self, execution_id: &str) -> Vec<Step> {
         self.state()
             .steps
             .iter()
@@ -52,7 +54,8 @@ impl MockClient {
     }
 
     /// Step `step_id` of execution `execution_id`, if created.
-    pub fn step(&self, execution_id: &str, step_id: &str) -> Option<Step> {
+    #[cfg(test)]
+    fn step(&self, execution_id: &str, step_id: &str) -> Option<Step> {
         self.state()
             .steps
             .iter()
@@ -142,85 +145,75 @@ impl TaskManagerClient for MockClient {
         ClientKind::Mock
     }
 
-    fn update_execution<'a>(
-        &'a self,
-        execution_id: &'a str,
-        patch: &'a ExecutionPatch,
-    ) -> NovaFuture<'a, Answer> {
-        Box::pin(async move {
-            check_execution_id(execution_id)?;
-            Ok(self.update_execution_now(execution_id, patch).to_answer())
+    fn update_execution(
+        &self,
+        execution_id: &str,
+        patch: &ExecutionPatch,
+    ) -> Result<Answer, NovaError> {
+        check_execution_id(execution_id)?;
+        Ok(self.update_execution_now(execution_id, patch).to_answer())
+    }
+
+    fn create_step(&self, execution_id: &str, step: &StepCreate) -> Result<CreatedStep, NovaError> {
+        check_execution_id(execution_id)?;
+        let step = self.create_step_now(execution_id, step);
+        Ok(CreatedStep {
+            step_id: step.id.clone(),
+            data: step.to_answer(),
         })
     }
 
-    fn create_step<'a>(
-        &'a self,
-        execution_id: &'a str,
-        step: &'a StepCreate,
-    ) -> NovaFuture<'a, CreatedStep> {
-        Box::pin(async move {
-            check_execution_id(execution_id)?;
-            let step = self.create_step_now(execution_id, step);
-            Ok(CreatedStep {
-                step_id: step.id.clone(),
-                data: step.to_answer(),
-            })
-        })
+    fn update_step(
+        &self,
+        execution_id: &str,
+        step_id: &str,
+        patch: &StepPatch,
+    ) -> Result<Answer, NovaError> {
+        self.update_step_now(execution_id, step_id, patch)
+            .map(|step| step.to_answer())
     }
 
-    fn update_step<'a>(
-        &'a self,
-        execution_id: &'a str,
-        step_id: &'a str,
-        patch: &'a StepPatch,
-    ) -> NovaFuture<'a, Answer> {
-        Box::pin(async move {
-            self.update_step_now(execution_id, step_id, patch)
-                .map(|step| step.to_answer())
-        })
-    }
-
-    fn health(&self) -> NovaFuture<'_, Health> {
-        Box::pin(async { Ok(Health::from_answer(json!({"status": "healthy"}))) })
+    fn health(&self) -> Result<Health, NovaError> {
+        Ok(Health::from_answer(json!({"status": "healthy"})))
     }
 }
 
 /// An execution as the mock keeps it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Execution {
+pub(crate) struct Execution {
     /// The execution's id.
-    pub id: String,
+    id: String,
     /// The agent session registered for it.
-    pub session_id: Option<String>,
+    session_id: Option<String>,
     /// The worktree the agent works in.
-    pub worktree_path: Option<String>,
+    worktree_path: Option<String>,
 }
 
 impl Execution {
     /// The execution as the mock answers it.
-    pub fn to_answer(&self) -> Answer {
+    fn to_answer(&self) -> Answer {
         json!({"id": self.id, "session_id": self.session_id, "worktree_path": self.worktree_path})
     }
 }
 
 /// A step as the mock keeps it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
+pub(crate) struct Step {
     /// The step's id, which later updates name.
-    pub id: String,
+    id: String,
     /// The execution the step belongs to.
-    pub execution_id: Option<String>,
+    execution_id: Option<String>,
     /// What the step does.
-    pub step_name: Option<String>,
+    step_name: Option<String>,
     /// The step's status.
-    pub status: Option<StepStatus>,
+    status: Option<StepStatus>,
     /// The step's latest progress message.
-    pub message: Option<String>,
+    message: Option<String>,
 }
 
 impl Step {
     /// The step as the mock answers it.
-    pub fn to_answer(&self) -> Answer {
+    fn to_answer(&self) -> Answer {
         json!({
             "id": self.id,
             "execution_id": self.execution_id,
@@ -235,8 +228,8 @@ impl Step {
 mod tests {
     use super::*;
 
-    #[tokio::test]
-    async fn the_mock_keeps_executions_and_steps_and_assigns_step_ids() {
+    #[test]
+    fn the_mock_keeps_executions_and_steps_and_assigns_step_ids() {
         let mock = MockClient::new();
         assert_eq!(mock.kind(), ClientKind::Mock);
         assert_eq!(mock.execution("e1"), None);
@@ -245,7 +238,7 @@ mod tests {
             session_id: Some("s1".into()),
             worktree_path: None,
         };
-        let execution = mock.update_execution("e1", &patch).await.unwrap();
+        let execution = mock.update_execution("e1", &patch).unwrap();
         assert_eq!(
             execution,
             json!({"id": "e1", "session_id": "s1", "worktree_path": null})
@@ -254,7 +247,7 @@ mod tests {
             session_id: None,
             worktree_path: Some("/w".into()),
         };
-        mock.update_execution("e1", &patch).await.unwrap();
+        mock.update_execution("e1", &patch).unwrap();
         let kept = mock.execution("e1").unwrap();
         assert_eq!(
             (kept.session_id.as_deref(), kept.worktree_path.as_deref()),
@@ -262,16 +255,13 @@ mod tests {
             "a field left out keeps its value"
         );
 
-        let first = mock
-            .create_step("e1", &StepCreate::new("build"))
-            .await
-            .unwrap();
+        let first = mock.create_step("e1", &StepCreate::new("build")).unwrap();
         let second = StepCreate {
             message: Some("testing".into()),
             status: StepStatus::Completed,
             ..StepCreate::new("test")
         };
-        let second = mock.create_step("e2", &second).await.unwrap();
+        let second = mock.create_step("e2", &second).unwrap();
         assert_eq!(
             (first.step_id.as_str(), second.step_id.as_str()),
             ("step-1", "step-2")
@@ -284,7 +274,7 @@ mod tests {
             status: Some(StepStatus::Failed),
             message: None,
         };
-        let updated = mock.update_step("e1", "step-1", &patch).await.unwrap();
+        let updated = mock.update_step("e1", "step-1", &patch).unwrap();
         assert_eq!(
             updated,
             json!({"id": "step-1", "execution_id": "e1", "step_name": "build", "status": "failed", "message": null})
@@ -295,39 +285,29 @@ mod tests {
         assert_eq!(mock.step("e1", "step-2"), None, "step-2 is e2's");
     }
 
-    #[tokio::test]
-    async fn the_mock_refuses_unknown_steps_and_empty_updates() {
+    #[test]
+    fn the_mock_refuses_unknown_steps_and_empty_updates() {
         let mock = MockClient::new();
         let patch = StepPatch {
             status: Some(StepStatus::Completed),
             message: None,
         };
-        let error = mock.update_step("e1", "step-9", &patch).await.unwrap_err();
+        let error = mock.update_step("e1", "step-9", &patch).unwrap_err();
         assert!(
             matches!(&error, NovaError::Server { status: 404, error_code: Some(code), .. } if code == "STEP_NOT_FOUND"),
             "{error:?}"
         );
-        let step = mock
-            .create_step("e1", &StepCreate::new("build"))
-            .await
-            .unwrap();
+        let step = mock.create_step("e1", &StepCreate::new("build")).unwrap();
         let error = mock
             .update_step("e1", &step.step_id, &StepPatch::default())
-            .await
             .unwrap_err();
         assert_eq!(error, NovaError::NothingToUpdate);
         assert_eq!(
             mock.step("e1", &step.step_id).unwrap().status,
             Some(StepStatus::Running)
         );
-        assert_eq!(
-            mock.health().await.unwrap().status.as_deref(),
-            Some("healthy")
-        );
-        let error = mock
-            .create_step(" ", &StepCreate::new("x"))
-            .await
-            .unwrap_err();
+        assert_eq!(mock.health().unwrap().status.as_deref(), Some("healthy"));
+        let error = mock.create_step(" ", &StepCreate::new("x")).unwrap_err();
         assert!(matches!(
             error,
             NovaError::MissingId {
@@ -335,7 +315,7 @@ mod tests {
                 ..
             }
         ));
-        let error = mock.update_step("e1", "", &patch).await.unwrap_err();
+        let error = mock.update_step("e1", "", &patch).unwrap_err();
         assert!(matches!(
             error,
             NovaError::MissingId {

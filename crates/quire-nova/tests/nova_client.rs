@@ -3,7 +3,10 @@
 //! and how timeouts, refused connections, error answers, retries,
 //! answers of any shape, oversized answers and redirects come out.
 
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use quire_nova::{
@@ -11,8 +14,6 @@ use quire_nova::{
     StepCreate, StepPatch, StepStatus, TaskManagerClient,
 };
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpListener;
 
 /// One request as the server read it.
 #[derive(Clone, Debug)]
@@ -51,7 +52,16 @@ enum Answer {
     Endless(u16, Option<u64>),
     /// A redirect: its status and `Location`, if any.
     Redirect(u16, Option<String>),
+    /// A status declaring a JSON body of 1000 bytes, the start of one, and
+    /// then the connection closed.
+    CutOff(u16),
+    /// A status declaring a JSON body of 1000 bytes, the start of one, and
+    /// then nothing for 10 s.
+    StallMidBody(u16),
 }
+
+/// The start of a created step's answer that never ends.
+const CUT_BODY: &str = r#"{"step_id": "step-"#;
 
 fn json_answer(status: u16, body: Value) -> Answer {
     Answer::Send(status, "application/json", body.to_string())
@@ -59,100 +69,22 @@ fn json_answer(status: u16, body: Value) -> Answer {
 
 /// A server on 127.0.0.1 answering the requests it gets with `answers`, in
 /// order (a 599 once they run out), recording each request. Every answer
-/// closes its connection.
-async fn server(answers: Vec<Answer>) -> (HttpConfig, Arc<Mutex<Vec<Seen>>>) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+/// closes its connection. Each connection is served on a thread of its
+/// own.
+fn server(answers: Vec<Answer>) -> (HttpConfig, Arc<Mutex<Vec<Seen>>>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     let seen = Arc::new(Mutex::new(Vec::new()));
     let recorded = Arc::clone(&seen);
     let answers = Arc::new(Mutex::new(answers.into_iter()));
-    tokio::spawn(async move {
-        loop {
-            let Ok((stream, _)) = listener.accept().await else {
+    thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else {
                 return;
             };
             let recorded = Arc::clone(&recorded);
             let answers = Arc::clone(&answers);
-            tokio::spawn(async move {
-                let (reader, mut writer) = stream.into_split();
-                let mut reader = BufReader::new(reader);
-                let mut line = String::new();
-                if reader.read_line(&mut line).await.unwrap_or(0) == 0 {
-                    return;
-                }
-                let mut parts = line.split_whitespace();
-                let method = parts.next().unwrap_or_default().to_owned();
-                let path = parts.next().unwrap_or_default().to_owned();
-                let mut headers = Vec::new();
-                let mut length = 0;
-                loop {
-                    line.clear();
-                    if reader.read_line(&mut line).await.unwrap_or(0) == 0 || line == "\r\n" {
-                        break;
-                    }
-                    let (name, value) = line.trim_end().split_once(':').unwrap();
-                    let value = value.trim().to_owned();
-                    if name.eq_ignore_ascii_case("content-length") {
-                        length = value.parse().unwrap();
-                    }
-                    headers.push((name.to_owned(), value));
-                }
-                let mut body = vec![0; length];
-                reader.read_exact(&mut body).await.unwrap();
-                recorded.lock().unwrap().push(Seen {
-                    method,
-                    path,
-                    headers,
-                    body: String::from_utf8(body).unwrap(),
-                });
-                let answer = answers.lock().unwrap().next();
-                let (status, content_type, body) = match answer {
-                    Some(Answer::Send(status, content_type, body)) => (status, content_type, body),
-                    Some(Answer::Stall) => {
-                        tokio::time::sleep(Duration::from_secs(10)).await;
-                        return;
-                    }
-                    Some(Answer::SlowBusy(pause)) => {
-                        tokio::time::sleep(pause).await;
-                        (503, "text/plain", "busy".to_owned())
-                    }
-                    Some(Answer::Endless(status, declared)) => {
-                        let length = declared
-                            .map(|length| format!("Content-Length: {length}\r\n"))
-                            .unwrap_or_default();
-                        let head = format!(
-                            "HTTP/1.1 {status} X\r\nContent-Type: text/plain\r\n{length}Connection: close\r\n\r\n"
-                        );
-                        let _ = writer.write_all(head.as_bytes()).await;
-                        // 64 KiB a millisecond, for at most 20 s.
-                        let chunk = vec![b'y'; 64 * 1024];
-                        let until = Instant::now() + Duration::from_secs(20);
-                        while Instant::now() < until {
-                            if writer.write_all(&chunk).await.is_err() {
-                                return;
-                            }
-                            tokio::time::sleep(Duration::from_millis(1)).await;
-                        }
-                        return;
-                    }
-                    Some(Answer::Redirect(status, location)) => {
-                        let location = location
-                            .map(|location| format!("Location: {location}\r\n"))
-                            .unwrap_or_default();
-                        let response = format!(
-                            "HTTP/1.1 {status} X\r\n{location}Content-Length: 0\r\nConnection: close\r\n\r\n"
-                        );
-                        let _ = writer.write_all(response.as_bytes()).await;
-                        return;
-                    }
-                    None => (599, "text/plain", "no answer left".to_owned()),
-                };
-                let response = format!(
-                    "HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                    body.len()
-                );
-                let _ = writer.write_all(response.as_bytes()).await;
-            });
+            thread::spawn(move || serve(stream, &recorded, &answers));
         }
     });
     let config = HttpConfig {
@@ -161,6 +93,104 @@ async fn server(answers: Vec<Answer>) -> (HttpConfig, Arc<Mutex<Vec<Seen>>>) {
         timeout: Duration::from_secs(5),
     };
     (config, seen)
+}
+
+/// Reads one request from `stream`, records it, and answers it with the
+/// next of `answers`.
+fn serve(
+    stream: TcpStream,
+    recorded: &Mutex<Vec<Seen>>,
+    answers: &Mutex<std::vec::IntoIter<Answer>>,
+) {
+    let mut writer = stream.try_clone().unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut line = String::new();
+    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        return;
+    }
+    let mut parts = line.split_whitespace();
+    let method = parts.next().unwrap_or_default().to_owned();
+    let path = parts.next().unwrap_or_default().to_owned();
+    let mut headers = Vec::new();
+    let mut length = 0;
+    loop {
+        line.clear();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            break;
+        }
+        let (name, value) = line.trim_end().split_once(':').unwrap();
+        let value = value.trim().to_owned();
+        if name.eq_ignore_ascii_case("content-length") {
+            length = value.parse().unwrap();
+        }
+        headers.push((name.to_owned(), value));
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    recorded.lock().unwrap().push(Seen {
+        method,
+        path,
+        headers,
+        body: String::from_utf8(body).unwrap(),
+    });
+    let answer = answers.lock().unwrap().next();
+    let (status, content_type, body) = match answer {
+        Some(Answer::Send(status, content_type, body)) => (status, content_type, body),
+        Some(Answer::Stall) => {
+            thread::sleep(Duration::from_secs(10));
+            return;
+        }
+        Some(Answer::SlowBusy(pause)) => {
+            thread::sleep(pause);
+            (503, "text/plain", "busy".to_owned())
+        }
+        Some(Answer::Endless(status, declared)) => {
+            let length = declared
+                .map(|length| format!("Content-Length: {length}\r\n"))
+                .unwrap_or_default();
+            let head = format!(
+                "HTTP/1.1 {status} X\r\nContent-Type: text/plain\r\n{length}Connection: close\r\n\r\n"
+            );
+            let _ = writer.write_all(head.as_bytes());
+            // 64 KiB a millisecond, for at most 20 s.
+            let chunk = vec![b'y'; 64 * 1024];
+            let until = Instant::now() + Duration::from_secs(20);
+            while Instant::now() < until {
+                if writer.write_all(&chunk).is_err() {
+                    return;
+                }
+                thread::sleep(Duration::from_millis(1));
+            }
+            return;
+        }
+        Some(Answer::Redirect(status, location)) => {
+            let location = location
+                .map(|location| format!("Location: {location}\r\n"))
+                .unwrap_or_default();
+            let response = format!(
+                "HTTP/1.1 {status} X\r\n{location}Content-Length: 0\r\nConnection: close\r\n\r\n"
+            );
+            let _ = writer.write_all(response.as_bytes());
+            return;
+        }
+        Some(Answer::CutOff(status) | Answer::StallMidBody(status)) => {
+            let response = format!(
+                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n{CUT_BODY}"
+            );
+            let _ = writer.write_all(response.as_bytes());
+            let _ = writer.flush();
+            if matches!(answer, Some(Answer::StallMidBody(_))) {
+                thread::sleep(Duration::from_secs(10));
+            }
+            return;
+        }
+        None => (599, "text/plain", "no answer left".to_owned()),
+    };
+    let response = format!(
+        "HTTP/1.1 {status} X\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = writer.write_all(response.as_bytes());
 }
 
 fn client(config: &HttpConfig) -> HttpClient {
@@ -191,8 +221,8 @@ fn completed() -> StepPatch {
     }
 }
 
-#[tokio::test]
-async fn each_call_sends_its_method_path_json_body_and_headers() {
+#[test]
+fn each_call_sends_its_method_path_json_body_and_headers() {
     let (config, seen) = server(vec![
         json_answer(
             200,
@@ -203,8 +233,7 @@ async fn each_call_sends_its_method_path_json_body_and_headers() {
         json_answer(200, step_json("step-7", "completed", Some("done"))),
         json_answer(200, json!({"status": "ok", "version": "1.2"})),
         json_answer(200, json!({"id": "e 1/x"})),
-    ])
-    .await;
+    ]);
     let client = client(&config);
     assert_eq!(
         client.base_url(),
@@ -213,17 +242,13 @@ async fn each_call_sends_its_method_path_json_body_and_headers() {
 
     // Each answer is passed on whole, fields the document never named
     // included.
-    let execution = client
-        .update_execution("e-1", &session("s-1"))
-        .await
-        .unwrap();
+    let execution = client.update_execution("e-1", &session("s-1")).unwrap();
     assert_eq!(
         execution,
         json!({"id": "e-1", "session_id": "s-1", "worktree_path": null, "status": "running"})
     );
     let step = client
         .create_step("e-1", &StepCreate::new("build"))
-        .await
         .unwrap();
     assert_eq!(step.step_id, "step-7");
     assert_eq!(step.data, step_json("step-7", "running", None));
@@ -232,22 +257,19 @@ async fn each_call_sends_its_method_path_json_body_and_headers() {
         status: StepStatus::Skipped,
         ..StepCreate::new("lint")
     };
-    let step = client.create_step("e-1", &skipped).await.unwrap();
+    let step = client.create_step("e-1", &skipped).unwrap();
     assert_eq!(step.data["message"], "not needed");
     let patch = StepPatch {
         status: Some(StepStatus::Completed),
         message: Some("done".to_owned()),
     };
-    let step = client.update_step("e-1", "step-7", &patch).await.unwrap();
+    let step = client.update_step("e-1", "step-7", &patch).unwrap();
     assert_eq!(step, step_json("step-7", "completed", Some("done")));
-    let health = client.health().await.unwrap();
+    let health = client.health().unwrap();
     assert_eq!(health.status.as_deref(), Some("ok"));
     assert_eq!(health.data, json!({"status": "ok", "version": "1.2"}));
     // Ids are one path segment each, whatever they hold.
-    client
-        .update_execution("e 1/x", &session("s-2"))
-        .await
-        .unwrap();
+    client.update_execution("e 1/x", &session("s-2")).unwrap();
 
     let seen = requests(&seen);
     let calls: Vec<(&str, &str)> = seen
@@ -302,16 +324,13 @@ async fn each_call_sends_its_method_path_json_body_and_headers() {
     }
 }
 
-#[tokio::test]
-async fn a_stalling_server_is_a_request_timeout_within_the_timeout_and_not_retried() {
-    let (mut config, seen) = server(vec![Answer::Stall, Answer::Stall]).await;
+#[test]
+fn a_stalling_server_is_a_request_timeout_within_the_timeout_and_not_retried() {
+    let (mut config, seen) = server(vec![Answer::Stall, Answer::Stall]);
     config.timeout = Duration::from_millis(500);
     let client = client(&config);
     let started = Instant::now();
-    let error = client
-        .update_execution("e-1", &session("s-1"))
-        .await
-        .unwrap_err();
+    let error = client.update_execution("e-1", &session("s-1")).unwrap_err();
     let waited = started.elapsed();
     assert!(
         matches!(&error, NovaError::Timeout { base_url, timeout } if *base_url == client.base_url() && *timeout == config.timeout),
@@ -324,15 +343,14 @@ async fn a_stalling_server_is_a_request_timeout_within_the_timeout_and_not_retri
 
     let error = client
         .create_step("e-1", &StepCreate::new("build"))
-        .await
         .unwrap_err();
     assert!(matches!(error, NovaError::Timeout { .. }), "{error:?}");
     assert_eq!(requests(&seen).len(), 2);
 }
 
-#[tokio::test]
-async fn a_refused_connection_names_the_base_url() {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+#[test]
+fn a_refused_connection_names_the_base_url() {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     drop(listener);
     let config = HttpConfig {
@@ -344,19 +362,14 @@ async fn a_refused_connection_names_the_base_url() {
     let base_url = format!("http://127.0.0.1:{port}");
     let started = Instant::now();
     for error in [
-        client
-            .update_execution("e-1", &session("s-1"))
-            .await
-            .unwrap_err(),
+        client.update_execution("e-1", &session("s-1")).unwrap_err(),
         client
             .create_step("e-1", &StepCreate::new("build"))
-            .await
             .unwrap_err(),
         client
             .update_step("e-1", "step-1", &completed())
-            .await
             .unwrap_err(),
-        client.health().await.unwrap_err(),
+        client.health().unwrap_err(),
     ] {
         match &error {
             NovaError::Unreachable {
@@ -381,8 +394,8 @@ async fn a_refused_connection_names_the_base_url() {
     assert!(started.elapsed() < Duration::from_secs(3));
 }
 
-#[tokio::test]
-async fn error_answers_carry_the_servers_error_or_the_start_of_a_body_that_is_not_json() {
+#[test]
+fn error_answers_carry_the_servers_error_or_the_start_of_a_body_that_is_not_json() {
     let (config, seen) = server(vec![
         json_answer(
             404,
@@ -402,14 +415,10 @@ async fn error_answers_carry_the_servers_error_or_the_start_of_a_body_that_is_no
             format!("<html>{}</html>", "x".repeat(500)),
         ),
         Answer::Endless(500, None),
-    ])
-    .await;
+    ]);
     let client = client(&config);
 
-    let error = client
-        .update_execution("e-9", &session("s-1"))
-        .await
-        .unwrap_err();
+    let error = client.update_execution("e-9", &session("s-1")).unwrap_err();
     assert_eq!(
         error,
         NovaError::Server {
@@ -424,7 +433,6 @@ async fn error_answers_carry_the_servers_error_or_the_start_of_a_body_that_is_no
     );
     let error = client
         .update_step("e-1", "step-1", &completed())
-        .await
         .unwrap_err();
     assert_eq!(
         error,
@@ -436,7 +444,6 @@ async fn error_answers_carry_the_servers_error_or_the_start_of_a_body_that_is_no
     );
     let error = client
         .create_step("e-1", &StepCreate::new("build"))
-        .await
         .unwrap_err();
     assert_eq!(
         error,
@@ -448,7 +455,6 @@ async fn error_answers_carry_the_servers_error_or_the_start_of_a_body_that_is_no
     // JSON that is not the API's error body is shown as text.
     let error = client
         .create_step("e-1", &StepCreate::new("build"))
-        .await
         .unwrap_err();
     assert_eq!(
         error,
@@ -459,7 +465,6 @@ async fn error_answers_carry_the_servers_error_or_the_start_of_a_body_that_is_no
     );
     let error = client
         .create_step("e-1", &StepCreate::new("build"))
-        .await
         .unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -467,7 +472,6 @@ async fn error_answers_carry_the_servers_error_or_the_start_of_a_body_that_is_no
     );
     let error = client
         .create_step("e-1", &StepCreate::new("build"))
-        .await
         .unwrap_err();
     match &error {
         NovaError::NotJsonError { status: 502, body } => {
@@ -483,7 +487,6 @@ async fn error_answers_carry_the_servers_error_or_the_start_of_a_body_that_is_no
     let started = Instant::now();
     let error = client
         .create_step("e-1", &StepCreate::new("build"))
-        .await
         .unwrap_err();
     assert_eq!(
         error,
@@ -496,8 +499,8 @@ async fn error_answers_carry_the_servers_error_or_the_start_of_a_body_that_is_no
     assert_eq!(requests(&seen).len(), 7, "none of these was retried");
 }
 
-#[tokio::test]
-async fn idempotent_calls_are_retried_twice_on_502_503_504_and_post_never() {
+#[test]
+fn idempotent_calls_are_retried_twice_on_502_503_504_and_post_never() {
     let busy = || Answer::Send(503, "text/plain", "busy".to_owned());
     let (config, seen) = server(vec![
         // update_execution: 503, 502, then the answer.
@@ -515,20 +518,15 @@ async fn idempotent_calls_are_retried_twice_on_502_503_504_and_post_never() {
         busy(),
         // update_step: a 500 is not retried.
         json_answer(500, json!({"error": "bug"})),
-    ])
-    .await;
+    ]);
     let client = client(&config);
 
-    let execution = client
-        .update_execution("e-1", &session("s-1"))
-        .await
-        .unwrap();
+    let execution = client.update_execution("e-1", &session("s-1")).unwrap();
     assert_eq!(execution["session_id"], "s-1");
     assert_eq!(requests(&seen).len(), 3);
 
     let error = client
         .update_step("e-1", "step-1", &completed())
-        .await
         .unwrap_err();
     assert_eq!(
         error,
@@ -540,15 +538,11 @@ async fn idempotent_calls_are_retried_twice_on_502_503_504_and_post_never() {
     );
     assert_eq!(requests(&seen).len(), 6);
 
-    assert_eq!(
-        client.health().await.unwrap().status.as_deref(),
-        Some("healthy")
-    );
+    assert_eq!(client.health().unwrap().status.as_deref(), Some("healthy"));
     assert_eq!(requests(&seen).len(), 8);
 
     let error = client
         .create_step("e-1", &StepCreate::new("build"))
-        .await
         .unwrap_err();
     assert_eq!(
         error,
@@ -561,7 +555,6 @@ async fn idempotent_calls_are_retried_twice_on_502_503_504_and_post_never() {
 
     let error = client
         .update_step("e-1", "step-1", &completed())
-        .await
         .unwrap_err();
     assert!(
         matches!(error, NovaError::Server { status: 500, .. }),
@@ -577,16 +570,16 @@ async fn idempotent_calls_are_retried_twice_on_502_503_504_and_post_never() {
     );
 }
 
-#[tokio::test]
-async fn retries_of_slow_failures_end_within_the_one_timeout() {
+#[test]
+fn retries_of_slow_failures_end_within_the_one_timeout() {
     // Each 503 takes 400 ms: the first try and one retry fit in the second
     // the call has; a third try would end after it, so it is cut there.
     let slow = || Answer::SlowBusy(Duration::from_millis(400));
-    let (mut config, seen) = server(vec![slow(), slow(), slow(), slow()]).await;
+    let (mut config, seen) = server(vec![slow(), slow(), slow(), slow()]);
     config.timeout = Duration::from_secs(1);
     let client = client(&config);
     let started = Instant::now();
-    let error = client.health().await.unwrap_err();
+    let error = client.health().unwrap_err();
     let waited = started.elapsed();
     assert!(matches!(error, NovaError::Timeout { .. }), "{error:?}");
     assert!(waited >= Duration::from_millis(950), "{waited:?}");
@@ -597,8 +590,8 @@ async fn retries_of_slow_failures_end_within_the_one_timeout() {
 /// The requirements define the requests, not the answers: a success
 /// status is a success, and its body is passed on as it came, whatever its
 /// shape. Only `create_step` looks into it, for the new step's id.
-#[tokio::test]
-async fn any_success_answer_is_a_success_and_is_passed_on_as_it_came() {
+#[test]
+fn any_success_answer_is_a_success_and_is_passed_on_as_it_came() {
     let (config, seen) = server(vec![
         // update_execution
         json_answer(200, json!({"ok": true, "session_id": "sess-9"})),
@@ -618,15 +611,14 @@ async fn any_success_answer_is_a_success_and_is_passed_on_as_it_came() {
         json_answer(200, json!({"healthy": true})),
         Answer::Send(200, "text/plain", "OK".to_owned()),
         json_answer(200, json!({"status": "degraded"})),
-    ])
-    .await;
+    ]);
     let client = client(&config);
     let mut answers = Vec::new();
     for _ in 0..5 {
-        answers.push(client.update_execution("e-1", &session("sess-9")).await);
+        answers.push(client.update_execution("e-1", &session("sess-9")));
     }
     for _ in 0..2 {
-        answers.push(client.update_step("e-1", "step-1", &completed()).await);
+        answers.push(client.update_step("e-1", "step-1", &completed()));
     }
     assert_eq!(
         answers,
@@ -644,42 +636,39 @@ async fn any_success_answer_is_a_success_and_is_passed_on_as_it_came() {
     for _ in 0..4 {
         let step = client
             .create_step("e-1", &StepCreate::new("build"))
-            .await
             .unwrap();
         ids.push(step.step_id);
     }
     assert_eq!(ids, ["step-42", "step-43", "step-44", "45"]);
 
-    let health = client.health().await.unwrap();
+    let health = client.health().unwrap();
     assert_eq!(
         (health.status, health.data),
         (None, json!({"healthy": true}))
     );
-    let health = client.health().await.unwrap();
+    let health = client.health().unwrap();
     assert_eq!((health.status, health.data), (None, json!("OK")));
     // The Task Manager's word is passed on, not judged.
-    let health = client.health().await.unwrap();
+    let health = client.health().unwrap();
     assert_eq!(health.status.as_deref(), Some("degraded"));
     assert_eq!(requests(&seen).len(), 14, "each answer was the first");
 }
 
 /// A created step whose answer gives no id: the step most likely exists,
 /// so the error says so and that it must not be created again.
-#[tokio::test]
-async fn a_created_step_without_an_id_in_its_answer_says_it_may_exist() {
+#[test]
+fn a_created_step_without_an_id_in_its_answer_says_it_may_exist() {
     let (config, seen) = server(vec![
         json_answer(201, json!({"ok": true})),
         Answer::Send(201, "text/plain", String::new()),
         json_answer(200, json!({"id": "", "data": {"id": 1.5}})),
         Answer::Send(200, "text/plain", "Created".to_owned()),
-    ])
-    .await;
+    ]);
     let client = client(&config);
     let mut said = Vec::new();
     for _ in 0..4 {
         let error = client
             .create_step("e-1", &StepCreate::new("build"))
-            .await
             .unwrap_err();
         assert!(!error.retryable());
         let message = error.to_string();
@@ -705,21 +694,51 @@ async fn a_created_step_without_an_id_in_its_answer_says_it_may_exist() {
     assert_eq!(requests(&seen).len(), 4, "a POST is never sent twice");
 }
 
-#[tokio::test]
-async fn what_cannot_be_sent_is_refused_before_any_request() {
-    let (config, seen) = server(vec![]).await;
+/// A created step whose success status came but whose answer broke off
+/// (the connection dropped, or the rest did not come within the timeout):
+/// the step most likely exists, so the error says so, is not retryable,
+/// and the POST is not sent again.
+#[test]
+fn a_created_step_whose_answer_breaks_off_says_it_may_exist() {
+    let (mut config, seen) = server(vec![Answer::CutOff(201), Answer::StallMidBody(201)]);
+    config.timeout = Duration::from_millis(500);
+    let client = client(&config);
+    let mut reasons = Vec::new();
+    for _ in 0..2 {
+        let error = client
+            .create_step("e-1", &StepCreate::new("build"))
+            .unwrap_err();
+        assert!(!error.retryable(), "{error:?}");
+        let message = error.to_string();
+        assert!(
+            message.starts_with("the Task Manager answered 201 (success)")
+                && message.contains("the step was most likely created")
+                && message.contains("Do not create the step again"),
+            "{message}"
+        );
+        match error {
+            NovaError::StepAnswerLost {
+                status: 201,
+                reason,
+            } => reasons.push(reason),
+            other => panic!("{other:?}"),
+        }
+    }
+    assert!(reasons[1].contains("0.5 s"), "{reasons:?}");
+    assert_eq!(requests(&seen).len(), 2, "a POST is never sent twice");
+}
+
+#[test]
+fn what_cannot_be_sent_is_refused_before_any_request() {
+    let (config, seen) = server(vec![]);
     let client = client(&config);
     // An update that changes nothing is refused before any request.
     let error = client
         .update_step("e-1", "step-1", &StepPatch::default())
-        .await
         .unwrap_err();
     assert_eq!(error, NovaError::NothingToUpdate);
     // So is one with a blank id, which would name another path.
-    let error = client
-        .update_execution("", &session("s-1"))
-        .await
-        .unwrap_err();
+    let error = client.update_execution("", &session("s-1")).unwrap_err();
     assert!(
         matches!(
             error,
@@ -732,7 +751,6 @@ async fn what_cannot_be_sent_is_refused_before_any_request() {
     );
     let error = client
         .create_step(" ", &StepCreate::new("build"))
-        .await
         .unwrap_err();
     assert!(
         matches!(
@@ -744,10 +762,7 @@ async fn what_cannot_be_sent_is_refused_before_any_request() {
         ),
         "{error:?}"
     );
-    let error = client
-        .update_step("e-1", "", &completed())
-        .await
-        .unwrap_err();
+    let error = client.update_step("e-1", "", &completed()).unwrap_err();
     assert!(
         matches!(
             error,
@@ -763,16 +778,12 @@ async fn what_cannot_be_sent_is_refused_before_any_request() {
     for id in [".", ".."] {
         let error = client
             .create_step(id, &StepCreate::new("build"))
-            .await
             .unwrap_err();
         assert!(
             matches!(&error, NovaError::DotId { field: "execution_id", id: given, .. } if given == id),
             "{error:?}"
         );
-        let error = client
-            .update_step("e-1", id, &completed())
-            .await
-            .unwrap_err();
+        let error = client.update_step("e-1", id, &completed()).unwrap_err();
         assert!(
             matches!(
                 &error,
@@ -785,10 +796,7 @@ async fn what_cannot_be_sent_is_refused_before_any_request() {
         );
     }
     let long = "x".repeat(MAX_ID_BYTES + 1);
-    let error = client
-        .update_step("e-1", &long, &completed())
-        .await
-        .unwrap_err();
+    let error = client.update_step("e-1", &long, &completed()).unwrap_err();
     assert!(
         matches!(
             error,
@@ -878,29 +886,25 @@ fn hostile_ids() -> Vec<String> {
 /// Each id travels as exactly one path segment of each call, whatever it
 /// holds: the raw request target is the API's path with the id encoded
 /// as RFC 3986 says, and nothing else reaches the server.
-#[tokio::test]
-async fn hostile_ids_travel_as_exactly_one_path_segment() {
+#[test]
+fn hostile_ids_travel_as_exactly_one_path_segment() {
     let ids = hostile_ids();
     let ok = || json_answer(200, json!({"id": "x", "step_id": "x"}));
-    let (config, seen) = server((0..ids.len() * 4).map(|_| ok()).collect()).await;
+    let (config, seen) = server((0..ids.len() * 4).map(|_| ok()).collect());
     let client = client(&config);
     let mut expected = Vec::new();
     for id in &ids {
         client
             .update_execution(id, &session("s-1"))
-            .await
             .unwrap_or_else(|error| panic!("{id:?}: {error}"));
         client
             .create_step(id, &StepCreate::new("build"))
-            .await
             .unwrap_or_else(|error| panic!("{id:?}: {error}"));
         client
             .update_step(id, "step-1", &completed())
-            .await
             .unwrap_or_else(|error| panic!("{id:?}: {error}"));
         client
             .update_step("e-1", id, &completed())
-            .await
             .unwrap_or_else(|error| panic!("{id:?}: {error}"));
         let segment = one_segment(id);
         expected.extend([
@@ -955,23 +959,17 @@ fn percent_decoded(segment: &str) -> Vec<u8> {
 
 /// `.` and `..` are the only ids still dot segments once encoded: refused
 /// before any request, as execution and as step ids.
-#[tokio::test]
-async fn dot_segment_ids_are_refused_before_any_request() {
-    let (config, seen) = server(vec![]).await;
+#[test]
+fn dot_segment_ids_are_refused_before_any_request() {
+    let (config, seen) = server(vec![]);
     let client = client(&config);
     for id in [".", ".."] {
-        let error = client
-            .update_execution(id, &session("s-1"))
-            .await
-            .unwrap_err();
+        let error = client.update_execution(id, &session("s-1")).unwrap_err();
         assert!(
             matches!(&error, NovaError::DotId { field: "execution_id", id: given, .. } if given == id),
             "{error:?}"
         );
-        let error = client
-            .update_step("e-1", id, &completed())
-            .await
-            .unwrap_err();
+        let error = client.update_step("e-1", id, &completed()).unwrap_err();
         assert!(
             matches!(
                 &error,
@@ -989,8 +987,8 @@ async fn dot_segment_ids_are_refused_before_any_request() {
 /// A success body is read up to SUCCESS_BODY_LIMIT and refused past it,
 /// at once when its declared length is over, and as soon as the limit is
 /// passed when it declares none; a body of exactly the limit is read.
-#[tokio::test]
-async fn an_oversized_success_body_is_refused_without_being_held() {
+#[test]
+fn an_oversized_success_body_is_refused_without_being_held() {
     let exactly = format!("\"{}\"", "x".repeat(SUCCESS_BODY_LIMIT - 2));
     let over = format!("\"{}\"", "x".repeat(SUCCESS_BODY_LIMIT - 1));
     let (mut config, seen) = server(vec![
@@ -1000,15 +998,11 @@ async fn an_oversized_success_body_is_refused_without_being_held() {
         Answer::Send(200, "application/json", exactly.clone()),
         Answer::Send(200, "application/json", over),
         Answer::Endless(200, None),
-    ])
-    .await;
+    ]);
     config.timeout = Duration::from_secs(10);
     let client = client(&config);
     let started = Instant::now();
-    let error = client
-        .update_execution("e-1", &session("s-1"))
-        .await
-        .unwrap_err();
+    let error = client.update_execution("e-1", &session("s-1")).unwrap_err();
     assert_eq!(
         error,
         NovaError::AnswerTooLarge {
@@ -1029,7 +1023,6 @@ async fn an_oversized_success_body_is_refused_without_being_held() {
     // No length declared: read until the limit is passed, then refused.
     let error = client
         .update_step("e-1", "step-1", &completed())
-        .await
         .unwrap_err();
     assert_eq!(
         error,
@@ -1041,7 +1034,6 @@ async fn an_oversized_success_body_is_refused_without_being_held() {
     );
     let error = client
         .create_step("e-1", &StepCreate::new("build"))
-        .await
         .unwrap_err();
     assert!(
         matches!(error, NovaError::AnswerTooLarge { status: 201, .. }),
@@ -1054,21 +1046,15 @@ async fn an_oversized_success_body_is_refused_without_being_held() {
         started.elapsed()
     );
     assert_eq!(
-        client
-            .update_execution("e-1", &session("s-1"))
-            .await
-            .unwrap(),
+        client.update_execution("e-1", &session("s-1")).unwrap(),
         Value::String(exactly[1..exactly.len() - 1].to_owned())
     );
-    let error = client
-        .update_execution("e-1", &session("s-1"))
-        .await
-        .unwrap_err();
+    let error = client.update_execution("e-1", &session("s-1")).unwrap_err();
     assert!(
         matches!(error, NovaError::AnswerTooLarge { declared: Some(length), .. } if length == SUCCESS_BODY_LIMIT as u64 + 1),
         "{error:?}"
     );
-    let error = client.health().await.unwrap_err();
+    let error = client.health().unwrap_err();
     assert!(
         matches!(error, NovaError::AnswerTooLarge { .. }),
         "{error:?}"
@@ -1079,13 +1065,12 @@ async fn an_oversized_success_body_is_refused_without_being_held() {
 /// No redirect is followed, to another host or to the same one: the
 /// request, body and all, is sent once, where TASK_MANAGER_HOST and
 /// TASK_MANAGER_PORT say, and the error names where the redirect pointed.
-#[tokio::test]
-async fn redirects_are_not_followed_and_say_where_they_pointed() {
+#[test]
+fn redirects_are_not_followed_and_say_where_they_pointed() {
     let (elsewhere, elsewhere_seen) = server(vec![
         json_answer(200, json!({"id": "e-1"})),
         json_answer(200, json!({"id": "e-1"})),
-    ])
-    .await;
+    ]);
     let away = format!("http://127.0.0.1:{}/api/executions/e-1", elsewhere.port);
     let (config, seen) = server(vec![
         Answer::Redirect(307, Some(away.clone())),
@@ -1095,35 +1080,22 @@ async fn redirects_are_not_followed_and_say_where_they_pointed() {
         Answer::Redirect(303, Some("/api/executions/other".to_owned())),
         Answer::Redirect(307, None),
         Answer::Redirect(307, Some(format!("http://x/{}", "y".repeat(1000)))),
-    ])
-    .await;
+    ]);
     let client = client(&config);
     let errors = [
         client
             .update_execution("e-1", &session("secret-session"))
-            .await
             .unwrap_err(),
         client
             .create_step("e-1", &StepCreate::new("secret step"))
-            .await
             .unwrap_err(),
         client
             .update_step("e-1", "step-1", &completed())
-            .await
             .unwrap_err(),
-        client.health().await.unwrap_err(),
-        client
-            .update_execution("e-1", &session("s-1"))
-            .await
-            .unwrap_err(),
-        client
-            .update_execution("e-1", &session("s-1"))
-            .await
-            .unwrap_err(),
-        client
-            .update_execution("e-1", &session("s-1"))
-            .await
-            .unwrap_err(),
+        client.health().unwrap_err(),
+        client.update_execution("e-1", &session("s-1")).unwrap_err(),
+        client.update_execution("e-1", &session("s-1")).unwrap_err(),
+        client.update_execution("e-1", &session("s-1")).unwrap_err(),
     ];
     let statuses_and_places: Vec<(u16, String)> = errors
         .iter()
@@ -1181,22 +1153,17 @@ fn a_client_for_a_host_that_is_not_one_is_refused() {
     }
 }
 
-#[tokio::test]
-async fn an_id_is_one_path_segment_whatever_it_holds() {
+#[test]
+fn an_id_is_one_path_segment_whatever_it_holds() {
     let (config, seen) = server(vec![
         json_answer(200, json!({"id": "a/../b?c#d%e f"})),
         json_answer(200, step_json("..x", "completed", None)),
-    ])
-    .await;
+    ]);
     let client = client(&config);
     client
         .update_execution("a/../b?c#d%e f", &session("s-1"))
-        .await
         .unwrap();
-    client
-        .update_step("é/..", "..x", &completed())
-        .await
-        .unwrap();
+    client.update_step("é/..", "..x", &completed()).unwrap();
     let paths: Vec<String> = requests(&seen).into_iter().map(|seen| seen.path).collect();
     assert_eq!(
         paths,

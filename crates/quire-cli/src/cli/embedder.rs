@@ -72,12 +72,24 @@ impl EmbedderArgs {
                 "--embedder http needs --embedder-url URL and --embedder-model NAME (for Ollama: --embedder-url http://127.0.0.1:11434 --embedder-model nomic-embed-text)"
             );
         }
+        let in_process = match self.embedder {
+            Some(EmbedderName::Minilm) => Some("minilm"),
+            Some(EmbedderName::Static) => Some("static"),
+            _ => None,
+        };
+        if let Some(name) = in_process
+            && !cfg!(feature = "semantic")
+        {
+            anyhow::bail!(
+                "`--embedder {name}` runs a model in this process, and this quire was built without them (the `semantic` feature); rebuild it with `--features semantic`, or use `--embedder http`"
+            );
+        }
         Ok(())
     }
 
     /// The embedder asked for, or the best installed; what the server
-    /// says when there is none.
-    #[cfg(feature = "semantic")]
+    /// says when there is none (or when this build runs no model in
+    /// process and none was asked for).
     pub(crate) fn source(&self) -> anyhow::Result<EmbedderSource> {
         use quire_embed::{EmbedderChoice, HttpEmbedderConfig, default_models_dir};
         self.check()?;
@@ -117,23 +129,5 @@ impl EmbedderArgs {
             name: choice.name().to_owned(),
             load: std::sync::Arc::new(move || choice.load()),
         })
-    }
-
-    /// Without the `semantic` feature there is no embedder to choose.
-    #[cfg(not(feature = "semantic"))]
-    pub(crate) fn source(&self) -> anyhow::Result<EmbedderSource> {
-        self.check()?;
-        if matches!(
-            self.embedder,
-            Some(EmbedderName::Minilm | EmbedderName::Http)
-        ) {
-            anyhow::bail!(
-                "this quire was built without semantic search; rebuild it with `cargo install quire --features semantic`"
-            );
-        }
-        let _ = (&self.models_dir, API_KEY_ENV);
-        Ok(EmbedderSource::Unavailable(
-            "this quire was built without semantic search (the `semantic` feature); rebuild it with `--features semantic`, or use text_search".to_owned(),
-        ))
     }
 }

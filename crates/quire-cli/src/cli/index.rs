@@ -12,7 +12,6 @@ use super::embedder::EmbedderArgs;
 /// Runs `quire index`: exit 2 for bad usage or a root that cannot be
 /// opened, 1 when the notes cannot be embedded or saved (what was embedded
 /// and saved is kept).
-#[cfg(feature = "semantic")]
 pub(super) fn run(root: &Path, embedder: &EmbedderArgs) -> anyhow::Result<Outcome> {
     embedder.check()?;
     let workspace = quire_fs::Workspace::new(root).map_err(|error| {
@@ -27,12 +26,9 @@ pub(super) fn run(root: &Path, embedder: &EmbedderArgs) -> anyhow::Result<Outcom
     }
 }
 
-#[cfg(feature = "semantic")]
 fn index(workspace: &quire_fs::Workspace, embedder: &EmbedderArgs) -> anyhow::Result<()> {
-    use std::io::IsTerminal;
     use std::time::Instant;
 
-    use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
     use quire_kiln::{
         ChunkOptions, EmbedderSource, INDEX_FOLDER, SAVE_EVERY, SemanticIndex, apply_plan,
         index_file_name, plan_refresh,
@@ -63,17 +59,10 @@ fn index(workspace: &quire_fs::Workspace, embedder: &EmbedderArgs) -> anyhow::Re
         plan.notes_seen - plan.changed.len() - plan.skipped.len(),
     );
     let notes = plan.changed.len() as u64;
-    let bar = ProgressBar::with_draw_target(
+    let bar = super::progress::bar(
         Some(chunks as u64),
-        if std::io::stderr().is_terminal() {
-            ProgressDrawTarget::stderr()
-        } else {
-            ProgressDrawTarget::hidden()
-        },
-    );
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} chunks, {msg}, {per_sec}, {eta} left")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        "",
+        "{bar:30} {pos}/{len} chunks, {msg}, {per_sec}, {eta} left",
     );
     let mut notes_done = 0u64;
     let mut last_save = Instant::now();
@@ -117,19 +106,10 @@ fn index(workspace: &quire_fs::Workspace, embedder: &EmbedderArgs) -> anyhow::Re
 }
 
 /// `1 note`, `2 notes`.
-#[cfg(feature = "semantic")]
 fn counted(count: usize, noun: &str) -> String {
     if count == 1 {
         format!("1 {noun}")
     } else {
         format!("{count} {noun}s")
     }
-}
-
-#[cfg(not(feature = "semantic"))]
-pub(super) fn run(_root: &Path, embedder: &EmbedderArgs) -> anyhow::Result<Outcome> {
-    embedder.check()?;
-    anyhow::bail!(
-        "this quire was built without semantic search (the `semantic` feature); rebuild it with `--features semantic`"
-    )
 }

