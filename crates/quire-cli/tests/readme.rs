@@ -14,15 +14,26 @@ use quire_grammar::plan::{ParseState, Preset, parse};
 use serde_json::{Value, json};
 
 const README: &str = include_str!("../../../README.md");
+/// The reference pages the README links to (docs/).
+const SERVER: &str = include_str!("../../../docs/server.md");
+const TOOLS: &str = include_str!("../../../docs/tools.md");
+const CLI: &str = include_str!("../../../docs/cli.md");
+const LIBRARY: &str = include_str!("../../../docs/library.md");
 
-/// The lines of the section under the heading `title` (any level), up to
-/// the next heading of the same or a higher level. Lines inside fenced code
-/// blocks are never headings (`# the main job` in a shell block).
+/// The lines of the README's section under the heading `title`.
 fn section(title: &str) -> Vec<&'static str> {
+    section_of(README, title)
+}
+
+/// The lines of `document`'s section under the heading `title` (any
+/// level), up to the next heading of the same or a higher level. Lines
+/// inside fenced code blocks are never headings (`# the main job` in a
+/// shell block).
+fn section_of(document: &'static str, title: &str) -> Vec<&'static str> {
     let mut lines = Vec::new();
     let mut level = None;
     let mut in_fence = false;
-    for line in README.lines() {
+    for line in document.lines() {
         if line.starts_with("```") {
             in_fence = !in_fence;
         }
@@ -41,7 +52,7 @@ fn section(title: &str) -> Vec<&'static str> {
             _ => {}
         }
     }
-    assert!(level.is_some(), "README has no section titled {title:?}");
+    assert!(level.is_some(), "no section titled {title:?}");
     lines
 }
 
@@ -216,7 +227,7 @@ fn the_two_commands_are_the_main_job_and_the_whole_suite() {
 
 #[test]
 fn serve_synopsis_lists_every_option_of_serve_help() {
-    let synopsis = code_blocks(&section("The MCP server"), "text")
+    let synopsis = code_blocks(&section_of(SERVER, "The MCP server"), "text")
         .into_iter()
         .find(|block| block.starts_with("quire serve "))
         .expect("a ```text block starting with `quire serve` in \"The MCP server\"");
@@ -245,7 +256,7 @@ fn serve_synopsis_lists_every_option_of_serve_help() {
 #[test]
 fn tools_table_is_one_table_of_every_served_tool() {
     let served = documented_tool_names();
-    let table = table_headed(&section("The MCP server"), ["tool", "what it does"]);
+    let table = table_headed(&section_of(TOOLS, "The tools"), ["tool", "what it does"]);
     let listed: Vec<String> = table[1..]
         .iter()
         .map(|row| code_spans(&row[0]).concat())
@@ -262,7 +273,7 @@ fn tools_table_is_one_table_of_every_served_tool() {
     );
     // No other row anywhere names a served tool (a second table, or a run
     // of rows after a blank line, which renders as text).
-    let rows_naming_a_tool = tables(&README.lines().collect::<Vec<_>>())
+    let rows_naming_a_tool = tables(&TOOLS.lines().collect::<Vec<_>>())
         .into_iter()
         .flatten()
         .filter(|row| served.contains(code_spans(&row[0]).concat().as_str()))
@@ -297,7 +308,7 @@ fn plural(count: usize, unit: &str) -> String {
 
 #[test]
 fn preset_limits_table_holds_each_presets_limits() {
-    let limits = table_headed(&section("The command line"), ["preset", "longest title"]);
+    let limits = table_headed(&section_of(CLI, "The command line"), ["preset", "longest title"]);
     assert_eq!(limits.len(), 1 + Preset::ALL.len(), "{limits:?}");
     for preset in Preset::ALL {
         let config = preset.config();
@@ -324,7 +335,7 @@ fn preset_limits_table_holds_each_presets_limits() {
 
 #[test]
 fn preset_syntax_table_examples_parse_with_their_preset() {
-    let table = table_headed(&section("The command line"), ["preset", "header"]);
+    let table = table_headed(&section_of(CLI, "The command line"), ["preset", "header"]);
     assert_eq!(
         table[0],
         ["preset", "header", "constraint", "task", "indent per level"]
@@ -530,9 +541,9 @@ fn library_dependency_line_names_this_package() {
 
 #[test]
 fn library_report_is_what_miette_shows() {
-    // The README's example error, and the report shown for it beneath.
+    // The library page's example error, and the report shown for it beneath.
     const NOT_A_PLAN: &str = "fix(io): Retry\nFlaky disks.\n";
-    let lines = section("The library");
+    let lines = section_of(LIBRARY, "The library");
     let rust = code_blocks(&lines, "rust").concat();
     let literal = format!("PlanDocument::parse({:?})", NOT_A_PLAN);
     assert!(rust.contains(&literal), "the example parses {literal}");
@@ -589,12 +600,12 @@ fn a_root_written_with_a_tilde_is_not_expanded() {
 
 #[test]
 fn the_quire_toml_example_is_a_configuration_quire_takes() {
-    let start = README
+    let start = CLI
         .find("```toml\n[commit]")
         .expect("a quire.toml example")
         + "```toml\n".len();
-    let end = start + README[start..].find("```").unwrap();
-    let config = quire_grammar::commit::config::CommitConfig::parse(&README[start..end])
+    let end = start + CLI[start..].find("```").unwrap();
+    let config = quire_grammar::commit::config::CommitConfig::parse(&CLI[start..end])
         .unwrap_or_else(|error| panic!("the README's quire.toml: {error}"));
     config
         .lint_rules()
