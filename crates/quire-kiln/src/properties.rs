@@ -32,7 +32,6 @@
 //! - A note whose frontmatter is broken has no properties, so it matches
 //!   no property (see `tags` above); it is not an error.
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
 
 use super::error::shown;
@@ -48,32 +47,39 @@ pub const MAX_PROPERTY_KEYS: usize = 32;
 /// The most wanted values one key lists.
 pub const MAX_WANTED_VALUES: usize = 256;
 
-fn default_limit() -> usize {
-    100
-}
-
-/// `property_search`'s parameters (unknown properties are refused).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+/// What [`KilnTools::property_search`](crate::KilnTools::property_search)
+/// looks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PropertySearchRequest {
     /// The properties a note must have, at least one: each key's value is a
     /// string, number, boolean or null, or a list of them (any one
     /// matches). Every key must match. Example: {"status": "active",
     /// "tags": ["project", "idea"]}.
-    #[cfg_attr(feature = "schema", schemars(schema_with = "properties_schema"))]
     pub properties: Map<String, Value>,
     /// Search only this folder and its subfolders, relative to the kiln
-    /// root (the whole kiln when absent).
+    /// root (the whole kiln when `None`).
     pub folder: Option<String>,
     /// The most notes per page (1 to 1,000).
-    #[serde(default = "default_limit")]
     pub limit: usize,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
 }
 
 impl PropertySearchRequest {
+    /// The most notes per page when the caller names no limit.
+    pub const DEFAULT_LIMIT: usize = 100;
+
+    /// A search for the notes whose properties hold `properties`, beneath
+    /// the root, the first page of [`Self::DEFAULT_LIMIT`] notes.
+    pub fn new(properties: Map<String, Value>) -> Self {
+        PropertySearchRequest {
+            properties,
+            folder: None,
+            limit: Self::DEFAULT_LIMIT,
+            cursor: None,
+        }
+    }
+
     /// The request's `properties` checked into a query, once its `limit`
     /// is checked too: what [`property_search`] runs.
     pub fn query(&self) -> Result<PropertyQuery, PropertySearchError> {
@@ -84,38 +90,19 @@ impl PropertySearchRequest {
     }
 }
 
-/// The schema of `properties`: an object whose values are scalars or lists
-/// of scalars (a bare `Map<String, Value>` would allow anything). Its
-/// description is the field's doc comment.
-#[cfg(feature = "schema")]
-pub(super) fn properties_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({
-        "type": "object",
-        "additionalProperties": {
-            "anyOf": [
-                {"type": ["string", "number", "boolean", "null"]},
-                {"type": "array", "items": {"type": ["string", "number", "boolean", "null"]}}
-            ]
-        }
-    })
-}
-
 /// One page of the notes found.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PropertySearch {
     /// The notes of this page, sorted by path.
     pub notes: Vec<MatchedNote>,
-    /// Pass it as `cursor` for the next page; absent on the last page.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Pass it as `cursor` for the next page; `None` on the last page.
     pub next_cursor: Option<String>,
     /// How many notes match in all (every page).
     pub total: usize,
 }
 
 /// One note found.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MatchedNote {
     /// The note's path (NFC, with `.md`).
     pub path: String,
@@ -210,8 +197,7 @@ pub enum PropertySearchError {
 /// use quire_kiln::{FolderPath, KilnIndex, PropertySearchRequest, property_search};
 ///
 /// let index = KilnIndex::build(&Workspace::new(folder.path())?)?;
-/// let request: PropertySearchRequest =
-///     serde_json::from_str(r##"{"properties": {"tags": "#project"}}"##)?;
+/// let request = PropertySearchRequest::new(serde_json::from_str(r##"{"tags": "#project"}"##)?);
 /// let found = property_search(&index, &FolderPath::root(), &request)?;
 /// let paths: Vec<_> = found.notes.iter().map(|note| note.path.as_str()).collect();
 /// assert_eq!(paths, ["a.md", "b.md"]);

@@ -8,7 +8,6 @@
 //! [`KilnError::NotFound`] with the closest notes there are, so a model can
 //! correct its call.
 
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::error::PathError;
@@ -24,10 +23,9 @@ const SUGGESTIONS: usize = 5;
 /// larger file would only exhaust memory.
 pub const MAX_NOTE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// `read_note`'s parameters (unknown properties are refused).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+/// The lines of a note [`KilnTools::read_note`](crate::KilnTools::read_note)
+/// reads: the whole note, or one of `head`, `tail` or a range.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadNoteRequest {
     /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
     pub path: String,
@@ -41,9 +39,8 @@ pub struct ReadNoteRequest {
     pub tail: Option<usize>,
 }
 
-/// What `read_note` returns.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+/// What [`KilnTools::read_note`](crate::KilnTools::read_note) returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoteRead {
     /// The note's path, normalized (NFC, with `.md`).
     pub path: String,
@@ -61,13 +58,10 @@ pub struct NoteRead {
     /// lost update.
     pub sha256: String,
     /// Set when the range asked for went past the end: how it was clamped.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub clamped: Option<String>,
     /// Set when the read stopped at a limit: where, and the range to read on.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated: Option<String>,
     /// With `truncated`: the `start_line` to read on from.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_start_line: Option<usize>,
 }
 

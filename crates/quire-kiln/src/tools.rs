@@ -1028,12 +1028,11 @@ mod tests {
     }
 
     fn search(properties: serde_json::Value, folder: Option<&str>) -> PropertySearchRequest {
-        serde_json::from_value(serde_json::json!({
-            "properties": properties,
-            "folder": folder,
-            "limit": 1,
-        }))
-        .unwrap()
+        PropertySearchRequest {
+            folder: folder.map(str::to_owned),
+            limit: 1,
+            ..PropertySearchRequest::new(properties.as_object().unwrap().clone())
+        }
     }
 
     #[test]

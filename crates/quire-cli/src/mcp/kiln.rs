@@ -13,15 +13,16 @@ use rmcp::{ErrorData, RoleServer, tool, tool_router};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::kiln_types::{
+    KilnInfo, KilnInfoRequest, ListNotesRequest, NoteList, NoteMetadata, NoteRead, PropertySearch,
+    PropertySearchRequest, ReadMetadataRequest, ReadNoteRequest, SemanticSearch,
+    SemanticSearchRequest, TextSearch, TextSearchRequest,
+};
 use super::result::{ToolFuture, run_tool, to_call_result};
 use super::scope::Stop;
 use super::server::QuireServer;
 use super::tool_error::ToolError;
-use quire_kiln::{
-    KilnInfo, KilnInfoRequest, KilnTools, ListNotesRequest, NoteList, NoteMetadata, NoteRead,
-    PropertySearch, PropertySearchRequest, ReadMetadataRequest, ReadNoteRequest, SemanticSearch,
-    SemanticSearchRequest, TextSearch, TextSearchRequest,
-};
+use quire_kiln::KilnTools;
 
 /// A tool's `_meta`: its category.
 pub(super) fn category(name: &str) -> MetaObject {
@@ -54,7 +55,10 @@ impl QuireServer {
         )
     )]
     async fn read_note(&self, call: ScopedCall) -> CallToolResponse {
-        self.run_scoped(call, KilnTools::read_note).await
+        self.run_scoped(call, |kiln, args: &ReadNoteRequest| {
+            kiln.read_note(&args.clone().into()).map(NoteRead::from)
+        })
+        .await
     }
 
     /// A note's metadata, without its text.
@@ -78,7 +82,11 @@ impl QuireServer {
         )
     )]
     async fn read_metadata(&self, call: ScopedCall) -> CallToolResponse {
-        self.run_scoped(call, KilnTools::read_metadata).await
+        self.run_scoped(call, |kiln, args: &ReadMetadataRequest| {
+            kiln.read_metadata(&args.clone().into())
+                .map(NoteMetadata::from)
+        })
+        .await
     }
 
     /// A page of a folder's notes.
@@ -101,7 +109,9 @@ impl QuireServer {
         )
     )]
     fn list_notes(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::list_notes)
+        run_tool(&self.kiln, tool, args, |kiln, args: &ListNotesRequest| {
+            kiln.list_notes(&args.clone().into()).map(NoteList::from)
+        })
     }
 
     /// The kiln's root URI, totals and index state.
@@ -124,7 +134,9 @@ impl QuireServer {
         )
     )]
     fn get_kiln_info(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::get_kiln_info)
+        run_tool(&self.kiln, tool, args, |kiln, args: &KilnInfoRequest| {
+            kiln.get_kiln_info(&args.clone().into()).map(KilnInfo::from)
+        })
     }
 
     /// The lines of the notes that match a query, with context.
@@ -151,7 +163,9 @@ impl QuireServer {
         )
     )]
     fn text_search(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::text_search)
+        run_tool(&self.kiln, tool, args, |kiln, args: &TextSearchRequest| {
+            kiln.text_search(&args.clone().into()).map(TextSearch::from)
+        })
     }
 
     /// The notes whose properties hold the values asked for.
@@ -178,7 +192,15 @@ impl QuireServer {
         )
     )]
     fn property_search(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::property_search)
+        run_tool(
+            &self.kiln,
+            tool,
+            args,
+            |kiln, args: &PropertySearchRequest| {
+                kiln.property_search(&args.clone().into())
+                    .map(PropertySearch::from)
+            },
+        )
     }
 
     /// The notes closest in meaning to a query.
@@ -207,7 +229,15 @@ impl QuireServer {
         )
     )]
     fn semantic_search(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::semantic_search)
+        run_tool(
+            &self.kiln,
+            tool,
+            args,
+            |kiln, args: &SemanticSearchRequest| {
+                kiln.semantic_search(&args.clone().into())
+                    .map(SemanticSearch::from)
+            },
+        )
     }
 }
 
