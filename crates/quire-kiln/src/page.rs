@@ -15,10 +15,10 @@ const CURSOR_TAG: &str = "p1.";
 /// Longest cursor accepted: the tag and a path of at most 4,096 bytes.
 const MAX_CURSOR_CHARS: usize = CURSOR_TAG.len() + 2 * super::MAX_PATH_BYTES;
 
-/// A cursor that `list_notes` did not return.
+/// A cursor that the listing did not return.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error(
-    "`cursor` is not one list_notes returned; pass the `next_cursor` of the previous page unchanged, or leave it out to start from the first page"
+    "`cursor` is not one this listing returned; pass the `next_cursor` of the previous page unchanged, or leave it out to start from the first page"
 )]
 pub struct CursorError;
 

@@ -179,9 +179,9 @@ pub enum PropertySearchError {
     /// A limit of 0 or over [`MAX_PROPERTY_LIMIT`].
     #[error("`limit` is {0}; give 1 to {MAX_PROPERTY_LIMIT}, and page with `cursor` for more")]
     Limit(usize),
-    /// A cursor `property_search` did not return.
+    /// A cursor the search did not return.
     #[error(
-        "`cursor` is not one property_search returned; pass the `next_cursor` of the previous \
+        "`cursor` is not one this search returned; pass the `next_cursor` of the previous \
          page unchanged (with the same properties), or leave it out to start from the first page"
     )]
     Cursor,

@@ -121,7 +121,7 @@ pub enum KilnError {
 
 fn did_you_mean(suggestions: &[String]) -> String {
     match suggestions {
-        [] => "; list_notes shows the notes there are".to_owned(),
+        [] => ", nor any with a similar path; list the notes to see those there are".to_owned(),
         _ => format!(
             "; did you mean {}?",
             suggestions

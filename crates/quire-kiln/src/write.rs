@@ -220,7 +220,7 @@ pub(super) fn linking_notes(index: &KilnIndex, path: &NotePath) -> (Vec<String>,
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum WriteRefusal {
     /// `create_note` on a note that exists.
-    #[error("`{path}` already exists; nothing was written. Use update_note to change it")]
+    #[error("`{path}` already exists; nothing was written. Change the existing note instead")]
     Exists {
         /// The note.
         path: String,
@@ -228,7 +228,7 @@ pub enum WriteRefusal {
     /// `expected_sha256` no longer matches.
     #[error(
         "`{path}` changed since it was read (its sha256 is no longer `{expected}`); nothing was written. \
-         Read it again with read_note and make the change on what it holds now"
+         Read it again and make the change on what it holds now"
     )]
     Changed {
         /// The note.

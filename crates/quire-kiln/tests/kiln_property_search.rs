@@ -247,9 +247,7 @@ fn pages_follow_one_another_and_a_forged_cursor_is_refused() {
         .unwrap_err();
     assert!(error.is_invalid());
     assert!(
-        error
-            .to_string()
-            .contains("not one property_search returned"),
+        error.to_string().contains("not one this search returned"),
         "{error}"
     );
 }
