@@ -117,6 +117,12 @@ impl LineSelection {
     }
 }
 
+/// The most lines one read of a note returns.
+pub const MAX_READ_LINES: usize = 2_000;
+
+/// The most bytes of content one read of a note returns (256 KiB).
+pub const MAX_READ_BYTES: usize = 256 * 1024;
+
 /// How much one read returns at most.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExcerptLimits {
@@ -129,11 +135,11 @@ pub struct ExcerptLimits {
 }
 
 impl Default for ExcerptLimits {
-    /// 2,000 lines and 256 KiB.
+    /// [`MAX_READ_LINES`] and [`MAX_READ_BYTES`].
     fn default() -> Self {
         ExcerptLimits {
-            max_lines: 2_000,
-            max_bytes: 256 * 1024,
+            max_lines: MAX_READ_LINES,
+            max_bytes: MAX_READ_BYTES,
         }
     }
 }

@@ -103,7 +103,8 @@ pub struct IndexDetails {
     /// When changes seen on disk were last applied (RFC 3339, UTC).
     pub last_update: Option<String>,
     /// `watching` (changes on disk are seen at once), `unavailable` (the
-    /// root is rescanned every 2 s instead) or `not started`.
+    /// root is rescanned every [`POLL_INTERVAL`](crate::POLL_INTERVAL)
+    /// instead) or `not started`.
     pub watcher: &'static str,
     /// Why the watcher is unavailable, or the last error it reported.
     pub watcher_detail: Option<String>,

@@ -53,7 +53,8 @@ mod write;
 pub use compose::{ComposeError, compose_new, compose_update};
 pub use error::{MAX_SHOWN_CHARS, PathError};
 pub use excerpt::{
-    Clamped, Excerpt, ExcerptLimits, Limit, LineSelection, SelectionError, Truncated, select_lines,
+    Clamped, Excerpt, ExcerptLimits, Limit, LineSelection, MAX_READ_BYTES, MAX_READ_LINES,
+    SelectionError, Truncated, select_lines,
 };
 pub use index::{IndexedNote, KilnIndex, LinkTarget};
 pub use info::{IndexDetails, KilnInfo, KilnInfoRequest, ROOT_URI, SemanticDetails, kiln_info};

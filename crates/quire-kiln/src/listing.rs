@@ -19,7 +19,7 @@ pub struct ListNotesRequest {
     pub recursive: bool,
     /// Whether each note's frontmatter properties are included.
     pub include_frontmatter: bool,
-    /// The most notes per page (1 to 1,000).
+    /// The most notes per page (1 to [`MAX_LIST_LIMIT`]).
     pub limit: usize,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,

@@ -59,7 +59,7 @@ pub struct PropertySearchRequest {
     /// Search only this folder and its subfolders, relative to the kiln
     /// root (the whole kiln when `None`).
     pub folder: Option<String>,
-    /// The most notes per page (1 to 1,000).
+    /// The most notes per page (1 to [`MAX_PROPERTY_LIMIT`]).
     pub limit: usize,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,

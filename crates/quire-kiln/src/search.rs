@@ -88,8 +88,9 @@ pub enum CaseMode {
 /// [`search_text`] look for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextSearchRequest {
-    /// What to find on a line: literal text (1 to 1,000 characters, one
-    /// line), or a regular expression (ripgrep's syntax) with `regex`.
+    /// What to find on a line: literal text (1 to [`MAX_QUERY_CHARS`]
+    /// characters, one line), or a regular expression (ripgrep's syntax)
+    /// with `regex`.
     pub query: String,
     /// Whether `query` is a regular expression rather than literal text.
     pub regex: bool,
@@ -99,9 +100,9 @@ pub struct TextSearchRequest {
     /// The folder to search, relative to the kiln root (the root when
     /// `None`), subfolders included.
     pub folder: Option<String>,
-    /// Lines shown before and after each match (0 to 10).
+    /// Lines shown before and after each match (0 to [`MAX_CONTEXT_LINES`]).
     pub context_lines: usize,
-    /// The most matches returned (1 to 1,000).
+    /// The most matches returned (1 to [`MAX_SEARCH_LIMIT`]).
     pub limit: usize,
 }
 
@@ -160,7 +161,7 @@ pub struct SearchMatch {
     /// The line's number, from 1.
     pub line_number: u64,
     /// The line, without its line ending; cut around the match, with `…`,
-    /// past 500 characters.
+    /// past [`MAX_LINE_CHARS`] characters.
     pub line: String,
     /// Up to `context_lines` lines right before it (never a matching line).
     pub before: Vec<String>,

@@ -41,10 +41,10 @@ pub enum SearchMode {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SemanticSearchRequest {
     /// What to look for, in words: a question or a description of the
-    /// notes wanted (1 to 2,000 characters). The notes need not share its
-    /// words.
+    /// notes wanted (1 to [`MAX_SEMANTIC_QUERY_CHARS`] characters). The
+    /// notes need not share its words.
     pub query: String,
-    /// The most notes to return (1 to 100).
+    /// The most notes to return (1 to [`MAX_SEMANTIC_LIMIT`]).
     pub limit: usize,
     /// Search only the notes whose properties hold these values, matched as
     /// `property_search` matches them (every key must match; a list means

@@ -44,7 +44,7 @@ use super::result::{blocking, decode, to_call_result};
 use super::scope::{Scope, Stop};
 use super::server::QuireServer;
 use super::tool_error::ToolError;
-use quire_kiln::{KilnTools, WriteDone, WritePreview, WriteRequest};
+use quire_kiln::{KilnTools, TRASH_FOLDER, WriteDone, WritePreview, WriteRequest};
 
 /// How long a call waits for the user to answer an elicitation.
 pub const ELICITATION_WAIT: Duration = Duration::from_secs(600);
@@ -115,11 +115,13 @@ impl QuireServer {
     /// Delete a note (into the trash).
     #[tool(
         name = "delete_note",
-        description = "Delete a note: it is moved into `.trash/` in the kiln root (recoverable, as Obsidian does), or removed \
-                       with `permanent: true`. Example: {\"path\": \"projects/Old plan\"}. Returns `deleted`, `trashed_to`, and \
+        description = format!(
+            "Delete a note: it is moved into `{TRASH_FOLDER}/` in the kiln root (recoverable, as Obsidian does), or removed \
+                       with `permanent: true`. Example: {{\"path\": \"projects/Old plan\"}}. Returns `deleted`, `trashed_to`, and \
                        the notes that linked to it (`backlinks`, `backlink_count`; `ambiguous_backlinks` for links that matched \
                        it among several notes), whose links now lead nowhere; when the user must approve first, see `pending` \
-                       and `declined` in the result.",
+                       and `declined` in the result."
+        ),
         input_schema = with_confirmation(schema_for_type::<DeleteNoteRequest>()),
         output_schema = outcome_schema::<NoteDeleted>(true),
         meta = category("manipulate"),
