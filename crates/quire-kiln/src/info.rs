@@ -113,7 +113,7 @@ pub struct IndexDetails {
 }
 
 /// The answer to `request` from what the index shows now.
-pub fn kiln_info(
+pub(crate) fn kiln_info(
     request: &KilnInfoRequest,
     view: IndexView<'_>,
     watcher: WatcherStatus,

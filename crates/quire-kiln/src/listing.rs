@@ -82,7 +82,7 @@ pub enum ListError {
 }
 
 /// The page of `folder`'s notes that `request` asks for.
-pub fn list_notes(
+pub(crate) fn list_notes(
     index: &KilnIndex,
     folder: &FolderPath,
     request: &ListNotesRequest,

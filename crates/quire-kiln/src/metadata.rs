@@ -85,7 +85,7 @@ pub struct LinkSummary {
 }
 
 /// The metadata of `note`, with its backlinks from `index`.
-pub fn metadata(index: &KilnIndex, note: &IndexedNote) -> NoteMetadata {
+pub(crate) fn metadata(index: &KilnIndex, note: &IndexedNote) -> NoteMetadata {
     let facts = &note.facts;
     let backlinks: Vec<String> = index
         .backlinks(&note.path)

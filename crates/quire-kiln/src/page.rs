@@ -24,7 +24,7 @@ pub struct CursorError;
 
 /// One page of `items`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Page<'a, T> {
+pub(crate) struct Page<'a, T> {
     /// The items of this page, in order.
     pub items: &'a [T],
     /// The cursor of the next page; `None` on the last.
@@ -34,17 +34,7 @@ pub struct Page<'a, T> {
 /// The page of `items` (sorted by `path`, ascending) that starts after
 /// `cursor` (from the first item when `None`), at most `limit` long (at
 /// least 1).
-///
-/// ```
-/// use quire_kiln::page;
-///
-/// let paths = ["a.md", "b.md", "c.md"];
-/// let first = page(&paths, |path| path, None, 2).unwrap();
-/// assert_eq!(first.items, ["a.md", "b.md"]);
-/// let second = page(&paths, |path| path, first.next_cursor.as_deref(), 2).unwrap();
-/// assert_eq!((second.items, second.next_cursor), (&["c.md"][..], None));
-/// ```
-pub fn page<'a, T>(
+pub(crate) fn page<'a, T>(
     items: &'a [T],
     path: impl Fn(&T) -> &str,
     cursor: Option<&str>,
@@ -109,6 +99,15 @@ mod tests {
                 None => return found,
             }
         }
+    }
+
+    #[test]
+    fn a_page_and_the_cursor_of_the_next() {
+        let paths = ["a.md", "b.md", "c.md"];
+        let first = page(&paths, |path| path, None, 2).unwrap();
+        assert_eq!(first.items, ["a.md", "b.md"]);
+        let second = page(&paths, |path| path, first.next_cursor.as_deref(), 2).unwrap();
+        assert_eq!((second.items, second.next_cursor), (&["c.md"][..], None));
     }
 
     #[test]

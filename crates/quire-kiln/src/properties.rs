@@ -82,7 +82,7 @@ impl PropertySearchRequest {
 
     /// The request's `properties` checked into a query, once its `limit`
     /// is checked too: what [`property_search`] runs.
-    pub fn query(&self) -> Result<PropertyQuery, PropertySearchError> {
+    pub(crate) fn query(&self) -> Result<PropertyQuery, PropertySearchError> {
         if self.limit == 0 || self.limit > MAX_PROPERTY_LIMIT {
             return Err(PropertySearchError::Limit(self.limit));
         }
@@ -188,23 +188,7 @@ pub enum PropertySearchError {
 }
 
 /// The page of notes beneath `folder` that match `request`.
-///
-/// ```
-/// # let folder = tempfile::tempdir()?;
-/// # std::fs::write(folder.path().join("a.md"), "---\nstatus: active\ntags: [project/quire]\n---\n")?;
-/// # std::fs::write(folder.path().join("b.md"), "---\nstatus: done\n---\n#Project\n")?;
-/// use quire_fs::Workspace;
-/// use quire_kiln::{FolderPath, KilnIndex, PropertySearchRequest, property_search};
-///
-/// let index = KilnIndex::build(&Workspace::new(folder.path())?)?;
-/// let request = PropertySearchRequest::new(serde_json::from_str(r##"{"tags": "#project"}"##)?);
-/// let found = property_search(&index, &FolderPath::root(), &request)?;
-/// let paths: Vec<_> = found.notes.iter().map(|note| note.path.as_str()).collect();
-/// assert_eq!(paths, ["a.md", "b.md"]);
-/// assert_eq!(found.notes[0].frontmatter["status"], "active");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn property_search(
+pub(crate) fn property_search(
     index: &KilnIndex,
     folder: &FolderPath,
     request: &PropertySearchRequest,
@@ -237,7 +221,7 @@ pub fn property_search(
 
 /// A checked `properties` object: what each key must hold.
 #[derive(Clone, Debug, PartialEq)]
-pub struct PropertyQuery {
+pub(crate) struct PropertyQuery {
     criteria: Vec<Criterion>,
 }
 
@@ -292,7 +276,9 @@ enum Wanted {
 
 impl PropertyQuery {
     /// Checks `properties` (a search's `properties` object).
-    pub fn new(properties: &Map<String, Value>) -> Result<PropertyQuery, PropertySearchError> {
+    pub(crate) fn new(
+        properties: &Map<String, Value>,
+    ) -> Result<PropertyQuery, PropertySearchError> {
         if properties.is_empty() {
             return Err(PropertySearchError::NoProperties);
         }
@@ -307,7 +293,7 @@ impl PropertyQuery {
     }
 
     /// Whether a note with `facts` matches every key.
-    pub fn matches(&self, facts: &NoteFacts) -> bool {
+    pub(crate) fn matches(&self, facts: &NoteFacts) -> bool {
         let frontmatter = facts.frontmatter.as_ref().map(|fm| &fm.values);
         self.criteria.iter().all(|criterion| {
             criterion.wanted.iter().any(|wanted| match wanted {

@@ -188,23 +188,8 @@ impl KilnError {
 }
 
 /// The kiln's read operations over a root folder.
-///
-/// ```
-/// # let folder = tempfile::tempdir()?;
-/// # std::fs::write(folder.path().join("Plan.md"), "# Plan\nship it\n")?;
-/// use quire_fs::Workspace;
-/// use quire_kiln::{KilnReader, ReadNoteRequest};
-///
-/// let kiln = KilnReader::new(Workspace::new(folder.path())?);
-/// let request = ReadNoteRequest { path: "plan".into(), start_line: None, end_line: None, head: Some(1), tail: None };
-/// let error = kiln.read_note(&request).unwrap_err();
-/// assert_eq!(error.to_string(), "there is no note `plan.md`; did you mean `Plan.md`?");
-/// let read = kiln.read_note(&ReadNoteRequest { path: "Plan".into(), ..request }).unwrap();
-/// assert_eq!((read.content.as_str(), read.total_lines), ("# Plan\n", 2));
-/// # Ok::<(), std::io::Error>(())
-/// ```
 #[derive(Clone, Debug)]
-pub struct KilnReader {
+pub(crate) struct KilnReader {
     workspace: Workspace,
     limits: ExcerptLimits,
 }
@@ -212,7 +197,7 @@ pub struct KilnReader {
 impl KilnReader {
     /// A reader of the notes beneath `workspace`'s root, with the default
     /// limits.
-    pub fn new(workspace: Workspace) -> Self {
+    pub(crate) fn new(workspace: Workspace) -> Self {
         KilnReader {
             workspace,
             limits: ExcerptLimits::default(),
@@ -220,19 +205,14 @@ impl KilnReader {
     }
 
     /// The same reader returning at most `limits` per read.
-    pub fn with_limits(mut self, limits: ExcerptLimits) -> Self {
+    pub(crate) fn with_limits(mut self, limits: ExcerptLimits) -> Self {
         self.limits = limits;
         self
     }
 
     /// The workspace the notes are beneath.
-    pub fn workspace(&self) -> &Workspace {
+    pub(crate) fn workspace(&self) -> &Workspace {
         &self.workspace
-    }
-
-    /// The lines of a note that `request` asks for.
-    pub fn read_note(&self, request: &ReadNoteRequest) -> Result<NoteRead, KilnError> {
-        self.read_note_finding(request, |path| self.find_by_walking(path))
     }
 
     /// [`Self::read_note`], asking `find` for the file of a note that is

@@ -6,6 +6,14 @@ fn kiln(root: &Path) -> KilnReader {
     KilnReader::new(Workspace::new(root).unwrap())
 }
 
+impl KilnReader {
+    /// The lines of a note, as a read finds them before the kiln's index is
+    /// built: a note not at its own path by walking the root.
+    fn read_note(&self, request: &ReadNoteRequest) -> Result<NoteRead, KilnError> {
+        self.read_note_finding(request, |path| self.find_by_walking(path))
+    }
+}
+
 fn whole(path: &str) -> ReadNoteRequest {
     ReadNoteRequest {
         path: path.to_owned(),

@@ -59,7 +59,7 @@ pub const MAX_SEARCH_LIMIT: usize = 1_000;
 pub const MAX_LINE_CHARS: usize = 500;
 
 /// How many skipped notes an answer names (all are counted).
-pub const MAX_SKIPPED_SHOWN: usize = 20;
+pub(crate) const MAX_SKIPPED_SHOWN: usize = 20;
 
 /// How many characters before the first match a cut line keeps.
 const LEAD_CHARS: usize = 100;

@@ -80,7 +80,7 @@ impl SemanticSearchRequest {
     }
 
     /// The request's arguments checked, and its property filter made.
-    pub fn check(&self) -> Result<Option<PropertyQuery>, SemanticSearchError> {
+    pub(crate) fn check(&self) -> Result<Option<PropertyQuery>, SemanticSearchError> {
         let length = self.query.chars().count();
         if self.query.trim().is_empty() {
             return Err(SemanticSearchError::EmptyQuery);
@@ -208,7 +208,7 @@ impl From<&SemanticProgress> for SemanticIndexState {
 /// The notes of `kiln` beneath `folder` that `filter` keeps, ranked by
 /// `view` for the query (`query_vector` is `request.query` embedded by the
 /// index's embedder).
-pub fn rank_notes(
+pub(crate) fn rank_notes(
     kiln: &KilnIndex,
     view: &SemanticView<'_>,
     query_vector: &[f32],
