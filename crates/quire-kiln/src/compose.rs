@@ -26,6 +26,7 @@ use quire_grammar::frontmatter::{ParseError, WriteError, block_end, parse, write
 
 /// Why a note's new text cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ComposeError {
     /// Neither content nor properties were given.
     #[error("nothing to change: give `content`, `frontmatter`, or both")]

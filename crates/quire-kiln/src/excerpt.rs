@@ -33,6 +33,7 @@ pub(crate) enum LineSelection {
 
 /// Why a selection's arguments do not make one.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum SelectionError {
     /// `head` and `tail` together, or either with a line range.
     #[error(

@@ -72,6 +72,7 @@ pub struct ListedNote {
 
 /// Why a listing's arguments do not make one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ListError {
     /// A limit of 0 or over [`MAX_LIST_LIMIT`].
     #[error("`limit` is {0}; give 1 to {MAX_LIST_LIMIT}, and page with `cursor` for more")]

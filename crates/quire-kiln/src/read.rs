@@ -67,6 +67,7 @@ pub struct NoteRead {
 
 /// Why a kiln operation could not be carried out.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum KilnError {
     /// The path argument cannot name a note.
     #[error(transparent)]

@@ -218,6 +218,7 @@ pub(super) fn linking_notes(index: &KilnIndex, path: &NotePath) -> (Vec<String>,
 
 /// A write the kiln refuses.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum WriteRefusal {
     /// `create_note` on a note that exists.
     #[error("`{path}` already exists; nothing was written. Change the existing note instead")]
