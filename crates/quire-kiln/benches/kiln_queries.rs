@@ -34,7 +34,7 @@ fn list(cursor: Option<String>, limit: usize) -> ListNotesRequest {
 }
 
 fn search(properties: serde_json::Value) -> PropertySearchRequest {
-    serde_json::from_value(json!({ "properties": properties })).unwrap()
+    PropertySearchRequest::new(properties.as_object().unwrap().clone())
 }
 
 fn kiln_queries(c: &mut Criterion) {

@@ -26,6 +26,7 @@ use quire_grammar::frontmatter::{ParseError, WriteError, block_end, parse, write
 
 /// Why a note's new text cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ComposeError {
     /// Neither content nor properties were given.
     #[error("nothing to change: give `content`, `frontmatter`, or both")]
@@ -49,15 +50,7 @@ pub enum ComposeError {
 
 /// The text of a new note: `content`, after a block of `properties` when
 /// there are any.
-///
-/// ```
-/// use quire_kiln::compose_new;
-/// use serde_json::json;
-///
-/// let text = compose_new("# Plan\n", Some(&[("status".into(), json!("draft"))])).unwrap();
-/// assert_eq!(text, "---\nstatus: draft\n---\n# Plan\n");
-/// ```
-pub fn compose_new(
+pub(crate) fn compose_new(
     content: &str,
     properties: Option<&[(String, Value)]>,
 ) -> Result<String, ComposeError> {
@@ -71,7 +64,7 @@ pub fn compose_new(
 
 /// The text of the note `old` once `content` (its body) and/or
 /// `properties` (its whole frontmatter) are replaced.
-pub fn compose_update(
+pub(crate) fn compose_update(
     old: &str,
     content: Option<&str>,
     properties: Option<&[(String, Value)]>,
@@ -144,6 +137,13 @@ fn broken(error: &ParseError) -> ComposeError {
 #[cfg(test)]
 mod tests {
     use serde_json::json;
+
+    /// A new note: its properties as YAML frontmatter, then the body.
+    #[test]
+    fn a_new_note_gets_its_properties_as_frontmatter() {
+        let text = compose_new("# Plan\n", Some(&[("status".into(), json!("draft"))])).unwrap();
+        assert_eq!(text, "---\nstatus: draft\n---\n# Plan\n");
+    }
 
     use super::*;
 

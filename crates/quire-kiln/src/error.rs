@@ -8,7 +8,7 @@
 use quire_grammar::diagnostics::one_line;
 
 /// The most characters of an argument an error quotes; the rest is `…`.
-pub const MAX_SHOWN_CHARS: usize = 200;
+pub(crate) const MAX_SHOWN_CHARS: usize = 200;
 
 /// Why a path argument was refused by [`NotePath::parse`](super::NotePath::parse)
 /// or [`FolderPath::parse`](super::FolderPath::parse).

@@ -14,7 +14,7 @@ use thiserror::Error;
 
 /// The lines a caller asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LineSelection {
+pub(crate) enum LineSelection {
     /// Every line.
     Whole,
     /// The first N lines (N ≥ 1).
@@ -33,6 +33,7 @@ pub enum LineSelection {
 
 /// Why a selection's arguments do not make one.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum SelectionError {
     /// `head` and `tail` together, or either with a line range.
     #[error(
@@ -62,21 +63,7 @@ pub enum SelectionError {
 
 impl LineSelection {
     /// The selection `read_note`'s optional arguments describe.
-    ///
-    /// ```
-    /// use quire_kiln::{LineSelection, SelectionError};
-    ///
-    /// assert_eq!(LineSelection::from_arguments(None, None, None, None), Ok(LineSelection::Whole));
-    /// assert_eq!(
-    ///     LineSelection::from_arguments(Some(3), None, None, None),
-    ///     Ok(LineSelection::Range { start: 3, end: None })
-    /// );
-    /// assert_eq!(
-    ///     LineSelection::from_arguments(Some(5), Some(2), None, None),
-    ///     Err(SelectionError::Reversed { start: 5, end: 2 })
-    /// );
-    /// ```
-    pub fn from_arguments(
+    pub(crate) fn from_arguments(
         start_line: Option<usize>,
         end_line: Option<usize>,
         head: Option<usize>,
@@ -117,9 +104,15 @@ impl LineSelection {
     }
 }
 
+/// The most lines one read of a note returns.
+pub const MAX_READ_LINES: usize = 2_000;
+
+/// The most bytes of content one read of a note returns (256 KiB).
+pub const MAX_READ_BYTES: usize = 256 * 1024;
+
 /// How much one read returns at most.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExcerptLimits {
+pub(crate) struct ExcerptLimits {
     /// Lines per read.
     pub max_lines: usize,
     /// Bytes of content per read (whole lines; a single longer line is cut
@@ -129,18 +122,18 @@ pub struct ExcerptLimits {
 }
 
 impl Default for ExcerptLimits {
-    /// 2,000 lines and 256 KiB.
+    /// [`MAX_READ_LINES`] and [`MAX_READ_BYTES`].
     fn default() -> Self {
         ExcerptLimits {
-            max_lines: 2_000,
-            max_bytes: 256 * 1024,
+            max_lines: MAX_READ_LINES,
+            max_bytes: MAX_READ_BYTES,
         }
     }
 }
 
 /// The lines of a note a read returns.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Excerpt<'a> {
+pub(crate) struct Excerpt<'a> {
     /// The lines' bytes as in the note, line endings included (the last
     /// line's only if the note has one).
     pub content: &'a str,
@@ -160,7 +153,7 @@ pub struct Excerpt<'a> {
 
 /// A range that went past the end of the note.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clamped {
+pub(crate) struct Clamped {
     /// The last line asked for (`None`: the first line asked for was
     /// already past the end).
     pub asked_end: Option<usize>,
@@ -189,7 +182,7 @@ impl fmt::Display for Clamped {
 
 /// A read that stopped at a limit: what was left, and how to read on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Truncated {
+pub(crate) struct Truncated {
     /// The limit that stopped it.
     pub limit: Limit,
     /// Where to start the next read (the first line not returned, or the
@@ -204,7 +197,7 @@ pub struct Truncated {
 
 /// Which of [`ExcerptLimits`] stopped a read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limit {
+pub(crate) enum Limit {
     /// [`ExcerptLimits::max_lines`].
     Lines(usize),
     /// [`ExcerptLimits::max_bytes`].
@@ -245,16 +238,11 @@ fn line_starts(text: &str) -> Vec<usize> {
 }
 
 /// The lines of `text` that `selection` asks for, within `limits`.
-///
-/// ```
-/// use quire_kiln::{select_lines, ExcerptLimits, LineSelection};
-///
-/// let note = "# Title\r\nfirst\r\nsecond\r\n";
-/// let excerpt = select_lines(note, LineSelection::Tail(2), ExcerptLimits::default());
-/// assert_eq!(excerpt.content, "first\r\nsecond\r\n");
-/// assert_eq!((excerpt.start_line, excerpt.end_line, excerpt.total_lines), (2, 3, 3));
-/// ```
-pub fn select_lines(text: &str, selection: LineSelection, limits: ExcerptLimits) -> Excerpt<'_> {
+pub(crate) fn select_lines(
+    text: &str,
+    selection: LineSelection,
+    limits: ExcerptLimits,
+) -> Excerpt<'_> {
     let starts = line_starts(text);
     let total = starts.len();
     let (first, asked_end, clamped) = match selection {

@@ -201,3 +201,35 @@ proptest! {
         }
     }
 }
+
+/// The whole note, a range open at its end, and a reversed range refused.
+#[test]
+fn the_line_arguments_make_one_selection() {
+    assert_eq!(
+        LineSelection::from_arguments(None, None, None, None),
+        Ok(LineSelection::Whole)
+    );
+    assert_eq!(
+        LineSelection::from_arguments(Some(3), None, None, None),
+        Ok(LineSelection::Range {
+            start: 3,
+            end: None
+        })
+    );
+    assert_eq!(
+        LineSelection::from_arguments(Some(5), Some(2), None, None),
+        Err(SelectionError::Reversed { start: 5, end: 2 })
+    );
+}
+
+/// A tail of a CRLF note: its lines as written, numbered from 1.
+#[test]
+fn the_last_lines_are_selected_as_written() {
+    let note = "# Title\r\nfirst\r\nsecond\r\n";
+    let excerpt = select_lines(note, LineSelection::Tail(2), ExcerptLimits::default());
+    assert_eq!(excerpt.content, "first\r\nsecond\r\n");
+    assert_eq!(
+        (excerpt.start_line, excerpt.end_line, excerpt.total_lines),
+        (2, 3, 3)
+    );
+}

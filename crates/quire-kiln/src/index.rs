@@ -92,7 +92,10 @@ impl KilnIndex {
 
     /// [`Self::build`], counting the notes read in `read` as it goes, for
     /// a status report while it runs.
-    pub fn build_counting(workspace: &Workspace, read: &AtomicUsize) -> Result<KilnIndex, FsError> {
+    pub(crate) fn build_counting(
+        workspace: &Workspace,
+        read: &AtomicUsize,
+    ) -> Result<KilnIndex, FsError> {
         let mut index = KilnIndex::default();
         for entry in workspace.walk("", WalkOptions::new().extension("md"))? {
             match entry {
@@ -138,7 +141,7 @@ impl KilnIndex {
     /// Resolves every note's links against the whole set, and records the
     /// backlinks: after notes were added or removed, since a link's target
     /// can change with the set.
-    pub fn resolve_links(&mut self) {
+    pub(crate) fn resolve_links(&mut self) {
         self.backlinks.clear();
         self.linking_by_stem.clear();
         self.changed_stems.clear();
@@ -150,8 +153,8 @@ impl KilnIndex {
 
     /// Resolves again the links that the notes added or removed since the
     /// last call can change (those naming a note of the same stem), and
-    /// records the backlinks: the same result as [`Self::resolve_links`],
-    /// without revisiting every note.
+    /// records the backlinks: the same result as resolving every link anew
+    /// (as [`Self::build`] does), without revisiting every note.
     pub fn relink(&mut self) {
         let stems = std::mem::take(&mut self.changed_stems);
         let mut sources = BTreeSet::new();
@@ -199,7 +202,7 @@ impl KilnIndex {
     /// edit made meanwhile is seen; returns the note as it is now. When the
     /// note is new, every note's links are resolved again (a new note can
     /// take a link from another).
-    pub fn refresh(
+    pub(crate) fn refresh(
         &mut self,
         workspace: &Workspace,
         path: &NotePath,
@@ -372,7 +375,7 @@ impl KilnIndex {
     }
 
     /// The notes' paths, for resolving links and suggesting paths.
-    pub fn note_set(&self) -> &NoteSet {
+    pub(crate) fn note_set(&self) -> &NoteSet {
         &self.set
     }
 

@@ -5,8 +5,6 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use serde::{Deserialize, Serialize};
-
 use super::index::KilnIndex;
 use super::live::{Freshness, IndexView, WatcherStatus};
 use super::metadata::rfc3339;
@@ -16,20 +14,16 @@ use super::semantic::SemanticProgress;
 /// `kiln:///<path>` (see `resources/list`).
 pub const ROOT_URI: &str = "kiln:///";
 
-/// `get_kiln_info`'s parameters (unknown properties are refused).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+/// What [`KilnTools::get_kiln_info`](crate::KilnTools::get_kiln_info) tells.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct KilnInfoRequest {
     /// Whether to add how the index stands (state, freshness, watcher,
     /// notes with problems, broken and ambiguous links).
-    #[serde(default)]
     pub detailed: bool,
 }
 
 /// The kiln's root and totals.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq)]
 pub struct KilnInfo {
     /// The URI of the root; each note is the MCP resource `kiln:///<path>`.
     pub root_uri: String,
@@ -44,24 +38,20 @@ pub struct KilnInfo {
     /// Their total word count, as Obsidian counts words.
     pub total_words: u64,
     /// How the index stands (with `detailed`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub index: Option<IndexDetails>,
     /// How the semantic index of `semantic_search` stands (with
     /// `detailed`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub semantic: Option<SemanticDetails>,
 }
 
 /// How the semantic index stands: embedded in the background when the
 /// server starts and whenever notes change.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SemanticDetails {
     /// `unavailable` (no embedder: `problem` says how to install one),
     /// `loading`, `indexing`, `ready` or `failed`.
     pub state: &'static str,
-    /// The embedder's id (its name while it loads); absent without one.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The embedder's id (its name while it loads); `None` without one.
     pub embedder: Option<String>,
     /// Chunks (note sections) embedded.
     pub chunks_embedded: usize,
@@ -72,7 +62,6 @@ pub struct SemanticDetails {
     /// Whether every note is embedded as it is now.
     pub ready: bool,
     /// Why there is no semantic index, or the last problem met.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
 }
 
@@ -91,8 +80,7 @@ impl From<SemanticProgress> for SemanticDetails {
 }
 
 /// How the index stands.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq)]
 pub struct IndexDetails {
     /// Notes read so far (while building) or indexed.
     pub notes_indexed: usize,
@@ -111,24 +99,21 @@ pub struct IndexDetails {
     /// milliseconds.
     pub build_ms: u64,
     /// When the root was last scanned whole (RFC 3339, UTC).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_scan: Option<String>,
     /// When changes seen on disk were last applied (RFC 3339, UTC).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_update: Option<String>,
     /// `watching` (changes on disk are seen at once), `unavailable` (the
-    /// root is rescanned every 2 s instead) or `not started`.
+    /// root is rescanned every [`POLL_INTERVAL`](crate::POLL_INTERVAL)
+    /// instead) or `not started`.
     pub watcher: &'static str,
     /// Why the watcher is unavailable, or the last error it reported.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub watcher_detail: Option<String>,
     /// Why the index failed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
 }
 
 /// The answer to `request` from what the index shows now.
-pub fn kiln_info(
+pub(crate) fn kiln_info(
     request: &KilnInfoRequest,
     view: IndexView<'_>,
     watcher: WatcherStatus,

@@ -1,8 +1,6 @@
 //! What `list_notes` returns: the notes of a folder, sorted by path, a page
 //! at a time, from the index.
 
-use serde::{Deserialize, Serialize};
-
 use super::index::KilnIndex;
 use super::metadata::rfc3339;
 use super::note_path::FolderPath;
@@ -11,50 +9,54 @@ use super::page::{CursorError, page};
 /// The most notes one page holds.
 pub const MAX_LIST_LIMIT: usize = 1_000;
 
-fn default_recursive() -> bool {
-    true
-}
-
-fn default_limit() -> usize {
-    200
-}
-
-/// `list_notes`'s parameters (unknown properties are refused).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+/// The page of a folder's notes
+/// [`KilnTools::list_notes`](crate::KilnTools::list_notes) returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListNotesRequest {
-    /// The folder to list, relative to the kiln root (the root when absent).
+    /// The folder to list, relative to the kiln root (the root when `None`).
     pub folder: Option<String>,
     /// Whether notes in subfolders are listed too.
-    #[serde(default = "default_recursive")]
     pub recursive: bool,
     /// Whether each note's frontmatter properties are included.
-    #[serde(default)]
     pub include_frontmatter: bool,
-    /// The most notes per page (1 to 1,000).
-    #[serde(default = "default_limit")]
+    /// The most notes per page (1 to [`MAX_LIST_LIMIT`]).
     pub limit: usize,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
 }
 
+impl ListNotesRequest {
+    /// The most notes per page when the caller names no limit.
+    pub const DEFAULT_LIMIT: usize = 200;
+}
+
+impl Default for ListNotesRequest {
+    /// The first page of the whole kiln, subfolders included, without
+    /// frontmatter, [`ListNotesRequest::DEFAULT_LIMIT`] notes long.
+    fn default() -> Self {
+        ListNotesRequest {
+            folder: None,
+            recursive: true,
+            include_frontmatter: false,
+            limit: Self::DEFAULT_LIMIT,
+            cursor: None,
+        }
+    }
+}
+
 /// One page of a listing.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq)]
 pub struct NoteList {
     /// The notes of this page, sorted by path.
     pub notes: Vec<ListedNote>,
-    /// Pass it as `cursor` for the next page; absent on the last page.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Pass it as `cursor` for the next page; `None` on the last page.
     pub next_cursor: Option<String>,
     /// How many notes the folder holds in all (every page).
     pub total: usize,
 }
 
 /// One listed note.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ListedNote {
     /// The note's path (NFC, with `.md`).
     pub path: String,
@@ -65,12 +67,12 @@ pub struct ListedNote {
     /// The file's last modification, RFC 3339 in UTC.
     pub modified: String,
     /// The frontmatter's properties, with `include_frontmatter`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub frontmatter: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 /// Why a listing's arguments do not make one.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ListError {
     /// A limit of 0 or over [`MAX_LIST_LIMIT`].
     #[error("`limit` is {0}; give 1 to {MAX_LIST_LIMIT}, and page with `cursor` for more")]
@@ -81,7 +83,7 @@ pub enum ListError {
 }
 
 /// The page of `folder`'s notes that `request` asks for.
-pub fn list_notes(
+pub(crate) fn list_notes(
     index: &KilnIndex,
     folder: &FolderPath,
     request: &ListNotesRequest,

@@ -44,7 +44,7 @@ struct ReadyIndex {
 
 /// When the index was built and last brought up to date with the disk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Freshness {
+pub(crate) struct Freshness {
     /// How long the first build took.
     pub build_time: Duration,
     /// When the last full scan of the root (the build, or a rescan) ended.
@@ -66,7 +66,7 @@ enum WatchState {
 }
 
 /// What [`LiveIndex::peek`] sees.
-pub enum IndexView<'a> {
+pub(crate) enum IndexView<'a> {
     /// The build is under way.
     Building {
         /// How long it has run.
@@ -90,7 +90,7 @@ pub enum IndexView<'a> {
 /// rescanned every [`POLL_INTERVAL`]). A watcher error seen since (lost
 /// events, which cost a rescan) is added.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WatcherStatus {
+pub(crate) struct WatcherStatus {
     /// `watching`, `not started` or `unavailable`.
     pub state: &'static str,
     /// Why it is unavailable, or the last error it reported.
@@ -110,7 +110,7 @@ struct Shared {
 
 /// The index of a workspace, built in the background and kept fresh.
 #[derive(Clone)]
-pub struct LiveIndex {
+pub(crate) struct LiveIndex {
     workspace: Workspace,
     shared: Arc<Shared>,
 }
@@ -128,17 +128,11 @@ fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl LiveIndex {
-    /// The index of `workspace`, not built until [`Self::start`] or the
-    /// first call that needs it.
-    pub fn new(workspace: Workspace) -> Self {
-        LiveIndex::with_watcher(workspace, true)
-    }
-
     /// The index of `workspace`, kept fresh by a watcher when `watch`, else
     /// by rescanning the root before a call, at most every
     /// [`POLL_INTERVAL`] (for file systems where watching does not work,
     /// such as some network mounts).
-    pub fn with_watcher(workspace: Workspace, watch: bool) -> Self {
+    pub(crate) fn with_watcher(workspace: Workspace, watch: bool) -> Self {
         LiveIndex {
             workspace,
             shared: Arc::new(Shared {
@@ -155,7 +149,7 @@ impl LiveIndex {
 
     /// Starts watching the root and building the index on a thread of its
     /// own, unless it was started.
-    pub fn start(&self) {
+    pub(crate) fn start(&self) {
         let mut build = locked(&self.shared.build);
         if !matches!(*build, Build::NotStarted) {
             return;
@@ -171,14 +165,14 @@ impl LiveIndex {
     }
 
     /// Whether [`Self::start`] has run (by itself or through a call).
-    pub fn started(&self) -> bool {
+    pub(crate) fn started(&self) -> bool {
         !matches!(*locked(&self.shared.build), Build::NotStarted)
     }
 
     /// Runs `use_index` on the index once it is built and brought up to
     /// date with the changes seen on disk, waiting at most `budget` for the
     /// build.
-    pub fn with<R>(
+    pub(crate) fn with<R>(
         &self,
         budget: Duration,
         use_index: impl FnOnce(&Workspace, &mut KilnIndex) -> Result<R, KilnError>,
@@ -218,7 +212,7 @@ impl LiveIndex {
 
     /// Runs `look` on the index as it is now, without waiting for a build
     /// under way (for a status report that must answer at once).
-    pub fn peek<R>(&self, look: impl FnOnce(IndexView<'_>) -> R) -> R {
+    pub(crate) fn peek<R>(&self, look: impl FnOnce(IndexView<'_>) -> R) -> R {
         self.start();
         let mut build = locked(&self.shared.build);
         match &mut *build {
@@ -243,7 +237,7 @@ impl LiveIndex {
     }
 
     /// How the watch on the root stands.
-    pub fn watcher_status(&self) -> WatcherStatus {
+    pub(crate) fn watcher_status(&self) -> WatcherStatus {
         let last_error = locked(&self.shared.watcher_error).clone();
         match &*locked(&self.shared.watch) {
             WatchState::NotStarted => WatcherStatus {

@@ -1,23 +1,19 @@
 //! What `read_metadata` returns for a note: its properties, counts,
 //! headings, tags, links and backlinks, from the index, never its text.
 
-use serde::{Deserialize, Serialize};
-
 use super::index::{IndexedNote, KilnIndex};
 use quire_grammar::markdown::WikilinkKind;
 
-/// `read_metadata`'s parameters (unknown properties are refused).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+/// The note whose metadata
+/// [`KilnTools::read_metadata`](crate::KilnTools::read_metadata) returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadMetadataRequest {
     /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
     pub path: String,
 }
 
 /// A note's metadata.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq)]
 pub struct NoteMetadata {
     /// The note's path, normalized (NFC, with `.md`).
     pub path: String,
@@ -40,15 +36,13 @@ pub struct NoteMetadata {
     pub size: u64,
     /// The file's last modification, RFC 3339 in UTC.
     pub modified: String,
-    /// What is wrong with the note (broken frontmatter, not UTF-8); absent
+    /// What is wrong with the note (broken frontmatter, not UTF-8); empty
     /// when nothing is.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
 }
 
 /// Counts of what a note holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NoteStats {
     /// Words, as Obsidian counts them (frontmatter excluded).
     pub word_count: usize,
@@ -69,8 +63,7 @@ pub struct NoteStats {
 }
 
 /// One heading.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeadingSummary {
     /// 1 to 6.
     pub level: u8,
@@ -81,19 +74,18 @@ pub struct HeadingSummary {
 }
 
 /// One link and where it leads.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LinkSummary {
     /// The target as written (without heading, block or alias).
     pub target: String,
-    /// The note it leads to, or `null` when none does.
+    /// The note it leads to, or `None` when none does.
     pub path: Option<String>,
     /// Whether several notes match (`path` is the one Obsidian picks).
     pub ambiguous: bool,
 }
 
 /// The metadata of `note`, with its backlinks from `index`.
-pub fn metadata(index: &KilnIndex, note: &IndexedNote) -> NoteMetadata {
+pub(crate) fn metadata(index: &KilnIndex, note: &IndexedNote) -> NoteMetadata {
     let facts = &note.facts;
     let backlinks: Vec<String> = index
         .backlinks(&note.path)

@@ -1,7 +1,7 @@
 use std::path::Path;
 
 use super::*;
-use crate::MAX_SHOWN_CHARS;
+use crate::error::MAX_SHOWN_CHARS;
 
 const ROOT: &str = "/home/me/vault";
 

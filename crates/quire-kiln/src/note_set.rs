@@ -12,21 +12,8 @@ use super::note_path::NotePath;
 ///
 /// Build it once from a walk of the kiln and keep it in step with
 /// [`NoteSet::insert`] and [`NoteSet::remove`].
-///
-/// ```
-/// use quire_kiln::{NotePath, NoteSet};
-///
-/// let notes: NoteSet = ["Projects/Plan", "daily/plan", "index"]
-///     .into_iter()
-///     .map(NotePath::parse_relative)
-///     .collect::<Result<_, _>>()?;
-/// assert_eq!(notes.len(), 3);
-/// assert_eq!(notes.with_stem("PLAN").len(), 2);
-/// assert_eq!(notes.iter().next().unwrap().as_str(), "Projects/Plan.md");
-/// # Ok::<(), quire_kiln::PathError>(())
-/// ```
 #[derive(Clone, Debug, Default)]
-pub struct NoteSet {
+pub(crate) struct NoteSet {
     notes: BTreeSet<NotePath>,
     by_lowercase_path: HashMap<String, Vec<NotePath>>,
     by_lowercase_stem: HashMap<String, Vec<NotePath>>,
@@ -34,12 +21,12 @@ pub struct NoteSet {
 
 impl NoteSet {
     /// An empty set.
-    pub fn new() -> NoteSet {
+    pub(crate) fn new() -> NoteSet {
         NoteSet::default()
     }
 
     /// Adds a note; `false` if it was already there.
-    pub fn insert(&mut self, note: NotePath) -> bool {
+    pub(crate) fn insert(&mut self, note: NotePath) -> bool {
         if self.notes.contains(&note) {
             return false;
         }
@@ -49,7 +36,7 @@ impl NoteSet {
     }
 
     /// Removes a note; `false` if it was not there.
-    pub fn remove(&mut self, note: &NotePath) -> bool {
+    pub(crate) fn remove(&mut self, note: &NotePath) -> bool {
         if !self.notes.remove(note) {
             return false;
         }
@@ -58,36 +45,21 @@ impl NoteSet {
         true
     }
 
-    /// Whether the set holds exactly this path.
-    pub fn contains(&self, note: &NotePath) -> bool {
-        self.notes.contains(note)
-    }
-
-    /// How many notes the set holds.
-    pub fn len(&self) -> usize {
-        self.notes.len()
-    }
-
-    /// Whether the set holds no note.
-    pub fn is_empty(&self) -> bool {
-        self.notes.is_empty()
-    }
-
     /// The notes in path order.
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = &NotePath> + '_ {
+    pub(crate) fn iter(&self) -> impl ExactSizeIterator<Item = &NotePath> + '_ {
         self.notes.iter()
     }
 
     /// The notes whose path is `path` ignoring case (`.md` included),
     /// shortest first then in path order. More than one only on a
     /// case-sensitive file system.
-    pub fn with_path(&self, path: &str) -> &[NotePath] {
+    pub(crate) fn with_path(&self, path: &str) -> &[NotePath] {
         lookup(&self.by_lowercase_path, path)
     }
 
     /// The notes whose file stem is `stem` ignoring case, anywhere in the
     /// kiln, shortest path first then in path order.
-    pub fn with_stem(&self, stem: &str) -> &[NotePath] {
+    pub(crate) fn with_stem(&self, stem: &str) -> &[NotePath] {
         lookup(&self.by_lowercase_stem, stem)
     }
 }
@@ -148,6 +120,19 @@ fn remove_from_bucket(index: &mut HashMap<String, Vec<NotePath>>, key: &str, not
 mod tests {
     use super::*;
 
+    /// A set of notes, in path order, found by stem ignoring case.
+    #[test]
+    fn notes_are_kept_in_order_and_found_by_stem() -> Result<(), crate::PathError> {
+        let notes: NoteSet = ["Projects/Plan", "daily/plan", "index"]
+            .into_iter()
+            .map(NotePath::parse_relative)
+            .collect::<Result<_, _>>()?;
+        assert_eq!(notes.iter().len(), 3);
+        assert_eq!(notes.with_stem("PLAN").len(), 2);
+        assert_eq!(notes.iter().next().unwrap().as_str(), "Projects/Plan.md");
+        Ok(())
+    }
+
     fn note(path: &str) -> NotePath {
         NotePath::parse_relative(path).unwrap()
     }
@@ -180,7 +165,7 @@ mod tests {
         assert!(!notes.remove(&note("a/Plan")));
         assert_eq!(notes.with_path("a/plan.md"), [note("a/plan")]);
         assert!(notes.remove(&note("a/plan")));
-        assert!(notes.is_empty());
+        assert_eq!(notes.iter().len(), 0);
         assert!(notes.with_stem("plan").is_empty());
         assert!(notes.by_lowercase_path.is_empty() && notes.by_lowercase_stem.is_empty());
     }
@@ -190,7 +175,7 @@ mod tests {
         let notes: NoteSet = (0..10_000)
             .map(|i| note(&format!("folder{}/note {i}", i % 97)))
             .collect();
-        assert_eq!(notes.len(), 10_000);
+        assert_eq!(notes.iter().len(), 10_000);
         assert_eq!(notes.with_stem("NOTE 4242"), [note("folder71/note 4242")]);
     }
 }

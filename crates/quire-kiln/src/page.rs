@@ -15,16 +15,16 @@ const CURSOR_TAG: &str = "p1.";
 /// Longest cursor accepted: the tag and a path of at most 4,096 bytes.
 const MAX_CURSOR_CHARS: usize = CURSOR_TAG.len() + 2 * super::MAX_PATH_BYTES;
 
-/// A cursor that `list_notes` did not return.
+/// A cursor that the listing did not return.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error(
-    "`cursor` is not one list_notes returned; pass the `next_cursor` of the previous page unchanged, or leave it out to start from the first page"
+    "`cursor` is not one this listing returned; pass the `next_cursor` of the previous page unchanged, or leave it out to start from the first page"
 )]
 pub struct CursorError;
 
 /// One page of `items`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Page<'a, T> {
+pub(crate) struct Page<'a, T> {
     /// The items of this page, in order.
     pub items: &'a [T],
     /// The cursor of the next page; `None` on the last.
@@ -34,17 +34,7 @@ pub struct Page<'a, T> {
 /// The page of `items` (sorted by `path`, ascending) that starts after
 /// `cursor` (from the first item when `None`), at most `limit` long (at
 /// least 1).
-///
-/// ```
-/// use quire_kiln::page;
-///
-/// let paths = ["a.md", "b.md", "c.md"];
-/// let first = page(&paths, |path| path, None, 2).unwrap();
-/// assert_eq!(first.items, ["a.md", "b.md"]);
-/// let second = page(&paths, |path| path, first.next_cursor.as_deref(), 2).unwrap();
-/// assert_eq!((second.items, second.next_cursor), (&["c.md"][..], None));
-/// ```
-pub fn page<'a, T>(
+pub(crate) fn page<'a, T>(
     items: &'a [T],
     path: impl Fn(&T) -> &str,
     cursor: Option<&str>,
@@ -109,6 +99,15 @@ mod tests {
                 None => return found,
             }
         }
+    }
+
+    #[test]
+    fn a_page_and_the_cursor_of_the_next() {
+        let paths = ["a.md", "b.md", "c.md"];
+        let first = page(&paths, |path| path, None, 2).unwrap();
+        assert_eq!(first.items, ["a.md", "b.md"]);
+        let second = page(&paths, |path| path, first.next_cursor.as_deref(), 2).unwrap();
+        assert_eq!((second.items, second.next_cursor), (&["c.md"][..], None));
     }
 
     #[test]

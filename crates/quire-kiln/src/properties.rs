@@ -32,7 +32,6 @@
 //! - A note whose frontmatter is broken has no properties, so it matches
 //!   no property (see `tags` above); it is not an error.
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value};
 
 use super::error::shown;
@@ -48,35 +47,42 @@ pub const MAX_PROPERTY_KEYS: usize = 32;
 /// The most wanted values one key lists.
 pub const MAX_WANTED_VALUES: usize = 256;
 
-fn default_limit() -> usize {
-    100
-}
-
-/// `property_search`'s parameters (unknown properties are refused).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+/// What [`KilnTools::property_search`](crate::KilnTools::property_search)
+/// looks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PropertySearchRequest {
     /// The properties a note must have, at least one: each key's value is a
     /// string, number, boolean or null, or a list of them (any one
     /// matches). Every key must match. Example: {"status": "active",
     /// "tags": ["project", "idea"]}.
-    #[cfg_attr(feature = "schema", schemars(schema_with = "properties_schema"))]
     pub properties: Map<String, Value>,
     /// Search only this folder and its subfolders, relative to the kiln
-    /// root (the whole kiln when absent).
+    /// root (the whole kiln when `None`).
     pub folder: Option<String>,
-    /// The most notes per page (1 to 1,000).
-    #[serde(default = "default_limit")]
+    /// The most notes per page (1 to [`MAX_PROPERTY_LIMIT`]).
     pub limit: usize,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
 }
 
 impl PropertySearchRequest {
+    /// The most notes per page when the caller names no limit.
+    pub const DEFAULT_LIMIT: usize = 100;
+
+    /// A search for the notes whose properties hold `properties`, beneath
+    /// the root, the first page of [`Self::DEFAULT_LIMIT`] notes.
+    pub fn new(properties: Map<String, Value>) -> Self {
+        PropertySearchRequest {
+            properties,
+            folder: None,
+            limit: Self::DEFAULT_LIMIT,
+            cursor: None,
+        }
+    }
+
     /// The request's `properties` checked into a query, once its `limit`
     /// is checked too: what [`property_search`] runs.
-    pub fn query(&self) -> Result<PropertyQuery, PropertySearchError> {
+    pub(crate) fn query(&self) -> Result<PropertyQuery, PropertySearchError> {
         if self.limit == 0 || self.limit > MAX_PROPERTY_LIMIT {
             return Err(PropertySearchError::Limit(self.limit));
         }
@@ -84,38 +90,19 @@ impl PropertySearchRequest {
     }
 }
 
-/// The schema of `properties`: an object whose values are scalars or lists
-/// of scalars (a bare `Map<String, Value>` would allow anything). Its
-/// description is the field's doc comment.
-#[cfg(feature = "schema")]
-pub(super) fn properties_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({
-        "type": "object",
-        "additionalProperties": {
-            "anyOf": [
-                {"type": ["string", "number", "boolean", "null"]},
-                {"type": "array", "items": {"type": ["string", "number", "boolean", "null"]}}
-            ]
-        }
-    })
-}
-
 /// One page of the notes found.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PropertySearch {
     /// The notes of this page, sorted by path.
     pub notes: Vec<MatchedNote>,
-    /// Pass it as `cursor` for the next page; absent on the last page.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Pass it as `cursor` for the next page; `None` on the last page.
     pub next_cursor: Option<String>,
     /// How many notes match in all (every page).
     pub total: usize,
 }
 
 /// One note found.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MatchedNote {
     /// The note's path (NFC, with `.md`).
     pub path: String,
@@ -192,33 +179,16 @@ pub enum PropertySearchError {
     /// A limit of 0 or over [`MAX_PROPERTY_LIMIT`].
     #[error("`limit` is {0}; give 1 to {MAX_PROPERTY_LIMIT}, and page with `cursor` for more")]
     Limit(usize),
-    /// A cursor `property_search` did not return.
+    /// A cursor the search did not return.
     #[error(
-        "`cursor` is not one property_search returned; pass the `next_cursor` of the previous \
+        "`cursor` is not one this search returned; pass the `next_cursor` of the previous \
          page unchanged (with the same properties), or leave it out to start from the first page"
     )]
     Cursor,
 }
 
 /// The page of notes beneath `folder` that match `request`.
-///
-/// ```
-/// # let folder = tempfile::tempdir()?;
-/// # std::fs::write(folder.path().join("a.md"), "---\nstatus: active\ntags: [project/quire]\n---\n")?;
-/// # std::fs::write(folder.path().join("b.md"), "---\nstatus: done\n---\n#Project\n")?;
-/// use quire_fs::Workspace;
-/// use quire_kiln::{FolderPath, KilnIndex, PropertySearchRequest, property_search};
-///
-/// let index = KilnIndex::build(&Workspace::new(folder.path())?)?;
-/// let request: PropertySearchRequest =
-///     serde_json::from_str(r##"{"properties": {"tags": "#project"}}"##)?;
-/// let found = property_search(&index, &FolderPath::root(), &request)?;
-/// let paths: Vec<_> = found.notes.iter().map(|note| note.path.as_str()).collect();
-/// assert_eq!(paths, ["a.md", "b.md"]);
-/// assert_eq!(found.notes[0].frontmatter["status"], "active");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn property_search(
+pub(crate) fn property_search(
     index: &KilnIndex,
     folder: &FolderPath,
     request: &PropertySearchRequest,
@@ -251,7 +221,7 @@ pub fn property_search(
 
 /// A checked `properties` object: what each key must hold.
 #[derive(Clone, Debug, PartialEq)]
-pub struct PropertyQuery {
+pub(crate) struct PropertyQuery {
     criteria: Vec<Criterion>,
 }
 
@@ -306,7 +276,9 @@ enum Wanted {
 
 impl PropertyQuery {
     /// Checks `properties` (a search's `properties` object).
-    pub fn new(properties: &Map<String, Value>) -> Result<PropertyQuery, PropertySearchError> {
+    pub(crate) fn new(
+        properties: &Map<String, Value>,
+    ) -> Result<PropertyQuery, PropertySearchError> {
         if properties.is_empty() {
             return Err(PropertySearchError::NoProperties);
         }
@@ -321,7 +293,7 @@ impl PropertyQuery {
     }
 
     /// Whether a note with `facts` matches every key.
-    pub fn matches(&self, facts: &NoteFacts) -> bool {
+    pub(crate) fn matches(&self, facts: &NoteFacts) -> bool {
         let frontmatter = facts.frontmatter.as_ref().map(|fm| &fm.values);
         self.criteria.iter().all(|criterion| {
             criterion.wanted.iter().any(|wanted| match wanted {

@@ -8,7 +8,6 @@
 //! [`KilnError::NotFound`] with the closest notes there are, so a model can
 //! correct its call.
 
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::error::PathError;
@@ -24,10 +23,9 @@ const SUGGESTIONS: usize = 5;
 /// larger file would only exhaust memory.
 pub const MAX_NOTE_BYTES: u64 = 16 * 1024 * 1024;
 
-/// `read_note`'s parameters (unknown properties are refused).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+/// The lines of a note [`KilnTools::read_note`](crate::KilnTools::read_note)
+/// reads: the whole note, or one of `head`, `tail` or a range.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReadNoteRequest {
     /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
     pub path: String,
@@ -41,9 +39,8 @@ pub struct ReadNoteRequest {
     pub tail: Option<usize>,
 }
 
-/// What `read_note` returns.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+/// What [`KilnTools::read_note`](crate::KilnTools::read_note) returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoteRead {
     /// The note's path, normalized (NFC, with `.md`).
     pub path: String,
@@ -61,18 +58,16 @@ pub struct NoteRead {
     /// lost update.
     pub sha256: String,
     /// Set when the range asked for went past the end: how it was clamped.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub clamped: Option<String>,
     /// Set when the read stopped at a limit: where, and the range to read on.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated: Option<String>,
     /// With `truncated`: the `start_line` to read on from.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub next_start_line: Option<usize>,
 }
 
 /// Why a kiln operation could not be carried out.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum KilnError {
     /// The path argument cannot name a note.
     #[error(transparent)]
@@ -127,7 +122,7 @@ pub enum KilnError {
 
 fn did_you_mean(suggestions: &[String]) -> String {
     match suggestions {
-        [] => "; list_notes shows the notes there are".to_owned(),
+        [] => ", nor any with a similar path; list the notes to see those there are".to_owned(),
         _ => format!(
             "; did you mean {}?",
             suggestions
@@ -194,23 +189,8 @@ impl KilnError {
 }
 
 /// The kiln's read operations over a root folder.
-///
-/// ```
-/// # let folder = tempfile::tempdir()?;
-/// # std::fs::write(folder.path().join("Plan.md"), "# Plan\nship it\n")?;
-/// use quire_fs::Workspace;
-/// use quire_kiln::{KilnReader, ReadNoteRequest};
-///
-/// let kiln = KilnReader::new(Workspace::new(folder.path())?);
-/// let request = ReadNoteRequest { path: "plan".into(), start_line: None, end_line: None, head: Some(1), tail: None };
-/// let error = kiln.read_note(&request).unwrap_err();
-/// assert_eq!(error.to_string(), "there is no note `plan.md`; did you mean `Plan.md`?");
-/// let read = kiln.read_note(&ReadNoteRequest { path: "Plan".into(), ..request }).unwrap();
-/// assert_eq!((read.content.as_str(), read.total_lines), ("# Plan\n", 2));
-/// # Ok::<(), std::io::Error>(())
-/// ```
 #[derive(Clone, Debug)]
-pub struct KilnReader {
+pub(crate) struct KilnReader {
     workspace: Workspace,
     limits: ExcerptLimits,
 }
@@ -218,7 +198,7 @@ pub struct KilnReader {
 impl KilnReader {
     /// A reader of the notes beneath `workspace`'s root, with the default
     /// limits.
-    pub fn new(workspace: Workspace) -> Self {
+    pub(crate) fn new(workspace: Workspace) -> Self {
         KilnReader {
             workspace,
             limits: ExcerptLimits::default(),
@@ -226,19 +206,14 @@ impl KilnReader {
     }
 
     /// The same reader returning at most `limits` per read.
-    pub fn with_limits(mut self, limits: ExcerptLimits) -> Self {
+    pub(crate) fn with_limits(mut self, limits: ExcerptLimits) -> Self {
         self.limits = limits;
         self
     }
 
     /// The workspace the notes are beneath.
-    pub fn workspace(&self) -> &Workspace {
+    pub(crate) fn workspace(&self) -> &Workspace {
         &self.workspace
-    }
-
-    /// The lines of a note that `request` asks for.
-    pub fn read_note(&self, request: &ReadNoteRequest) -> Result<NoteRead, KilnError> {
-        self.read_note_finding(request, |path| self.find_by_walking(path))
     }
 
     /// [`Self::read_note`], asking `find` for the file of a note that is

@@ -6,6 +6,14 @@ fn kiln(root: &Path) -> KilnReader {
     KilnReader::new(Workspace::new(root).unwrap())
 }
 
+impl KilnReader {
+    /// The lines of a note, as a read finds them before the kiln's index is
+    /// built: a note not at its own path by walking the root.
+    fn read_note(&self, request: &ReadNoteRequest) -> Result<NoteRead, KilnError> {
+        self.read_note_finding(request, |path| self.find_by_walking(path))
+    }
+}
+
 fn whole(path: &str) -> ReadNoteRequest {
     ReadNoteRequest {
         path: path.to_owned(),
@@ -81,7 +89,7 @@ fn a_missing_note_names_the_closest_ones() {
             .read_note(&whole("x"))
             .unwrap_err()
             .to_string(),
-        "there is no note `x.md`; list_notes shows the notes there are"
+        "there is no note `x.md`, nor any with a similar path; list the notes to see those there are"
     );
 }
 
@@ -155,4 +163,63 @@ fn conflicting_line_arguments_are_refused_before_the_file_is_touched() {
     let error = kiln(dir.path()).read_note(&request).unwrap_err();
     assert!(matches!(error, KilnError::Selection(_)), "{error}");
     assert!(error.is_invalid());
+}
+
+/// The kiln's errors say what is wrong and what to do without naming a
+/// tool: the kiln is a library, and the MCP layer (quire-cli) names the
+/// tool an agent should call when it maps the error.
+#[test]
+fn no_error_names_a_tool() {
+    use crate::listing::ListError;
+    use crate::page::CursorError;
+    use crate::properties::PropertySearchError;
+    use crate::search::SearchError;
+    use crate::semantic_search::SemanticSearchError;
+    use crate::write::WriteRefusal;
+
+    const TOOLS: [&str; 10] = [
+        "read_note",
+        "read_metadata",
+        "list_notes",
+        "get_kiln_info",
+        "text_search",
+        "property_search",
+        "semantic_search",
+        "create_note",
+        "update_note",
+        "delete_note",
+    ];
+    let path = "a.md".to_owned();
+    let errors = [
+        KilnError::NotFound {
+            path: path.clone(),
+            suggestions: Vec::new(),
+        },
+        KilnError::NotFound {
+            path: path.clone(),
+            suggestions: vec!["A.md".to_owned()],
+        },
+        KilnError::List(ListError::Cursor(CursorError)),
+        KilnError::List(ListError::Limit(0)),
+        KilnError::Properties(PropertySearchError::Cursor),
+        KilnError::Properties(PropertySearchError::NoProperties),
+        KilnError::Search(SearchError::EmptyQuery),
+        KilnError::SemanticSearch(SemanticSearchError::MinScoreHybrid),
+        KilnError::Write(WriteRefusal::Exists { path: path.clone() }),
+        KilnError::Write(WriteRefusal::Changed {
+            path: path.clone(),
+            expected: "00".to_owned(),
+        }),
+        KilnError::Write(WriteRefusal::Replaced { path: path.clone() }),
+        KilnError::Write(WriteRefusal::LinkedNote { path }),
+        KilnError::IndexBuilding {
+            elapsed: std::time::Duration::from_secs(1),
+        },
+    ];
+    for error in errors {
+        let message = error.to_string();
+        for tool in TOOLS {
+            assert!(!message.contains(tool), "{message}");
+        }
+    }
 }

@@ -7,11 +7,11 @@ use super::note_set::NoteSet;
 
 /// The most candidates an [`Resolution::Ambiguous`] lists: a kiln with
 /// thousands of `index` notes must not copy them all for every link.
-pub const MAX_CANDIDATES: usize = 16;
+pub(crate) const MAX_CANDIDATES: usize = 16;
 
 /// Which note a link target names.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Resolution {
+pub(crate) enum Resolution {
     /// Exactly one note matches.
     Resolved(NotePath),
     /// Several notes match; the link goes to `chosen`, the shortest path
@@ -32,7 +32,7 @@ pub enum Resolution {
 
 impl Resolution {
     /// The note the link goes to, if any.
-    pub fn path(&self) -> Option<&NotePath> {
+    pub(crate) fn path(&self) -> Option<&NotePath> {
         match self {
             Resolution::Resolved(path) | Resolution::Ambiguous { chosen: path, .. } => Some(path),
             Resolution::Unresolved => None,
@@ -40,7 +40,7 @@ impl Resolution {
     }
 
     /// Whether more than one note matched.
-    pub fn is_ambiguous(&self) -> bool {
+    pub(crate) fn is_ambiguous(&self) -> bool {
         matches!(self, Resolution::Ambiguous { .. })
     }
 
@@ -82,22 +82,7 @@ impl Resolution {
 ///
 /// One match is [`Resolution::Resolved`]; of several, the shortest path
 /// (ties: path order) wins and the result is [`Resolution::Ambiguous`].
-///
-/// ```
-/// use quire_kiln::{resolve, NotePath, NoteSet, Resolution};
-///
-/// let note = |path| NotePath::parse_relative(path).unwrap();
-/// let notes: NoteSet = [note("Plan"), note("archive/plan"), note("daily/today")].into_iter().collect();
-/// let source = note("daily/today");
-///
-/// assert_eq!(resolve("archive/Plan#Goals", &source, &notes), Resolution::Resolved(note("archive/plan")));
-/// assert_eq!(resolve("../Plan.md", &source, &notes), Resolution::Resolved(note("Plan")));
-/// let bare = resolve("plan", &source, &notes);
-/// assert_eq!(bare.path(), Some(&note("Plan")));
-/// assert!(bare.is_ambiguous());
-/// assert_eq!(resolve("missing", &source, &notes), Resolution::Unresolved);
-/// ```
-pub fn resolve(target: &str, source: &NotePath, notes: &NoteSet) -> Resolution {
+pub(crate) fn resolve(target: &str, source: &NotePath, notes: &NoteSet) -> Resolution {
     let target = nfc(link_path(target));
     if target.is_empty() {
         return Resolution::Resolved(source.clone());

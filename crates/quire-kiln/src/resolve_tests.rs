@@ -157,3 +157,26 @@ fn thousands_of_matches_list_the_first_few_and_count_all() {
     assert_eq!(candidates[MAX_CANDIDATES - 1], note("f0015/index"));
     assert_eq!(match_count, 5_000);
 }
+
+/// A link by path, relative path, and bare name (ambiguous: the shortest path wins), or to nothing.
+#[test]
+fn a_link_resolves_as_obsidian_resolves_it() {
+    let note = |path| NotePath::parse_relative(path).unwrap();
+    let notes: NoteSet = [note("Plan"), note("archive/plan"), note("daily/today")]
+        .into_iter()
+        .collect();
+    let source = note("daily/today");
+
+    assert_eq!(
+        resolve("archive/Plan#Goals", &source, &notes),
+        Resolution::Resolved(note("archive/plan"))
+    );
+    assert_eq!(
+        resolve("../Plan.md", &source, &notes),
+        Resolution::Resolved(note("Plan"))
+    );
+    let bare = resolve("plan", &source, &notes);
+    assert_eq!(bare.path(), Some(&note("Plan")));
+    assert!(bare.is_ambiguous());
+    assert_eq!(resolve("missing", &source, &notes), Resolution::Unresolved);
+}

@@ -39,7 +39,6 @@ use std::time::Instant;
 use grep_matcher::{LineTerminator, Matcher};
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{Searcher, SearcherBuilder, Sink, SinkContext, SinkContextKind, SinkMatch};
-use serde::{Deserialize, Serialize};
 
 use super::error::shown;
 use super::note_path::{FolderPath, NotePath};
@@ -60,7 +59,7 @@ pub const MAX_SEARCH_LIMIT: usize = 1_000;
 pub const MAX_LINE_CHARS: usize = 500;
 
 /// How many skipped notes an answer names (all are counted).
-pub const MAX_SKIPPED_SHOWN: usize = 20;
+pub(crate) const MAX_SKIPPED_SHOWN: usize = 20;
 
 /// How many characters before the first match a cut line keeps.
 const LEAD_CHARS: usize = 100;
@@ -72,18 +71,8 @@ const REGEX_SIZE_LIMIT: usize = 10 * 1024 * 1024;
 /// How many threads search.
 const THREADS: usize = 2;
 
-fn default_context_lines() -> usize {
-    2
-}
-
-fn default_limit() -> usize {
-    100
-}
-
 /// How letter case is compared.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CaseMode {
     /// Insensitive unless the query has an uppercase letter (as ripgrep's
     /// `--smart-case`).
@@ -95,50 +84,53 @@ pub enum CaseMode {
     Insensitive,
 }
 
-/// `text_search`'s parameters (unknown properties are refused).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+/// What [`KilnTools::text_search`](crate::KilnTools::text_search) and
+/// [`search_text`] look for.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextSearchRequest {
-    /// What to find on a line: literal text (1 to 1,000 characters, one
-    /// line), or a regular expression (ripgrep's syntax) with `regex`.
+    /// What to find on a line: literal text (1 to [`MAX_QUERY_CHARS`]
+    /// characters, one line), or a regular expression (ripgrep's syntax)
+    /// with `regex`.
     pub query: String,
     /// Whether `query` is a regular expression rather than literal text.
-    #[serde(default)]
     pub regex: bool,
-    /// `smart` (the default: insensitive unless the query has an uppercase
-    /// letter), `sensitive` or `insensitive`.
-    #[serde(default)]
+    /// How letter case is compared (by default [`CaseMode::Smart`]:
+    /// insensitive unless the query has an uppercase letter).
     pub case: CaseMode,
     /// The folder to search, relative to the kiln root (the root when
-    /// absent), subfolders included.
+    /// `None`), subfolders included.
     pub folder: Option<String>,
-    /// Lines shown before and after each match (0 to 10).
-    #[serde(default = "default_context_lines")]
+    /// Lines shown before and after each match (0 to [`MAX_CONTEXT_LINES`]).
     pub context_lines: usize,
-    /// The most matches returned (1 to 1,000).
-    #[serde(default = "default_limit")]
+    /// The most matches returned (1 to [`MAX_SEARCH_LIMIT`]).
     pub limit: usize,
 }
 
 impl TextSearchRequest {
+    /// The context lines on each side of a match when the caller names
+    /// none.
+    pub const DEFAULT_CONTEXT_LINES: usize = 2;
+
+    /// The most matches returned when the caller names no limit.
+    pub const DEFAULT_LIMIT: usize = 100;
+
     /// A request for `query` with the defaults: literal, smart case, the
-    /// whole kiln, 2 context lines, 100 matches.
+    /// whole kiln, [`Self::DEFAULT_CONTEXT_LINES`] context lines,
+    /// [`Self::DEFAULT_LIMIT`] matches.
     pub fn new(query: impl Into<String>) -> Self {
         TextSearchRequest {
             query: query.into(),
             regex: false,
             case: CaseMode::Smart,
             folder: None,
-            context_lines: default_context_lines(),
-            limit: default_limit(),
+            context_lines: Self::DEFAULT_CONTEXT_LINES,
+            limit: Self::DEFAULT_LIMIT,
         }
     }
 }
 
 /// What `text_search` returns.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextSearch {
     /// The matching lines, ordered by path then line number; at most `limit`.
     pub matches: Vec<SearchMatch>,
@@ -152,27 +144,24 @@ pub struct TextSearch {
     /// named `.md`, a name that is not a note path).
     pub files_skipped: usize,
     /// The first skipped notes, and why.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<SkippedNote>,
     /// Whether there is more than `matches` shows.
     pub truncated: bool,
     /// Why, when `truncated`: `limit` (more lines matched than `limit`;
     /// narrow the query or the folder) or `time` (the time budget ran out;
     /// the answer holds what was found by then).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated_reason: Option<TruncatedReason>,
 }
 
 /// One matching line.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchMatch {
     /// The note's path (NFC, with `.md`).
     pub path: String,
     /// The line's number, from 1.
     pub line_number: u64,
     /// The line, without its line ending; cut around the match, with `…`,
-    /// past 500 characters.
+    /// past [`MAX_LINE_CHARS`] characters.
     pub line: String,
     /// Up to `context_lines` lines right before it (never a matching line).
     pub before: Vec<String>,
@@ -181,8 +170,7 @@ pub struct SearchMatch {
 }
 
 /// A note that was not searched.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SkippedNote {
     /// The note's path as found.
     pub path: String,
@@ -191,9 +179,7 @@ pub struct SkippedNote {
 }
 
 /// Why a search's answer is not the whole of it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TruncatedReason {
     /// More lines matched than `limit`.
     Limit,

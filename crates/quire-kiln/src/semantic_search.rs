@@ -11,7 +11,6 @@
 //! (`indexing`): its vectors are then those of an older text, or it is new
 //! and not ranked at all yet (counted in [`SemanticIndexState`]).
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::index::{IndexedNote, KilnIndex};
@@ -26,14 +25,8 @@ pub const MAX_SEMANTIC_LIMIT: usize = 100;
 /// stops at 256 tokens).
 pub const MAX_SEMANTIC_QUERY_CHARS: usize = 2_000;
 
-fn default_limit() -> usize {
-    10
-}
-
 /// How results are ranked.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum SearchMode {
     /// By the cosine similarity of each note's best chunk.
     #[default]
@@ -43,29 +36,22 @@ pub enum SearchMode {
     Hybrid,
 }
 
-/// `semantic_search`'s parameters (unknown properties are refused).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+/// What [`KilnTools::semantic_search`](crate::KilnTools::semantic_search)
+/// looks for.
+#[derive(Clone, Debug, PartialEq)]
 pub struct SemanticSearchRequest {
     /// What to look for, in words: a question or a description of the
-    /// notes wanted (1 to 2,000 characters). The notes need not share its
-    /// words.
+    /// notes wanted (1 to [`MAX_SEMANTIC_QUERY_CHARS`] characters). The
+    /// notes need not share its words.
     pub query: String,
-    /// The most notes to return (1 to 100).
-    #[serde(default = "default_limit")]
+    /// The most notes to return (1 to [`MAX_SEMANTIC_LIMIT`]).
     pub limit: usize,
     /// Search only the notes whose properties hold these values, matched as
     /// `property_search` matches them (every key must match; a list means
     /// any of its values). Example: {"status": "active"}.
-    #[serde(default)]
-    #[cfg_attr(
-        feature = "schema",
-        schemars(schema_with = "super::properties::properties_schema")
-    )]
     pub properties: Option<Map<String, Value>>,
     /// Search only this folder and its subfolders, relative to the kiln
-    /// root (the whole kiln when absent).
+    /// root (the whole kiln when `None`).
     pub folder: Option<String>,
     /// Leave out notes whose best chunk is less similar than this (cosine
     /// similarity, -1 to 1; around 0.3 keeps only clearly related notes).
@@ -74,16 +60,18 @@ pub struct SemanticSearchRequest {
     /// `semantic` (the default) ranks by meaning alone; `hybrid` also
     /// ranks by the query's exact words (BM25) and fuses the two, for
     /// queries naming identifiers, codes or rare names.
-    #[serde(default)]
     pub mode: SearchMode,
 }
 
 impl SemanticSearchRequest {
+    /// The most notes returned when the caller names no limit.
+    pub const DEFAULT_LIMIT: usize = 10;
+
     /// A request for `query` with every other parameter at its default.
     pub fn new(query: &str) -> Self {
         SemanticSearchRequest {
             query: query.to_owned(),
-            limit: default_limit(),
+            limit: Self::DEFAULT_LIMIT,
             properties: None,
             folder: None,
             min_score: None,
@@ -92,7 +80,7 @@ impl SemanticSearchRequest {
     }
 
     /// The request's arguments checked, and its property filter made.
-    pub fn check(&self) -> Result<Option<PropertyQuery>, SemanticSearchError> {
+    pub(crate) fn check(&self) -> Result<Option<PropertyQuery>, SemanticSearchError> {
         let length = self.query.chars().count();
         if self.query.trim().is_empty() {
             return Err(SemanticSearchError::EmptyQuery);
@@ -155,8 +143,7 @@ pub enum SemanticSearchError {
 }
 
 /// What `semantic_search` returns.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SemanticSearch {
     /// The notes found, best first.
     pub results: Vec<SemanticMatch>,
@@ -169,8 +156,7 @@ pub struct SemanticSearch {
 }
 
 /// One note found.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq)]
 pub struct SemanticMatch {
     /// The note's path (NFC, with `.md`).
     pub path: String,
@@ -178,8 +164,7 @@ pub struct SemanticMatch {
     /// query (-1 to 1, higher is closer); in `hybrid` mode the fused rank
     /// score (only the order means something).
     pub score: f32,
-    /// The innermost heading of that chunk (absent above the first one).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The innermost heading of that chunk (`None` above the first one).
     pub heading: Option<String>,
     /// The start of that chunk's text, white space collapsed.
     pub snippet: String,
@@ -192,8 +177,7 @@ pub struct SemanticMatch {
 }
 
 /// How complete the semantic index was when a search ran.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SemanticIndexState {
     /// Whether every note was embedded as it is now.
     pub ready: bool,
@@ -206,7 +190,6 @@ pub struct SemanticIndexState {
     pub notes_pending: usize,
     /// What keeps the index from being complete or saved (the embedder
     /// failing, a vault where `.quire/` cannot be written).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
 }
 
@@ -225,7 +208,7 @@ impl From<&SemanticProgress> for SemanticIndexState {
 /// The notes of `kiln` beneath `folder` that `filter` keeps, ranked by
 /// `view` for the query (`query_vector` is `request.query` embedded by the
 /// index's embedder).
-pub fn rank_notes(
+pub(crate) fn rank_notes(
     kiln: &KilnIndex,
     view: &SemanticView<'_>,
     query_vector: &[f32],
@@ -274,25 +257,34 @@ pub fn rank_notes(
 mod tests {
     use super::*;
 
-    fn request(json: serde_json::Value) -> Result<SemanticSearchRequest, serde_json::Error> {
-        serde_json::from_value(json)
+    /// The request a call's JSON arguments make (absent is the default).
+    fn request(json: serde_json::Value) -> SemanticSearchRequest {
+        let field = |name: &str| json.get(name).filter(|value| !value.is_null());
+        SemanticSearchRequest {
+            limit: field("limit").map_or(SemanticSearchRequest::DEFAULT_LIMIT, |limit| {
+                usize::try_from(limit.as_u64().unwrap()).unwrap()
+            }),
+            properties: field("properties").map(|found| found.as_object().unwrap().clone()),
+            min_score: field("min_score").map(|score| score.as_f64().unwrap() as f32),
+            mode: match field("mode").map(|mode| mode.as_str().unwrap()) {
+                None => SearchMode::Semantic,
+                Some("hybrid") => SearchMode::Hybrid,
+                Some(other) => panic!("no mode {other}"),
+            },
+            ..SemanticSearchRequest::new(field("query").unwrap().as_str().unwrap())
+        }
     }
 
     #[test]
-    fn defaults_and_unknown_fields() {
-        let r = request(serde_json::json!({"query": "garden"})).unwrap();
-        assert_eq!(r, SemanticSearchRequest::new("garden"));
+    fn defaults() {
+        let r = SemanticSearchRequest::new("garden");
         assert_eq!(r.limit, 10);
         assert_eq!(r.mode, SearchMode::Semantic);
-        assert!(request(serde_json::json!({"query": "x", "k": 3})).is_err());
-        assert!(request(serde_json::json!({"query": "x", "mode": "lexical"})).is_err());
-        let hybrid = request(serde_json::json!({"query": "x", "mode": "hybrid"})).unwrap();
-        assert_eq!(hybrid.mode, SearchMode::Hybrid);
     }
 
     #[test]
     fn arguments_are_checked_with_a_way_out() {
-        let check = |json| request(json).unwrap().check().map(|_| ()).unwrap_err();
+        let check = |json| request(json).check().map(|_| ()).unwrap_err();
         assert_eq!(
             check(serde_json::json!({"query": "  \n"})),
             SemanticSearchError::EmptyQuery
@@ -323,7 +315,6 @@ mod tests {
             SemanticSearchError::Properties(_)
         ));
         let ok = request(serde_json::json!({"query": "x", "properties": {"status": "a"}, "limit": 100, "min_score": -1.0}))
-            .unwrap()
             .check()
             .unwrap();
         assert!(ok.is_some());

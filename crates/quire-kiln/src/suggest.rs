@@ -31,18 +31,7 @@ enum Closeness {
 /// then stems a few edits away (about one per three characters). Within a
 /// kind, the shorter path first, then path order. `wanted` itself is never
 /// suggested.
-///
-/// ```
-/// use quire_kiln::{suggest, NotePath};
-///
-/// let note = |path| NotePath::parse_relative(path).unwrap();
-/// let existing = [note("Projects/Plan"), note("archive/plan"), note("projects/plans-2024"), note("recipes")];
-/// let suggested = suggest(&note("projects/plan"), &existing, 3);
-/// let paths: Vec<_> = suggested.iter().map(NotePath::as_str).collect();
-/// assert_eq!(paths, ["Projects/Plan.md", "archive/plan.md", "projects/plans-2024.md"]);
-/// assert!(suggest(&note("zzz"), &existing, 3).is_empty());
-/// ```
-pub fn suggest<'a>(
+pub(crate) fn suggest<'a>(
     wanted: &NotePath,
     existing: impl IntoIterator<Item = &'a NotePath>,
     limit: usize,
@@ -112,6 +101,29 @@ fn closeness(wanted_path: &str, wanted: &Stem, note: &NotePath) -> Option<Closen
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The closest notes first; none when nothing is close.
+    #[test]
+    fn the_closest_notes_are_suggested_first() {
+        let note = |path| NotePath::parse_relative(path).unwrap();
+        let existing = [
+            note("Projects/Plan"),
+            note("archive/plan"),
+            note("projects/plans-2024"),
+            note("recipes"),
+        ];
+        let suggested = suggest(&note("projects/plan"), &existing, 3);
+        let paths: Vec<_> = suggested.iter().map(NotePath::as_str).collect();
+        assert_eq!(
+            paths,
+            [
+                "Projects/Plan.md",
+                "archive/plan.md",
+                "projects/plans-2024.md"
+            ]
+        );
+        assert!(suggest(&note("zzz"), &existing, 3).is_empty());
+    }
 
     fn note(path: &str) -> NotePath {
         NotePath::parse_relative(path).unwrap()

@@ -222,6 +222,21 @@ impl KilnTools {
     /// looked up in the index (an NFD name on disk, or the closest notes for
     /// the error), or, while the index is still being built, by walking the
     /// root.
+    ///
+    /// ```
+    /// # let folder = tempfile::tempdir()?;
+    /// # std::fs::write(folder.path().join("Plan.md"), "# Plan\nship it\n")?;
+    /// use quire_fs::Workspace;
+    /// use quire_kiln::{KilnTools, ReadNoteRequest};
+    ///
+    /// let kiln = KilnTools::new(Workspace::new(folder.path())?);
+    /// let request = ReadNoteRequest { path: "plan".into(), start_line: None, end_line: None, head: Some(1), tail: None };
+    /// let error = kiln.read_note(&request).unwrap_err();
+    /// assert_eq!(error.to_string(), "there is no note `plan.md`; did you mean `Plan.md`?");
+    /// let read = kiln.read_note(&ReadNoteRequest { path: "Plan".into(), ..request }).unwrap();
+    /// assert_eq!((read.content.as_str(), read.total_lines), ("# Plan\n", 2));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn read_note(&self, request: &ReadNoteRequest) -> Result<NoteRead, KilnError> {
         self.reader
             .read_note_finding(request, |path| self.find_indexed(path))
@@ -251,6 +266,22 @@ impl KilnTools {
 
     /// `property_search`: a page of the notes (beneath a folder) whose
     /// properties hold the values asked for, sorted by path.
+    ///
+    /// ```
+    /// # let folder = tempfile::tempdir()?;
+    /// # std::fs::write(folder.path().join("a.md"), "---\nstatus: active\ntags: [project/quire]\n---\n")?;
+    /// # std::fs::write(folder.path().join("b.md"), "---\nstatus: done\n---\n#Project\n")?;
+    /// use quire_fs::Workspace;
+    /// use quire_kiln::{KilnTools, PropertySearchRequest};
+    ///
+    /// let kiln = KilnTools::new(Workspace::new(folder.path())?);
+    /// let request = PropertySearchRequest::new(serde_json::from_str(r##"{"tags": "#project"}"##)?);
+    /// let found = kiln.property_search(&request)?;
+    /// let paths: Vec<_> = found.notes.iter().map(|note| note.path.as_str()).collect();
+    /// assert_eq!(paths, ["a.md", "b.md"]);
+    /// assert_eq!(found.notes[0].frontmatter["status"], "active");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn property_search(
         &self,
         request: &PropertySearchRequest,
@@ -1028,12 +1059,11 @@ mod tests {
     }
 
     fn search(properties: serde_json::Value, folder: Option<&str>) -> PropertySearchRequest {
-        serde_json::from_value(serde_json::json!({
-            "properties": properties,
-            "folder": folder,
-            "limit": 1,
-        }))
-        .unwrap()
+        PropertySearchRequest {
+            folder: folder.map(str::to_owned),
+            limit: 1,
+            ..PropertySearchRequest::new(properties.as_object().unwrap().clone())
+        }
     }
 
     #[test]

@@ -11,7 +11,6 @@
 //! user allows a write is the MCP layer's business (`--writes`), not this
 //! module's.
 
-use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::compose::{ComposeError, compose_new, compose_update};
@@ -24,10 +23,8 @@ use quire_grammar::markdown::parse_note;
 /// The folder beneath the root that deleted notes are moved into.
 pub const TRASH_FOLDER: &str = ".trash";
 
-/// `create_note`'s parameters (unknown properties are refused).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+/// The note [`KilnTools::create_note`](crate::KilnTools::create_note) creates.
+#[derive(Clone, Debug, PartialEq)]
 pub struct CreateNoteRequest {
     /// The new note's path relative to the kiln root, `/`-separated, `.md`
     /// optional; missing folders are created.
@@ -39,8 +36,7 @@ pub struct CreateNoteRequest {
 }
 
 /// What `create_note` returns.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoteCreated {
     /// The note's path (NFC, with `.md`).
     pub path: String,
@@ -50,10 +46,8 @@ pub struct NoteCreated {
     pub sha256: String,
 }
 
-/// `update_note`'s parameters (unknown properties are refused).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+/// The change [`KilnTools::update_note`](crate::KilnTools::update_note) makes.
+#[derive(Clone, Debug, PartialEq)]
 pub struct UpdateNoteRequest {
     /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
     pub path: String,
@@ -69,8 +63,7 @@ pub struct UpdateNoteRequest {
 }
 
 /// What `update_note` returns.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoteUpdated {
     /// The note's path (NFC, with `.md`).
     pub path: String,
@@ -82,27 +75,23 @@ pub struct NoteUpdated {
     pub sha256: String,
 }
 
-/// `delete_note`'s parameters (unknown properties are refused).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields)]
+/// The note [`KilnTools::delete_note`](crate::KilnTools::delete_note) deletes.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeleteNoteRequest {
     /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
     pub path: String,
     /// Remove the file instead of moving it to `.trash/`.
-    #[serde(default)]
     pub permanent: bool,
 }
 
 /// What `delete_note` returns.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoteDeleted {
     /// The note's path (NFC, with `.md`).
     pub path: String,
     /// Whether it was deleted.
     pub deleted: bool,
-    /// Where it was moved (`.trash/...`); null when removed for good.
+    /// Where it was moved (`.trash/...`); `None` when removed for good.
     pub trashed_to: Option<String>,
     /// How many notes linked to it.
     pub backlink_count: usize,
@@ -110,7 +99,6 @@ pub struct NoteDeleted {
     pub backlinks: Vec<String>,
     /// Notes with a link that matched it among several notes (Obsidian
     /// picked it; the link now leads to another of them).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ambiguous_backlinks: Vec<String>,
 }
 
@@ -230,9 +218,10 @@ pub(super) fn linking_notes(index: &KilnIndex, path: &NotePath) -> (Vec<String>,
 
 /// A write the kiln refuses.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum WriteRefusal {
     /// `create_note` on a note that exists.
-    #[error("`{path}` already exists; nothing was written. Use update_note to change it")]
+    #[error("`{path}` already exists; nothing was written. Change the existing note instead")]
     Exists {
         /// The note.
         path: String,
@@ -240,7 +229,7 @@ pub enum WriteRefusal {
     /// `expected_sha256` no longer matches.
     #[error(
         "`{path}` changed since it was read (its sha256 is no longer `{expected}`); nothing was written. \
-         Read it again with read_note and make the change on what it holds now"
+         Read it again and make the change on what it holds now"
     )]
     Changed {
         /// The note.

@@ -14,8 +14,20 @@ use quire_fs::Workspace;
 use quire_kiln::{KilnTools, PropertySearch, PropertySearchRequest, ReadMetadataRequest};
 use serde_json::{Value, json};
 
+/// The request a call's JSON `arguments` make (the MCP layer decodes them
+/// the same way: absent or null is the default).
 fn request(arguments: Value) -> PropertySearchRequest {
-    serde_json::from_value(arguments).unwrap()
+    let field = |name: &str| arguments.get(name).filter(|value| !value.is_null());
+    let text = |name: &str| field(name).map(|value| value.as_str().unwrap().to_owned());
+    let properties = field("properties").and_then(Value::as_object).cloned();
+    PropertySearchRequest {
+        folder: text("folder"),
+        limit: field("limit").map_or(PropertySearchRequest::DEFAULT_LIMIT, |limit| {
+            usize::try_from(limit.as_u64().unwrap()).unwrap()
+        }),
+        cursor: text("cursor"),
+        ..PropertySearchRequest::new(properties.unwrap())
+    }
 }
 
 fn search(tools: &KilnTools, arguments: Value) -> PropertySearch {
@@ -235,9 +247,7 @@ fn pages_follow_one_another_and_a_forged_cursor_is_refused() {
         .unwrap_err();
     assert!(error.is_invalid());
     assert!(
-        error
-            .to_string()
-            .contains("not one property_search returned"),
+        error.to_string().contains("not one this search returned"),
         "{error}"
     );
 }
@@ -293,14 +303,6 @@ fn bad_arguments_say_what_to_pass() {
             .unwrap_err();
         assert!(error.is_invalid(), "{arguments}: {error}");
         assert!(error.to_string().contains(expected), "{arguments}: {error}");
-    }
-    // Unknown and ill-typed arguments are refused when decoded.
-    for arguments in [
-        json!({"properties": {"s": 1}, "limits": 3}),
-        json!({"properties": "status"}),
-        json!({"folder": "x"}),
-    ] {
-        assert!(serde_json::from_value::<PropertySearchRequest>(arguments).is_err());
     }
 }
 

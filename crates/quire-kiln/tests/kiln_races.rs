@@ -106,10 +106,12 @@ fn swapping_a_folder_for_a_link_out_never_shows_what_is_outside() {
                             Err(error) => error.to_string(),
                         },
                         4 => {
-                            let request = serde_json::from_value::<PropertySearchRequest>(
-                                serde_json::json!({"properties": {"status": SECRET}}),
-                            )
-                            .unwrap();
+                            let request = PropertySearchRequest::new(
+                                serde_json::json!({"status": SECRET})
+                                    .as_object()
+                                    .unwrap()
+                                    .clone(),
+                            );
                             match tools.property_search(&request) {
                                 Ok(found) => format!("{:?}", found.notes).replace("[]", ""),
                                 Err(error) => error.to_string(),

@@ -65,9 +65,29 @@ fn tools(root: &Path) -> KilnTools {
     tools_with(root, Arc::new(HashingEmbedder::new()))
 }
 
+/// The request a call's JSON arguments make (the MCP layer decodes them
+/// the same way: absent or null is the default).
+fn request(json: &serde_json::Value) -> SemanticSearchRequest {
+    let field = |name: &str| json.get(name).filter(|value| !value.is_null());
+    let query = field("query").and_then(serde_json::Value::as_str).unwrap();
+    SemanticSearchRequest {
+        limit: field("limit").map_or(SemanticSearchRequest::DEFAULT_LIMIT, |limit| {
+            usize::try_from(limit.as_u64().unwrap()).unwrap()
+        }),
+        properties: field("properties").map(|found| found.as_object().unwrap().clone()),
+        folder: field("folder").map(|folder| folder.as_str().unwrap().to_owned()),
+        min_score: field("min_score").map(|score| score.as_f64().unwrap() as f32),
+        mode: match field("mode").map(|mode| mode.as_str().unwrap()) {
+            None | Some("semantic") => SearchMode::Semantic,
+            Some("hybrid") => SearchMode::Hybrid,
+            Some(other) => panic!("no mode {other}"),
+        },
+        ..SemanticSearchRequest::new(query)
+    }
+}
+
 fn search(tools: &KilnTools, json: serde_json::Value) -> Result<SemanticSearch, KilnError> {
-    let request: SemanticSearchRequest = serde_json::from_value(json).unwrap();
-    tools.semantic_search(&request)
+    tools.semantic_search(&request(&json))
 }
 
 fn paths(found: &SemanticSearch) -> Vec<&str> {
@@ -563,7 +583,7 @@ fn a_slow_embedder_never_holds_up_the_other_tools() {
     assert_eq!(semantic.state, "loading");
     assert_eq!(semantic.embedder.as_deref(), Some("slow"));
     let listed = tools
-        .list_notes(&serde_json::from_value(serde_json::json!({})).unwrap())
+        .list_notes(&quire_kiln::ListNotesRequest::default())
         .unwrap();
     assert_eq!(listed.total, 4);
     // The search waits its budget, then says to retry.

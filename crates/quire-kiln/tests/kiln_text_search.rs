@@ -245,8 +245,8 @@ fn a_minified_one_line_note_cannot_blow_up_the_answer() {
     let dir = vault_of(&[("min.md", &line), ("small.md", "needle\n")]);
     let answer = search(dir.path(), "", &request("needle"));
     assert_eq!(answer.total_matches, 2);
-    let json = serde_json::to_string(&answer).unwrap();
-    assert!(json.len() < 4_000, "{} bytes", json.len());
+    // The answer as a client receives it stays small: tested in quire-cli
+    // (`mcp/kiln_types/search.rs`), where it is made JSON.
     assert!(answer.matches[0].line.contains("needle"));
 }
 

@@ -78,7 +78,12 @@ fn create_writes_the_note_with_its_folders_and_refuses_to_overwrite() {
     let error = tools
         .create_note(&create("projects/2026/Plan.md", "other\n", None))
         .unwrap_err();
-    assert!(error.to_string().contains("Use update_note"), "{error}");
+    assert!(
+        error
+            .to_string()
+            .contains("Change the existing note instead"),
+        "{error}"
+    );
     assert_eq!(
         fs::read_to_string(root.join("projects/2026/Plan.md")).unwrap(),
         written

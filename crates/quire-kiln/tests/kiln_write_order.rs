@@ -2,9 +2,10 @@
 //! `update_note` write a JSON object's properties in the order its text
 //! gives them, byte for byte, and `read_metadata`, `list_notes` and
 //! `property_search` give a note's properties in the order its YAML writes
-//! them. Requests are parsed from JSON text, as a tool call's arguments
-//! are: a sorted map (serde_json without `preserve_order`) fails every
-//! test here.
+//! them. The properties are parsed from JSON text, as a tool call's
+//! arguments are: a sorted map (serde_json without `preserve_order`) fails
+//! every test here. (That the MCP layer's decoding keeps the order too is
+//! tested beside it, in quire-cli's `mcp/kiln_types/args.rs`.)
 
 use std::fs;
 use std::path::Path;
@@ -14,15 +15,20 @@ use quire_kiln::{
     CreateNoteRequest, KilnTools, ListNotesRequest, PropertySearchRequest, ReadMetadataRequest,
     UpdateNoteRequest,
 };
-use serde::de::DeserializeOwned;
 
 fn tools(root: &Path) -> KilnTools {
     KilnTools::new(Workspace::new(root).unwrap())
 }
 
-/// A request from its JSON text.
-fn request<T: DeserializeOwned>(json: &str) -> T {
+/// A JSON object from its text.
+fn object(json: &str) -> serde_json::Map<String, serde_json::Value> {
     serde_json::from_str(json).unwrap()
+}
+
+fn read_metadata(path: &str) -> ReadMetadataRequest {
+    ReadMetadataRequest {
+        path: path.to_owned(),
+    }
 }
 
 fn keys(map: &serde_json::Map<String, serde_json::Value>) -> Vec<&str> {
@@ -36,10 +42,11 @@ fn create_and_update_write_the_properties_in_the_order_given() {
     let tools = tools(root);
 
     let created = tools
-        .create_note(&request::<CreateNoteRequest>(
-            r#"{"path": "Order", "content": "Body\n",
-                "frontmatter": {"zeta": 1, "alpha": 2, "mid": ["b", "a"]}}"#,
-        ))
+        .create_note(&CreateNoteRequest {
+            path: "Order".to_owned(),
+            content: "Body\n".to_owned(),
+            frontmatter: Some(object(r#"{"zeta": 1, "alpha": 2, "mid": ["b", "a"]}"#)),
+        })
         .unwrap();
     assert_eq!(created.path, "Order.md");
     assert_eq!(
@@ -49,10 +56,14 @@ fn create_and_update_write_the_properties_in_the_order_given() {
 
     // A replacement in another unsorted order; the body is kept.
     tools
-        .update_note(&request::<UpdateNoteRequest>(
-            r#"{"path": "Order.md",
-                "frontmatter": {"mid": {"z": true, "a": null}, "zeta": "last", "alpha": []}}"#,
-        ))
+        .update_note(&UpdateNoteRequest {
+            path: "Order.md".to_owned(),
+            content: None,
+            frontmatter: Some(object(
+                r#"{"mid": {"z": true, "a": null}, "zeta": "last", "alpha": []}"#,
+            )),
+            expected_sha256: None,
+        })
         .unwrap();
     assert_eq!(
         fs::read_to_string(root.join("Order.md")).unwrap(),
@@ -61,9 +72,12 @@ fn create_and_update_write_the_properties_in_the_order_given() {
 
     // Content and properties at once.
     tools
-        .update_note(&request::<UpdateNoteRequest>(
-            r#"{"path": "Order", "content": "New\n", "frontmatter": {"c": 1, "b": 2, "a": 3}}"#,
-        ))
+        .update_note(&UpdateNoteRequest {
+            path: "Order".to_owned(),
+            content: Some("New\n".to_owned()),
+            frontmatter: Some(object(r#"{"c": 1, "b": 2, "a": 3}"#)),
+            expected_sha256: None,
+        })
         .unwrap();
     assert_eq!(
         fs::read_to_string(root.join("Order.md")).unwrap(),
@@ -83,9 +97,7 @@ fn reads_give_the_properties_in_the_order_the_yaml_writes_them() {
     let tools = tools(root);
     let want = ["zeta", "alpha", "mid", "beta"];
 
-    let metadata = tools
-        .read_metadata(&request::<ReadMetadataRequest>(r#"{"path": "Note"}"#))
-        .unwrap();
+    let metadata = tools.read_metadata(&read_metadata("Note")).unwrap();
     assert_eq!(keys(&metadata.frontmatter), want);
     // What a client reads: the JSON text, nested mappings in order too.
     let text = serde_json::to_string(&metadata.frontmatter).unwrap();
@@ -95,16 +107,15 @@ fn reads_give_the_properties_in_the_order_the_yaml_writes_them() {
     );
 
     let listed = tools
-        .list_notes(&request::<ListNotesRequest>(
-            r#"{"include_frontmatter": true}"#,
-        ))
+        .list_notes(&ListNotesRequest {
+            include_frontmatter: true,
+            ..ListNotesRequest::default()
+        })
         .unwrap();
     assert_eq!(keys(listed.notes[0].frontmatter.as_ref().unwrap()), want);
 
     let found = tools
-        .property_search(&request::<PropertySearchRequest>(
-            r#"{"properties": {"beta": true}}"#,
-        ))
+        .property_search(&PropertySearchRequest::new(object(r#"{"beta": true}"#)))
         .unwrap();
     assert_eq!(keys(&found.notes[0].frontmatter), want);
 }
@@ -114,14 +125,15 @@ fn what_create_writes_reads_back_in_the_same_order() {
     let dir = tempfile::tempdir().unwrap();
     let tools = tools(dir.path());
     tools
-        .create_note(&request::<CreateNoteRequest>(
-            r#"{"path": "Round", "content": "",
-                "frontmatter": {"status": "draft", "title": "T", "aliases": ["R"], "due": null}}"#,
-        ))
+        .create_note(&CreateNoteRequest {
+            path: "Round".to_owned(),
+            content: String::new(),
+            frontmatter: Some(object(
+                r#"{"status": "draft", "title": "T", "aliases": ["R"], "due": null}"#,
+            )),
+        })
         .unwrap();
-    let metadata = tools
-        .read_metadata(&request::<ReadMetadataRequest>(r#"{"path": "Round"}"#))
-        .unwrap();
+    let metadata = tools.read_metadata(&read_metadata("Round")).unwrap();
     assert_eq!(
         keys(&metadata.frontmatter),
         ["status", "title", "aliases", "due"]

@@ -13,14 +13,18 @@ use rmcp::{ErrorData, RoleServer, tool, tool_router};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::kiln_types::{
+    KilnInfo, KilnInfoRequest, ListNotesRequest, NoteList, NoteMetadata, NoteRead, PropertySearch,
+    PropertySearchRequest, ReadMetadataRequest, ReadNoteRequest, SemanticSearch,
+    SemanticSearchRequest, TextSearch, TextSearchRequest,
+};
 use super::result::{ToolFuture, run_tool, to_call_result};
 use super::scope::Stop;
 use super::server::QuireServer;
 use super::tool_error::ToolError;
 use quire_kiln::{
-    KilnInfo, KilnInfoRequest, KilnTools, ListNotesRequest, NoteList, NoteMetadata, NoteRead,
-    PropertySearch, PropertySearchRequest, ReadMetadataRequest, ReadNoteRequest, SemanticSearch,
-    SemanticSearchRequest, TextSearch, TextSearchRequest,
+    self as kiln, KilnTools, MAX_CONTEXT_LINES, MAX_LINE_CHARS, MAX_LIST_LIMIT, MAX_PROPERTY_LIMIT,
+    MAX_READ_BYTES, MAX_READ_LINES, MAX_SEARCH_LIMIT, MAX_SEMANTIC_LIMIT,
 };
 
 /// A tool's `_meta`: its category.
@@ -30,18 +34,39 @@ pub(super) fn category(name: &str) -> MetaObject {
     MetaObject(meta)
 }
 
+/// `number` as the descriptions write it, its thousands grouped with
+/// commas (2,000).
+fn grouped(number: usize) -> String {
+    let digits = number.to_string();
+    let mut text = String::with_capacity(digits.len() + digits.len() / 3);
+    for (at, digit) in digits.chars().enumerate() {
+        if at > 0 && (digits.len() - at).is_multiple_of(3) {
+            text.push(',');
+        }
+        text.push(digit);
+    }
+    text
+}
+
+// The descriptions quote the kiln's limits and defaults rather than
+// restating them, so a description cannot promise what the kiln no longer
+// does. (The schemas' field descriptions are doc comments, which cannot;
+// `tests::every_limit_a_schema_states_is_the_kilns` checks them.)
 #[tool_router(router = kiln_router, vis = "pub(super)")]
 impl QuireServer {
     /// Read a note's lines.
     #[tool(
         name = "read_note",
-        description = "Read a markdown note of the kiln: the whole note, the first `head` or last `tail` lines, or the \
-                       inclusive 1-based range `start_line`..`end_line`. Example: {\"path\": \"projects/Plan\", \"head\": 20}. \
+        description = format!(
+            "Read a markdown note of the kiln: the whole note, the first `head` or last `tail` lines, or the \
+                       inclusive 1-based range `start_line`..`end_line`. Example: {{\"path\": \"projects/Plan\", \"head\": 20}}. \
                        The path is relative to the kiln root, `/`-separated, `.md` optional. Returns the lines as written \
                        (`content`), `total_lines`, `lines_returned`, the actual `start_line`/`end_line` and the file's \
-                       `sha256`. A range past the end is clamped (`clamped` says how); a read over 2,000 lines or 256 KiB \
+                       `sha256`. A range past the end is clamped (`clamped` says how); a read over {} lines or {} KiB \
                        stops there (`truncated` and `next_start_line` say how to read on). A missing note is \
                        FILE_NOT_FOUND with the closest paths.",
+            grouped(MAX_READ_LINES), MAX_READ_BYTES / 1024
+        ),
         input_schema = schema_for_type::<ReadNoteRequest>(),
         output_schema = schema_for_output::<NoteRead>(),
         meta = category("access"),
@@ -54,7 +79,10 @@ impl QuireServer {
         )
     )]
     async fn read_note(&self, call: ScopedCall) -> CallToolResponse {
-        self.run_scoped(call, KilnTools::read_note).await
+        self.run_scoped(call, |kiln, args: &ReadNoteRequest| {
+            kiln.read_note(&args.clone().into()).map(NoteRead::from)
+        })
+        .await
     }
 
     /// A note's metadata, without its text.
@@ -78,17 +106,24 @@ impl QuireServer {
         )
     )]
     async fn read_metadata(&self, call: ScopedCall) -> CallToolResponse {
-        self.run_scoped(call, KilnTools::read_metadata).await
+        self.run_scoped(call, |kiln, args: &ReadMetadataRequest| {
+            kiln.read_metadata(&args.clone().into())
+                .map(NoteMetadata::from)
+        })
+        .await
     }
 
     /// A page of a folder's notes.
     #[tool(
         name = "list_notes",
-        description = "List the notes of a folder of the kiln, sorted by path, a page at a time: `notes` [{path, word_count, \
-                       size, modified (RFC 3339), frontmatter (with include_frontmatter)}], `total`, and `next_cursor` (absent on \
-                       the last page; pass it back as `cursor`). Example: {\"folder\": \"projects\", \"limit\": 50}. `folder` is \
+        description = format!(
+            "List the notes of a folder of the kiln, sorted by path, a page at a time: `notes` [{{path, word_count, \
+                       size, modified (RFC 3339), frontmatter (with include_frontmatter)}}], `total`, and `next_cursor` (absent on \
+                       the last page; pass it back as `cursor`). Example: {{\"folder\": \"projects\", \"limit\": 50}}. `folder` is \
                        relative to the kiln root (the root when absent); `recursive` (default true) includes subfolders; \
-                       `limit` is 1 to 1000 (default 200). Hidden folders (.obsidian, .git, .trash) are never listed.",
+                       `limit` is 1 to {MAX_LIST_LIMIT} (default {}). Hidden folders (.obsidian, .git, .trash) are never listed.",
+            kiln::ListNotesRequest::DEFAULT_LIMIT
+        ),
         input_schema = schema_for_type::<ListNotesRequest>(),
         output_schema = schema_for_output::<NoteList>(),
         meta = category("access"),
@@ -101,7 +136,9 @@ impl QuireServer {
         )
     )]
     fn list_notes(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::list_notes)
+        run_tool(&self.kiln, tool, args, |kiln, args: &ListNotesRequest| {
+            kiln.list_notes(&args.clone().into()).map(NoteList::from)
+        })
     }
 
     /// The kiln's root URI, totals and index state.
@@ -124,21 +161,26 @@ impl QuireServer {
         )
     )]
     fn get_kiln_info(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::get_kiln_info)
+        run_tool(&self.kiln, tool, args, |kiln, args: &KilnInfoRequest| {
+            kiln.get_kiln_info(&args.clone().into()).map(KilnInfo::from)
+        })
     }
 
     /// The lines of the notes that match a query, with context.
     #[tool(
         name = "text_search",
-        description = "Search the text of the kiln's notes, as ripgrep does: `matches` [{path, line_number, line, before, after}] \
+        description = format!(
+            "Search the text of the kiln's notes, as ripgrep does: `matches` [{{path, line_number, line, before, after}}] \
                        ordered by path then line, `total_matches` (matching lines in all the notes searched, past `limit` too), \
                        `files_searched`, `files_skipped`, `truncated` and `truncated_reason` (`limit` or `time`). Example: \
-                       {\"query\": \"quarterly review\", \"folder\": \"projects\", \"context_lines\": 1}. The query is literal text \
+                       {{\"query\": \"quarterly review\", \"folder\": \"projects\", \"context_lines\": 1}}. The query is literal text \
                        unless `regex` is true (ripgrep's regex syntax); `case` is `smart` (default: insensitive unless the query has \
-                       an uppercase letter), `sensitive` or `insensitive`; a match never spans lines. `context_lines` is 0 to 10 \
-                       (default 2), `limit` 1 to 1000 (default 100). Lines over 500 characters are cut around the match with `…`. \
+                       an uppercase letter), `sensitive` or `insensitive`; a match never spans lines. `context_lines` is 0 to {MAX_CONTEXT_LINES} \
+                       (default {}), `limit` 1 to {MAX_SEARCH_LIMIT} (default {}). Lines over {MAX_LINE_CHARS} characters are cut around the match with `…`. \
                        Reads the files as they are now; hidden folders (.obsidian, .git, .trash) and links out of the kiln are never \
                        searched.",
+            kiln::TextSearchRequest::DEFAULT_CONTEXT_LINES, kiln::TextSearchRequest::DEFAULT_LIMIT
+        ),
         input_schema = schema_for_type::<TextSearchRequest>(),
         output_schema = schema_for_output::<TextSearch>(),
         meta = category("access"),
@@ -151,21 +193,26 @@ impl QuireServer {
         )
     )]
     fn text_search(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::text_search)
+        run_tool(&self.kiln, tool, args, |kiln, args: &TextSearchRequest| {
+            kiln.text_search(&args.clone().into()).map(TextSearch::from)
+        })
     }
 
     /// The notes whose properties hold the values asked for.
     #[tool(
         name = "property_search",
-        description = "Find the notes whose frontmatter properties hold the values asked for, sorted by path, a page at a \
-                       time: `notes` [{path, frontmatter}], `total`, and `next_cursor` (absent on the last page; pass it back \
-                       as `cursor`). Example: {\"properties\": {\"status\": \"active\", \"tags\": [\"project\", \"idea\"]}}. \
+        description = format!(
+            "Find the notes whose frontmatter properties hold the values asked for, sorted by path, a page at a \
+                       time: `notes` [{{path, frontmatter}}], `total`, and `next_cursor` (absent on the last page; pass it back \
+                       as `cursor`). Example: {{\"properties\": {{\"status\": \"active\", \"tags\": [\"project\", \"idea\"]}}}}. \
                        Every key must match; a list of values matches any one of them; a value matches a list property \
                        holding it. `tags` are the note's frontmatter and inline tags, compared without `#` ignoring case, \
                        and `project` also finds `project/quire`; `aliases` ignore case; other strings (dates included, as \
                        written: \"2024-01-05\") are exact. Numbers compare by value and \"3\" finds 3; null finds a key \
-                       that is present and empty. `folder` limits the search to a folder (recursive); `limit` is 1 to 1000 \
-                       (default 100).",
+                       that is present and empty. `folder` limits the search to a folder (recursive); `limit` is 1 to {MAX_PROPERTY_LIMIT} \
+                       (default {}).",
+            kiln::PropertySearchRequest::DEFAULT_LIMIT
+        ),
         input_schema = schema_for_type::<PropertySearchRequest>(),
         output_schema = schema_for_output::<PropertySearch>(),
         meta = category("access"),
@@ -178,23 +225,34 @@ impl QuireServer {
         )
     )]
     fn property_search(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::property_search)
+        run_tool(
+            &self.kiln,
+            tool,
+            args,
+            |kiln, args: &PropertySearchRequest| {
+                kiln.property_search(&args.clone().into())
+                    .map(PropertySearch::from)
+            },
+        )
     }
 
     /// The notes closest in meaning to a query.
     #[tool(
         name = "semantic_search",
-        description = "Find the notes closest in meaning to a question or description, even when they share none of its words: \
-                       `results` [{path, score, heading, snippet, frontmatter, indexing}] best first, `embedder`, `mode`, and \
-                       `index` {ready, chunks_embedded, chunks_total, notes_pending} saying how complete the index was. Example: \
-                       {\"query\": \"how did we decide on the database\", \"limit\": 5}. Each note is scored by its best section \
+        description = format!(
+            "Find the notes closest in meaning to a question or description, even when they share none of its words: \
+                       `results` [{{path, score, heading, snippet, frontmatter, indexing}}] best first, `embedder`, `mode`, and \
+                       `index` {{ready, chunks_embedded, chunks_total, notes_pending}} saying how complete the index was. Example: \
+                       {{\"query\": \"how did we decide on the database\", \"limit\": 5}}. Each note is scored by its best section \
                        (`heading`, `snippet`); `score` is that section's cosine similarity (-1 to 1). `properties` keeps only notes \
                        whose properties match, as property_search matches them; `folder` limits the search to a folder; \
-                       `min_score` drops weak matches (semantic mode); `limit` is 1 to 100 (default 10). `mode`: `semantic` \
+                       `min_score` drops weak matches (semantic mode); `limit` is 1 to {MAX_SEMANTIC_LIMIT} (default {}). `mode`: `semantic` \
                        (default) or `hybrid`, which also ranks by the query's exact words (use it for identifiers, codes, rare \
                        names; its scores only order results). Notes are embedded in the background when the server starts and \
                        when they change: `indexing: true` marks a note changed since it was embedded. Without an installed \
                        embedder the error says how to install one; use text_search for exact words.",
+            kiln::SemanticSearchRequest::DEFAULT_LIMIT
+        ),
         input_schema = schema_for_type::<SemanticSearchRequest>(),
         output_schema = schema_for_output::<SemanticSearch>(),
         meta = category("access"),
@@ -207,7 +265,15 @@ impl QuireServer {
         )
     )]
     fn semantic_search(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        run_tool(&self.kiln, tool, args, KilnTools::semantic_search)
+        run_tool(
+            &self.kiln,
+            tool,
+            args,
+            |kiln, args: &SemanticSearchRequest| {
+                kiln.semantic_search(&args.clone().into())
+                    .map(SemanticSearch::from)
+            },
+        )
     }
 }
 
@@ -273,6 +339,236 @@ impl QuireServer {
                 CallToolResult::structured(value).into()
             }
             _ => result.into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quire_kiln::{MAX_QUERY_CHARS, MAX_SEMANTIC_QUERY_CHARS, POLL_INTERVAL, TRASH_FOLDER};
+    use serde_json::Value;
+
+    #[test]
+    fn numbers_are_grouped_by_thousands() {
+        let cases = [
+            (0, "0"),
+            (100, "100"),
+            (1_000, "1,000"),
+            (262_144, "262,144"),
+            (1_234_567, "1,234,567"),
+        ];
+        for (number, text) in cases {
+            assert_eq!(grouped(number), text);
+        }
+    }
+
+    /// The served kiln tools: (name, description, input schema, output
+    /// schema).
+    fn tools() -> Vec<(String, String, Value, Value)> {
+        let mut router = QuireServer::kiln_router();
+        router += QuireServer::kiln_write_router();
+        router
+            .list_all()
+            .into_iter()
+            .map(|tool| {
+                (
+                    tool.name.to_string(),
+                    tool.description.as_deref().unwrap_or_default().to_owned(),
+                    Value::Object((*tool.input_schema).clone()),
+                    Value::Object(tool.output_schema.as_deref().cloned().unwrap_or_default()),
+                )
+            })
+            .collect()
+    }
+
+    /// Each tool description states the kiln's limits and defaults as
+    /// the kiln has them now.
+    #[test]
+    fn every_limit_a_description_states_is_the_kilns() {
+        let stated = [
+            (
+                "read_note",
+                format!(
+                    "a read over {} lines or {} KiB stops there",
+                    grouped(MAX_READ_LINES),
+                    MAX_READ_BYTES / 1024
+                ),
+            ),
+            (
+                "list_notes",
+                format!(
+                    "`limit` is 1 to {MAX_LIST_LIMIT} (default {})",
+                    kiln::ListNotesRequest::DEFAULT_LIMIT
+                ),
+            ),
+            (
+                "text_search",
+                format!(
+                    "`context_lines` is 0 to {MAX_CONTEXT_LINES} (default {}), `limit` 1 to \
+                     {MAX_SEARCH_LIMIT} (default {}). Lines over {MAX_LINE_CHARS} characters",
+                    kiln::TextSearchRequest::DEFAULT_CONTEXT_LINES,
+                    kiln::TextSearchRequest::DEFAULT_LIMIT
+                ),
+            ),
+            (
+                "property_search",
+                format!(
+                    "`limit` is 1 to {MAX_PROPERTY_LIMIT} (default {})",
+                    kiln::PropertySearchRequest::DEFAULT_LIMIT
+                ),
+            ),
+            (
+                "semantic_search",
+                format!(
+                    "`limit` is 1 to {MAX_SEMANTIC_LIMIT} (default {})",
+                    kiln::SemanticSearchRequest::DEFAULT_LIMIT
+                ),
+            ),
+            (
+                "delete_note",
+                format!("moved into `{TRASH_FOLDER}/` in the kiln root"),
+            ),
+        ];
+        let tools = tools();
+        for (name, statement) in stated {
+            let (_, description, _, _) = tools
+                .iter()
+                .find(|(tool, ..)| tool == name)
+                .unwrap_or_else(|| panic!("no tool {name}"));
+            assert!(description.contains(&statement), "{name}: {description}");
+        }
+    }
+
+    /// The schemas' field descriptions are doc comments, which cannot quote
+    /// a constant: each limit one states is checked against the kiln's here,
+    /// and so are the defaults a schema shows.
+    #[test]
+    fn every_limit_a_schema_states_is_the_kilns() {
+        let tools = tools();
+        let schema = |name: &str, output: bool| {
+            let (_, _, input, result) = tools
+                .iter()
+                .find(|(tool, ..)| tool == name)
+                .unwrap_or_else(|| panic!("no tool {name}"));
+            if output {
+                result.clone()
+            } else {
+                input.clone()
+            }
+        };
+        let stated = [
+            (
+                "list_notes",
+                false,
+                "/properties/limit/description",
+                format!("(1 to {})", grouped(MAX_LIST_LIMIT)),
+            ),
+            (
+                "text_search",
+                false,
+                "/properties/query/description",
+                format!("(1 to {} characters", grouped(MAX_QUERY_CHARS)),
+            ),
+            (
+                "text_search",
+                false,
+                "/properties/context_lines/description",
+                format!("(0 to {MAX_CONTEXT_LINES})"),
+            ),
+            (
+                "text_search",
+                false,
+                "/properties/limit/description",
+                format!("(1 to {})", grouped(MAX_SEARCH_LIMIT)),
+            ),
+            (
+                "text_search",
+                true,
+                "/$defs/SearchMatch/properties/line/description",
+                format!("past {MAX_LINE_CHARS} characters"),
+            ),
+            (
+                "property_search",
+                false,
+                "/properties/limit/description",
+                format!("(1 to {})", grouped(MAX_PROPERTY_LIMIT)),
+            ),
+            (
+                "semantic_search",
+                false,
+                "/properties/query/description",
+                format!("(1 to {} characters)", grouped(MAX_SEMANTIC_QUERY_CHARS)),
+            ),
+            (
+                "semantic_search",
+                false,
+                "/properties/limit/description",
+                format!("(1 to {})", grouped(MAX_SEMANTIC_LIMIT)),
+            ),
+            (
+                "get_kiln_info",
+                true,
+                "/$defs/IndexDetails/properties/watcher/description",
+                format!("rescanned every {} s", POLL_INTERVAL.as_secs()),
+            ),
+            (
+                "delete_note",
+                false,
+                "/properties/permanent/description",
+                format!("moving it to `{TRASH_FOLDER}/`"),
+            ),
+            (
+                "delete_note",
+                true,
+                "/anyOf/0/properties/trashed_to/description",
+                format!("(`{TRASH_FOLDER}/...`)"),
+            ),
+        ];
+        for (name, output, pointer, statement) in stated {
+            let schema = schema(name, output);
+            let description = schema
+                .pointer(pointer)
+                .and_then(Value::as_str)
+                .unwrap_or_else(|| panic!("{name}: nothing at {pointer}"));
+            assert!(
+                description.contains(&statement),
+                "{name} {pointer}: {description}"
+            );
+        }
+        let defaults = [
+            (
+                "list_notes",
+                "/properties/limit/default",
+                kiln::ListNotesRequest::DEFAULT_LIMIT,
+            ),
+            (
+                "text_search",
+                "/properties/limit/default",
+                kiln::TextSearchRequest::DEFAULT_LIMIT,
+            ),
+            (
+                "text_search",
+                "/properties/context_lines/default",
+                kiln::TextSearchRequest::DEFAULT_CONTEXT_LINES,
+            ),
+            (
+                "property_search",
+                "/properties/limit/default",
+                kiln::PropertySearchRequest::DEFAULT_LIMIT,
+            ),
+            (
+                "semantic_search",
+                "/properties/limit/default",
+                kiln::SemanticSearchRequest::DEFAULT_LIMIT,
+            ),
+        ];
+        for (name, pointer, default) in defaults {
+            assert_eq!(
+                schema(name, false).pointer(pointer),
+                Some(&Value::from(default)),
+                "{name} {pointer}"
+            );
         }
     }
 }

@@ -37,14 +37,14 @@ use serde_json::{Value, json};
 use super::approval::{Asked, BoundCall, Decision, TOKEN_LIFETIME, WritePolicy};
 use super::elicit::{Answer, answer_of, can_ask_with_a_form, choice_question, is_sessionless};
 use super::kiln::{ScopedCall, category};
+use super::kiln_types::{
+    CreateNoteRequest, DeleteNoteRequest, NoteCreated, NoteDeleted, NoteUpdated, UpdateNoteRequest,
+};
 use super::result::{blocking, decode, to_call_result};
 use super::scope::{Scope, Stop};
 use super::server::QuireServer;
 use super::tool_error::ToolError;
-use quire_kiln::{
-    CreateNoteRequest, DeleteNoteRequest, KilnTools, NoteCreated, NoteDeleted, NoteUpdated,
-    UpdateNoteRequest, WriteDone, WritePreview, WriteRequest,
-};
+use quire_kiln::{KilnTools, TRASH_FOLDER, WriteDone, WritePreview, WriteRequest};
 
 /// How long a call waits for the user to answer an elicitation.
 pub const ELICITATION_WAIT: Duration = Duration::from_secs(600);
@@ -79,7 +79,7 @@ impl QuireServer {
     )]
     async fn create_note(&self, call: ScopedCall) -> CallToolResponse {
         self.write_tool(call, |tool, args| {
-            decode::<CreateNoteRequest>(tool, args).map(WriteRequest::Create)
+            decode::<CreateNoteRequest>(tool, args).map(|args| WriteRequest::Create(args.into()))
         })
         .await
     }
@@ -107,7 +107,7 @@ impl QuireServer {
     )]
     async fn update_note(&self, call: ScopedCall) -> CallToolResponse {
         self.write_tool(call, |tool, args| {
-            decode::<UpdateNoteRequest>(tool, args).map(WriteRequest::Update)
+            decode::<UpdateNoteRequest>(tool, args).map(|args| WriteRequest::Update(args.into()))
         })
         .await
     }
@@ -115,11 +115,13 @@ impl QuireServer {
     /// Delete a note (into the trash).
     #[tool(
         name = "delete_note",
-        description = "Delete a note: it is moved into `.trash/` in the kiln root (recoverable, as Obsidian does), or removed \
-                       with `permanent: true`. Example: {\"path\": \"projects/Old plan\"}. Returns `deleted`, `trashed_to`, and \
+        description = format!(
+            "Delete a note: it is moved into `{TRASH_FOLDER}/` in the kiln root (recoverable, as Obsidian does), or removed \
+                       with `permanent: true`. Example: {{\"path\": \"projects/Old plan\"}}. Returns `deleted`, `trashed_to`, and \
                        the notes that linked to it (`backlinks`, `backlink_count`; `ambiguous_backlinks` for links that matched \
                        it among several notes), whose links now lead nowhere; when the user must approve first, see `pending` \
-                       and `declined` in the result.",
+                       and `declined` in the result."
+        ),
         input_schema = with_confirmation(schema_for_type::<DeleteNoteRequest>()),
         output_schema = outcome_schema::<NoteDeleted>(true),
         meta = category("manipulate"),
@@ -133,7 +135,7 @@ impl QuireServer {
     )]
     async fn delete_note(&self, call: ScopedCall) -> CallToolResponse {
         self.write_tool(call, |tool, args| {
-            decode::<DeleteNoteRequest>(tool, args).map(WriteRequest::Delete)
+            decode::<DeleteNoteRequest>(tool, args).map(|args| WriteRequest::Delete(args.into()))
         })
         .await
     }
@@ -485,9 +487,9 @@ fn elicitation(
 
 fn done_json(done: WriteDone) -> Value {
     let value = match done {
-        WriteDone::Created(created) => serde_json::to_value(created),
-        WriteDone::Updated(updated) => serde_json::to_value(updated),
-        WriteDone::Deleted(deleted) => serde_json::to_value(deleted),
+        WriteDone::Created(created) => serde_json::to_value(NoteCreated::from(created)),
+        WriteDone::Updated(updated) => serde_json::to_value(NoteUpdated::from(updated)),
+        WriteDone::Deleted(deleted) => serde_json::to_value(NoteDeleted::from(deleted)),
     };
     value.unwrap_or_else(|error| json!({"error": error.to_string()}))
 }

@@ -14,6 +14,8 @@ mod elicit;
 mod http;
 mod jsonrpc;
 mod kiln;
+mod kiln_error;
+mod kiln_types;
 mod kiln_write;
 #[cfg(feature = "nova")]
 mod nova;

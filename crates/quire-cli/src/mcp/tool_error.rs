@@ -120,7 +120,8 @@ impl From<TrackerError> for ToolError {
 /// fault; a missing note is `FILE_NOT_FOUND` (its message lists the closest
 /// notes); semantic search without an embedder is `STORE_ERROR` (what
 /// keeps its state is missing; the message says how to install it); a
-/// failing disk is `INTERNAL_ERROR`.
+/// failing disk is `INTERNAL_ERROR`. The message names the tool that does
+/// what the kiln's asks for (see `kiln_error.rs`).
 impl From<KilnError> for ToolError {
     fn from(error: KilnError) -> Self {
         let code = if error.is_not_found() {
@@ -135,7 +136,7 @@ impl From<KilnError> for ToolError {
         ToolError {
             code,
             retryable: error.retryable(),
-            message: error.to_string(),
+            message: super::kiln_error::agent_message(&error),
         }
     }
 }

@@ -121,7 +121,7 @@ async def test_pages_follow_one_another(kiln: Quire):
         ({"properties": {"tags": "#"}}, "names no tag"),
         ({"properties": {"status": "active"}, "limit": 0}, "`limit` is 0"),
         ({"properties": {"status": "active"}, "limit": -1}, "invalid arguments for property_search"),
-        ({"properties": {"status": "active"}, "cursor": "forged"}, "not one property_search returned"),
+        ({"properties": {"status": "active"}, "cursor": "forged"}, "not one this search returned"),
         ({"properties": {"status": "active"}, "folder": "../outside"}, "climbs above the kiln root"),
         ({"properties": {"status": "active"}, "folder": ".obsidian"}, "hidden"),
         ({"properties": {"status": "active"}, "query": "x"}, "unknown field `query`"),

@@ -9,7 +9,7 @@ use quire_embed::Embedder;
 use quire_fs::{WalkEntry, WalkOptions, Workspace};
 
 /// How many chunk texts are given to the embedder at once.
-pub const EMBED_BATCH: usize = 64;
+pub(super) const EMBED_BATCH: usize = 64;
 
 /// What [`refresh`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub struct RefreshReport {
 
 /// The vectors of `chunks`, in order, given to the embedder
 /// [`EMBED_BATCH`] at a time.
-pub fn embed_chunks(
+pub(super) fn embed_chunks(
     embedder: &dyn Embedder,
     chunks: &[Chunk],
 ) -> Result<Vec<Vec<f32>>, SemanticError> {
@@ -38,27 +38,6 @@ pub fn embed_chunks(
         vectors.extend(embedder.embed(&texts)?);
     }
     Ok(vectors)
-}
-
-/// Embeds the note `path` with text `text` into `index` unless the index
-/// already holds this very text; whether it embedded it (`Ok(false)`:
-/// unchanged). For the file watcher: one note at a time.
-pub fn index_note(
-    index: &mut SemanticIndex,
-    embedder: &dyn Embedder,
-    options: &ChunkOptions,
-    path: &str,
-    text: &str,
-) -> Result<bool, SemanticError> {
-    check_embedder(index, embedder)?;
-    let sha = content_sha(text);
-    if index.note_sha(path) == Some(sha) {
-        return Ok(false);
-    }
-    let chunks = chunk_note(path, text, options);
-    let vectors = embed_chunks(embedder, &chunks)?;
-    index.upsert_note(path, sha, chunks, vectors)?;
-    Ok(true)
 }
 
 /// A note to embed: new, or its text changed.

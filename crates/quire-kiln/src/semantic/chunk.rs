@@ -18,7 +18,7 @@ use quire_grammar::span::Span;
 
 /// The default longest section kept whole, in characters: about 250
 /// tokens, what small sentence embedders read before truncating.
-pub const DEFAULT_MAX_CHUNK_CHARS: usize = 1_000;
+pub(super) const DEFAULT_MAX_CHUNK_CHARS: usize = 1_000;
 
 /// How notes are chunked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

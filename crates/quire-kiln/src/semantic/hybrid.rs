@@ -61,31 +61,32 @@ use super::store::{Hit, SemanticIndex};
 /// next ones (60, the value of the paper, used by most engines since).
 /// [`hybrid_search`] uses it too: once BM25 is gated, every `k` from 1 to
 /// 60 reached the best score on the dev split, so the paper's stands.
-pub const RRF_K: f32 = 60.0;
+pub(super) const RRF_K: f32 = 60.0;
 
 /// The weight of the BM25 ranking in [`hybrid_search`] (the semantic
 /// ranking weighs 1): above 1, so a note that passes the gate outranks the
 /// semantic first place. Chosen on the dev split.
-pub const BM25_WEIGHT: f32 = 2.0;
+pub(super) const BM25_WEIGHT: f32 = 2.0;
 
 /// A BM25 hit takes part in the fusion only when its note holds at least
 /// this share of the query, each query term weighed by its inverse
 /// document frequency ([`Bm25Index::query_coverage`]): a note holding the
 /// query's rare words themselves, not one sharing a common word or a part
 /// of a code (`QX-2219` for `QX-2291`). Chosen on the dev split.
-pub const MIN_QUERY_COVERAGE: f32 = 0.6;
+pub(super) const MIN_QUERY_COVERAGE: f32 = 0.6;
 
 /// How [`hybrid_search_with`] fuses the rankings ([`HybridParams::default`]
-/// holds the constants above, which [`hybrid_search`] uses).
+/// holds the values chosen on the evaluation's dev split, which
+/// [`hybrid_search`] uses).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct HybridParams {
-    /// The `k` of reciprocal rank fusion ([`RRF_K`]).
+    /// The `k` of reciprocal rank fusion: how much the first ranks outweigh
+    /// the next ones.
     pub rrf_k: f32,
-    /// The weight of the BM25 ranking; the semantic one weighs 1
-    /// ([`BM25_WEIGHT`]).
+    /// The weight of the BM25 ranking; the semantic one weighs 1.
     pub bm25_weight: f32,
     /// The least share of the query a note must hold for its BM25 hit to
-    /// count ([`MIN_QUERY_COVERAGE`]); 0 lets every BM25 hit in.
+    /// count ([`Bm25Index::query_coverage`]); 0 lets every BM25 hit in.
     pub min_query_coverage: f32,
 }
 
@@ -279,42 +280,10 @@ impl Bm25Index {
     }
 }
 
-/// Reciprocal rank fusion of rankings (each best first, without repeats):
-/// every item once with `Σ 1 / (RRF_K + rank)` over the rankings it is in,
-/// best first, equal scores in the order of the items.
-///
-/// ```
-/// use quire_kiln::fuse_rrf;
-///
-/// let semantic = ["a", "b", "c"];
-/// let bm25 = ["c", "d"];
-/// let fused = fuse_rrf(&[&semantic[..], &bm25[..]]);
-/// assert_eq!(fused[0].0, "c"); // third and first beats first alone
-/// assert_eq!(fused[1].0, "a");
-/// assert_eq!(fused.len(), 4);
-/// ```
-pub fn fuse_rrf<'a>(rankings: &[&[&'a str]]) -> Vec<(&'a str, f32)> {
-    let weighted: Vec<(&[&'a str], f32)> = rankings.iter().map(|r| (*r, 1.0)).collect();
-    fuse_weighted_rrf(&weighted, RRF_K)
-}
-
 /// Weighted reciprocal rank fusion: every item once with
 /// `Σ weight / (k + rank)` over the rankings it is in (ranks from 1), best
 /// first, equal scores in the order of the items.
-///
-/// ```
-/// use quire_kiln::fuse_weighted_rrf;
-///
-/// let semantic = ["a", "b"];
-/// let bm25 = ["b"];
-/// // b: 1/(2+2) + 0.5/(2+1) = 0.417 beats a: 1/(2+1) = 0.333.
-/// let fused = fuse_weighted_rrf(&[(&semantic[..], 1.0), (&bm25[..], 0.5)], 2.0);
-/// assert_eq!(fused[0].0, "b");
-/// // With a weight of 0.1, b (0.283) stays second.
-/// let fused = fuse_weighted_rrf(&[(&semantic[..], 1.0), (&bm25[..], 0.1)], 2.0);
-/// assert_eq!(fused[0].0, "a");
-/// ```
-pub fn fuse_weighted_rrf<'a>(rankings: &[(&[&'a str], f32)], k: f32) -> Vec<(&'a str, f32)> {
+pub(super) fn fuse_weighted_rrf<'a>(rankings: &[(&[&'a str], f32)], k: f32) -> Vec<(&'a str, f32)> {
     let mut scores: HashMap<&'a str, f32> = HashMap::new();
     for (ranking, weight) in rankings {
         for (rank, item) in ranking.iter().enumerate() {
@@ -349,7 +318,7 @@ pub fn hybrid_search(
 }
 
 /// The `k` best notes for a query by both rankings fused
-/// ([`fuse_weighted_rrf`] with `params.rrf_k`): the semantic one of
+/// (weighted reciprocal rank fusion with `params.rrf_k`): the semantic one of
 /// `query_vector` (the query embedded by the index's embedder), weight 1,
 /// and the gated BM25 one of `query_text` ([`Bm25Index::gated_rank`]),
 /// weight `params.bm25_weight`, each read at least 50 deep, among the notes
@@ -413,6 +382,35 @@ mod tests {
     use super::super::store::content_sha;
     use super::*;
     use quire_embed::Embedder;
+
+    /// Reciprocal rank fusion of rankings (each best first, without
+    /// repeats), each weighing 1, with the paper's `k`.
+    fn fuse_rrf<'a>(rankings: &[&[&'a str]]) -> Vec<(&'a str, f32)> {
+        let weighted: Vec<(&[&'a str], f32)> = rankings.iter().map(|r| (*r, 1.0)).collect();
+        fuse_weighted_rrf(&weighted, RRF_K)
+    }
+
+    #[test]
+    fn an_item_in_both_rankings_beats_the_first_of_one() {
+        let semantic = ["a", "b", "c"];
+        let bm25 = ["c", "d"];
+        let fused = fuse_rrf(&[&semantic[..], &bm25[..]]);
+        assert_eq!(fused[0].0, "c"); // third and first beats first alone
+        assert_eq!(fused[1].0, "a");
+        assert_eq!(fused.len(), 4);
+    }
+
+    #[test]
+    fn a_ranking_counts_as_much_as_its_weight() {
+        let semantic = ["a", "b"];
+        let bm25 = ["b"];
+        // b: 1/(2+2) + 0.5/(2+1) = 0.417 beats a: 1/(2+1) = 0.333.
+        let fused = fuse_weighted_rrf(&[(&semantic[..], 1.0), (&bm25[..], 0.5)], 2.0);
+        assert_eq!(fused[0].0, "b");
+        // With a weight of 0.1, b (0.283) stays second.
+        let fused = fuse_weighted_rrf(&[(&semantic[..], 1.0), (&bm25[..], 0.1)], 2.0);
+        assert_eq!(fused[0].0, "a");
+    }
 
     fn vault() -> (SemanticIndex, HashingEmbedder) {
         let embedder = HashingEmbedder::new();

@@ -6,7 +6,7 @@
 //! The thread loads the embedder (a model takes a second or two), then the
 //! index saved in `.quire/` by an earlier run (or by `quire index`), and
 //! then, every [`TICK`], asks the kiln's own index (kept fresh by its file
-//! watcher, see [`crate::LiveIndex`]) which notes changed since it
+//! watcher, see [`LiveIndex`]) which notes changed since it
 //! last looked: their `stat`s are compared with the ones it saw, so an
 //! unchanged vault costs one pass over the kiln's index in memory. A
 //! changed note is read again and embedded only if its text changed (the
@@ -32,14 +32,15 @@ use super::error::SemanticError;
 use super::hybrid::Bm25Index;
 use super::persist::save_index_bytes;
 use super::store::{ContentSha, SemanticIndex, content_sha};
+use crate::live::LiveIndex;
 use crate::read::{KilnError, MAX_NOTE_BYTES};
-use crate::{IndexedNote, KilnIndex, LiveIndex};
+use crate::{IndexedNote, KilnIndex};
 use quire_embed::{EmbedError, Embedder};
 use quire_fs::{FileStat, Workspace};
 
 /// How often the thread looks for changed notes once the index is
 /// complete.
-pub const TICK: Duration = Duration::from_secs(2);
+pub(super) const TICK: Duration = Duration::from_secs(2);
 
 /// How often, at most, the index is saved while a long embedding runs.
 pub const SAVE_EVERY: Duration = Duration::from_secs(30);
@@ -160,7 +161,7 @@ struct Shared {
 /// The semantic index of a workspace, loaded and updated in the
 /// background.
 #[derive(Clone)]
-pub struct LiveSemantic {
+pub(crate) struct LiveSemantic {
     shared: Arc<Shared>,
 }
 
@@ -177,7 +178,7 @@ fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 /// What a search sees of the semantic index, under its lock.
-pub struct SemanticView<'a> {
+pub(crate) struct SemanticView<'a> {
     /// The vectors.
     pub index: &'a SemanticIndex,
     /// BM25 over the same chunks.
@@ -190,7 +191,7 @@ impl SemanticView<'_> {
     /// Whether the note at `on_disk`, whose file is now `stat`, is still
     /// waiting to be embedded as it is now (its vectors, if any, are of
     /// an older text).
-    pub fn is_stale(&self, on_disk: &str, stat: &FileStat) -> bool {
+    pub(crate) fn is_stale(&self, on_disk: &str, stat: &FileStat) -> bool {
         self.pending.contains_key(on_disk)
             || !self
                 .checked
@@ -202,7 +203,7 @@ impl SemanticView<'_> {
 impl LiveSemantic {
     /// The semantic index of a workspace with the embedder `source` gives,
     /// not loaded until [`Self::start`].
-    pub fn new(source: EmbedderSource, options: ChunkOptions) -> Self {
+    pub(crate) fn new(source: EmbedderSource, options: ChunkOptions) -> Self {
         let phase = match &source {
             EmbedderSource::Unavailable(why) => Phase::Unavailable(why.clone()),
             EmbedderSource::Load { .. } => Phase::NotStarted,
@@ -229,7 +230,7 @@ impl LiveSemantic {
     /// Starts the indexing thread over `workspace`, following the notes of
     /// `kiln`, unless it was started or there is no embedder. The thread
     /// ends once every [`LiveSemantic`] is dropped.
-    pub fn start(&self, workspace: &Workspace, kiln: &LiveIndex) {
+    pub(crate) fn start(&self, workspace: &Workspace, kiln: &LiveIndex) {
         let mut state = locked(&self.shared.state);
         if state.phase != Phase::NotStarted {
             return;
@@ -251,7 +252,7 @@ impl LiveSemantic {
     }
 
     /// Where the index stands.
-    pub fn progress(&self) -> SemanticProgress {
+    pub(crate) fn progress(&self) -> SemanticProgress {
         let state = locked(&self.shared.state);
         progress_of(&self.shared.source, &state)
     }
@@ -260,7 +261,7 @@ impl LiveSemantic {
     /// embedder. An index still being filled after `budget` is used as it
     /// is (its progress says how far it got); no embedder, or one that
     /// failed to load, is an error that says what to do.
-    pub fn wait(&self, budget: Duration) -> Result<Arc<dyn Embedder>, KilnError> {
+    pub(crate) fn wait(&self, budget: Duration) -> Result<Arc<dyn Embedder>, KilnError> {
         let deadline = Instant::now().checked_add(budget);
         let mut state = locked(&self.shared.state);
         loop {
@@ -299,7 +300,7 @@ impl LiveSemantic {
     }
 
     /// Runs `look` on the index as it is now.
-    pub fn view<R>(&self, look: impl FnOnce(SemanticView<'_>) -> R) -> Result<R, KilnError> {
+    pub(crate) fn view<R>(&self, look: impl FnOnce(SemanticView<'_>) -> R) -> Result<R, KilnError> {
         let state = locked(&self.shared.state);
         let (Some(index), Some(bm25)) = (&state.index, &state.bm25) else {
             return Err(KilnError::Semantic(SemanticUnavailable::Loading {

@@ -10,12 +10,12 @@
 //!   the best notes ([`Hit`]); persisted as one flat file in `.quire/`
 //!   through the confined file layer ([`SemanticIndex::save`],
 //!   [`SemanticIndex::load`]);
-//! - [`refresh`] and [`index_note`]: bring an index up to date with the
-//!   notes on disk, embedding only what changed;
+//! - [`refresh`] (or [`plan_refresh`] then [`apply_plan`]): bring an index
+//!   up to date with the notes on disk, embedding only what changed;
 //! - [`LiveSemantic`]: the index as the server keeps it, loaded and kept
 //!   in step with the notes on a thread of its own;
 //! - [`Bm25Index`] and [`hybrid_search`]: BM25 over the same chunks, fused
-//!   with the semantic ranking by reciprocal rank fusion ([`fuse_rrf`]).
+//!   with the semantic ranking by weighted reciprocal rank fusion.
 //!
 //! Why exact search: at the sizes a vault reaches (100k chunks of 384
 //! floats is 150 MiB), one pass over contiguous vectors takes milliseconds
@@ -30,22 +30,14 @@ mod live;
 mod persist;
 mod store;
 
-pub use build::{
-    EMBED_BATCH, PlannedNote, RefreshPlan, RefreshReport, apply_plan, embed_chunks, index_note,
-    plan_refresh, refresh,
-};
-pub use chunk::{Chunk, ChunkOptions, DEFAULT_MAX_CHUNK_CHARS, chunk_note, note_title};
+pub use build::{PlannedNote, RefreshPlan, RefreshReport, apply_plan, plan_refresh, refresh};
+pub use chunk::{Chunk, ChunkOptions, chunk_note, note_title};
 pub use error::SemanticError;
-pub use hybrid::{
-    BM25_WEIGHT, Bm25Index, HybridParams, MIN_QUERY_COVERAGE, RRF_K, fuse_rrf, fuse_weighted_rrf,
-    hybrid_search, hybrid_search_with,
-};
-pub use live::{
-    EmbedderSource, LiveSemantic, LoadEmbedder, SAVE_EVERY, SemanticProgress, SemanticUnavailable,
-    SemanticView, TICK,
-};
-pub use persist::{INDEX_FOLDER, MAX_INDEX_BYTES, index_file_name};
-pub use store::{ContentSha, Hit, SNIPPET_CHARS, SemanticIndex, content_sha};
+pub use hybrid::{Bm25Index, HybridParams, hybrid_search, hybrid_search_with};
+pub use live::{EmbedderSource, LoadEmbedder, SAVE_EVERY, SemanticProgress, SemanticUnavailable};
+pub(crate) use live::{LiveSemantic, SemanticView};
+pub use persist::{INDEX_FOLDER, index_file_name};
+pub use store::{ContentSha, Hit, SemanticIndex, content_sha};
 
 #[cfg(test)]
 #[allow(dead_code)]

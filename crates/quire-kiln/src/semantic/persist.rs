@@ -50,7 +50,7 @@ pub const INDEX_FOLDER: &str = ".quire";
 
 /// The largest index file read (4 GiB): about 2.7 million chunks of 384
 /// floats.
-pub const MAX_INDEX_BYTES: u64 = 4 * 1024 * 1024 * 1024;
+pub(super) const MAX_INDEX_BYTES: u64 = 4 * 1024 * 1024 * 1024;
 
 const MAGIC: &[u8; 16] = b"quire-semantic\n\0";
 const VERSION: u32 = 1;

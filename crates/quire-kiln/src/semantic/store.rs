@@ -28,7 +28,7 @@ pub fn content_sha(text: &str) -> ContentSha {
 }
 
 /// The longest [`Hit::snippet`], in characters.
-pub const SNIPPET_CHARS: usize = 240;
+pub(super) const SNIPPET_CHARS: usize = 240;
 
 /// Dead chunks are squeezed out only past this many, so that small
 /// indexes never bother.
@@ -46,8 +46,8 @@ pub struct Hit {
     pub heading: Option<String>,
     /// Its heading path (`# A > ## B`).
     pub heading_path: String,
-    /// The start of its text, white space collapsed, at most
-    /// [`SNIPPET_CHARS`] characters.
+    /// The start of its text, white space collapsed, cut to a snippet's
+    /// length.
     pub snippet: String,
     /// Where the chunk is in the note.
     pub span: Span,

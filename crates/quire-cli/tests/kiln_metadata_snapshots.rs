@@ -8,13 +8,18 @@
 //! The corpus is written by the test into a temporary vault (an NFD file
 //! name and Latin-1 bytes do not survive every checkout); each note's
 //! snapshot is `snapshots/kiln-metadata__<name>.snap`, the JSON
-//! `read_metadata` returns with `modified` (the file's time) replaced.
+//! `read_metadata` returns to a client (called through the MCP layer, in
+//! process) with `modified` (the file's time) replaced.
 //! Every snapshot was read by hand; update them with
 //! `INSTA_UPDATE=always cargo test --test kiln_metadata_snapshots` and read
 //! every change.
 
+#[path = "support/mcp_call.rs"]
+mod mcp_call;
+
+use quire_cli::mcp::{QuireServer, Toolset};
 use quire_fs::Workspace;
-use quire_kiln::{KilnTools, ReadMetadataRequest};
+use serde_json::{Value, json};
 
 /// The corpus: (snapshot name, path in the vault, bytes). Notes without a
 /// name are there to be linked to.
@@ -158,20 +163,19 @@ fn read_metadata_of_each_tricky_note() {
         std::fs::create_dir_all(file.parent().unwrap()).unwrap();
         std::fs::write(file, bytes).unwrap();
     }
-    let tools = KilnTools::new(Workspace::new(dir.path()).unwrap());
+    let server = QuireServer::new(Workspace::new(dir.path()).unwrap(), &[Toolset::Kiln]);
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path("../snapshots");
     settings.set_prepend_module_to_snapshot(false);
     settings.bind(|| {
         for (name, path, bytes) in CORPUS {
-            let mut metadata = tools
-                .read_metadata(&ReadMetadataRequest {
-                    path: (*path).to_owned(),
-                })
-                .unwrap_or_else(|error| panic!("{path}: {error}"));
-            assert_eq!(metadata.size, bytes.len() as u64, "{path}");
-            assert!(metadata.modified.ends_with('Z'), "{}", metadata.modified);
-            metadata.modified = "[modified]".to_owned();
+            let mut metadata =
+                mcp_call::call(server.clone(), "read_metadata", json!({ "path": path }))
+                    .unwrap_or_else(|error| panic!("{path}: {error}"));
+            assert_eq!(metadata["size"], bytes.len() as u64, "{path}");
+            let modified = metadata["modified"].as_str().unwrap_or_default();
+            assert!(modified.ends_with('Z'), "{modified}");
+            metadata["modified"] = Value::from("[modified]");
             insta::assert_json_snapshot!(format!("kiln-metadata__{name}"), metadata);
         }
     });

@@ -1,0 +1,486 @@
+//! The kiln tools' arguments as a client sends them: each tool's JSON
+//! object decoded (unknown properties refused, defaults filled in), its
+//! JSON Schema, and the conversion into the request `quire_kiln` runs. The
+//! defaults are the kiln's own (`quire_kiln::ListNotesRequest::DEFAULT_LIMIT`
+//! and its siblings), so a call that leaves an argument out gets what a
+//! library user gets.
+
+use quire_kiln as kiln;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+fn default_list_limit() -> usize {
+    kiln::ListNotesRequest::DEFAULT_LIMIT
+}
+
+fn default_recursive() -> bool {
+    kiln::ListNotesRequest::default().recursive
+}
+
+fn default_context_lines() -> usize {
+    kiln::TextSearchRequest::DEFAULT_CONTEXT_LINES
+}
+
+fn default_search_limit() -> usize {
+    kiln::TextSearchRequest::DEFAULT_LIMIT
+}
+
+fn default_property_limit() -> usize {
+    kiln::PropertySearchRequest::DEFAULT_LIMIT
+}
+
+fn default_semantic_limit() -> usize {
+    kiln::SemanticSearchRequest::DEFAULT_LIMIT
+}
+
+/// The schema of `properties`: an object whose values are scalars or lists
+/// of scalars (a bare `Map<String, Value>` would allow anything). Its
+/// description is the field's doc comment.
+fn properties_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "object",
+        "additionalProperties": {
+            "anyOf": [
+                {"type": ["string", "number", "boolean", "null"]},
+                {"type": "array", "items": {"type": ["string", "number", "boolean", "null"]}}
+            ]
+        }
+    })
+}
+
+/// `read_note`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(in crate::mcp) struct ReadNoteRequest {
+    /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
+    path: String,
+    /// The first line to return, from 1 (with `end_line`: an inclusive range).
+    start_line: Option<usize>,
+    /// The last line to return, inclusive.
+    end_line: Option<usize>,
+    /// Return only the first N lines.
+    head: Option<usize>,
+    /// Return only the last N lines.
+    tail: Option<usize>,
+}
+
+impl From<ReadNoteRequest> for kiln::ReadNoteRequest {
+    fn from(args: ReadNoteRequest) -> Self {
+        kiln::ReadNoteRequest {
+            path: args.path,
+            start_line: args.start_line,
+            end_line: args.end_line,
+            head: args.head,
+            tail: args.tail,
+        }
+    }
+}
+
+/// `read_metadata`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(in crate::mcp) struct ReadMetadataRequest {
+    /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
+    path: String,
+}
+
+impl From<ReadMetadataRequest> for kiln::ReadMetadataRequest {
+    fn from(args: ReadMetadataRequest) -> Self {
+        kiln::ReadMetadataRequest { path: args.path }
+    }
+}
+
+/// `list_notes`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(in crate::mcp) struct ListNotesRequest {
+    /// The folder to list, relative to the kiln root (the root when absent).
+    folder: Option<String>,
+    /// Whether notes in subfolders are listed too.
+    #[serde(default = "default_recursive")]
+    recursive: bool,
+    /// Whether each note's frontmatter properties are included.
+    #[serde(default)]
+    include_frontmatter: bool,
+    /// The most notes per page (1 to 1,000).
+    #[serde(default = "default_list_limit")]
+    limit: usize,
+    /// The `next_cursor` of the previous page.
+    cursor: Option<String>,
+}
+
+impl From<ListNotesRequest> for kiln::ListNotesRequest {
+    fn from(args: ListNotesRequest) -> Self {
+        kiln::ListNotesRequest {
+            folder: args.folder,
+            recursive: args.recursive,
+            include_frontmatter: args.include_frontmatter,
+            limit: args.limit,
+            cursor: args.cursor,
+        }
+    }
+}
+
+/// `get_kiln_info`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(in crate::mcp) struct KilnInfoRequest {
+    /// Whether to add how the index stands (state, freshness, watcher,
+    /// notes with problems, broken and ambiguous links).
+    #[serde(default)]
+    detailed: bool,
+}
+
+impl From<KilnInfoRequest> for kiln::KilnInfoRequest {
+    fn from(args: KilnInfoRequest) -> Self {
+        kiln::KilnInfoRequest {
+            detailed: args.detailed,
+        }
+    }
+}
+
+/// How letter case is compared.
+// Serialize: the schema shows the default (`"default": "smart"`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(in crate::mcp) enum CaseMode {
+    /// Insensitive unless the query has an uppercase letter (as ripgrep's
+    /// `--smart-case`).
+    #[default]
+    Smart,
+    /// Exactly as written.
+    Sensitive,
+    /// Ignoring case.
+    Insensitive,
+}
+
+impl From<CaseMode> for kiln::CaseMode {
+    fn from(case: CaseMode) -> Self {
+        match case {
+            CaseMode::Smart => kiln::CaseMode::Smart,
+            CaseMode::Sensitive => kiln::CaseMode::Sensitive,
+            CaseMode::Insensitive => kiln::CaseMode::Insensitive,
+        }
+    }
+}
+
+/// `text_search`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(in crate::mcp) struct TextSearchRequest {
+    /// What to find on a line: literal text (1 to 1,000 characters, one
+    /// line), or a regular expression (ripgrep's syntax) with `regex`.
+    query: String,
+    /// Whether `query` is a regular expression rather than literal text.
+    #[serde(default)]
+    regex: bool,
+    /// `smart` (the default: insensitive unless the query has an uppercase
+    /// letter), `sensitive` or `insensitive`.
+    #[serde(default)]
+    case: CaseMode,
+    /// The folder to search, relative to the kiln root (the root when
+    /// absent), subfolders included.
+    folder: Option<String>,
+    /// Lines shown before and after each match (0 to 10).
+    #[serde(default = "default_context_lines")]
+    context_lines: usize,
+    /// The most matches returned (1 to 1,000).
+    #[serde(default = "default_search_limit")]
+    limit: usize,
+}
+
+impl From<TextSearchRequest> for kiln::TextSearchRequest {
+    fn from(args: TextSearchRequest) -> Self {
+        kiln::TextSearchRequest {
+            query: args.query,
+            regex: args.regex,
+            case: args.case.into(),
+            folder: args.folder,
+            context_lines: args.context_lines,
+            limit: args.limit,
+        }
+    }
+}
+
+/// `property_search`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(in crate::mcp) struct PropertySearchRequest {
+    /// The properties a note must have, at least one: each key's value is a
+    /// string, number, boolean or null, or a list of them (any one
+    /// matches). Every key must match. Example: {"status": "active",
+    /// "tags": ["project", "idea"]}.
+    #[schemars(schema_with = "properties_schema")]
+    properties: Map<String, Value>,
+    /// Search only this folder and its subfolders, relative to the kiln
+    /// root (the whole kiln when absent).
+    folder: Option<String>,
+    /// The most notes per page (1 to 1,000).
+    #[serde(default = "default_property_limit")]
+    limit: usize,
+    /// The `next_cursor` of the previous page.
+    cursor: Option<String>,
+}
+
+impl From<PropertySearchRequest> for kiln::PropertySearchRequest {
+    fn from(args: PropertySearchRequest) -> Self {
+        kiln::PropertySearchRequest {
+            properties: args.properties,
+            folder: args.folder,
+            limit: args.limit,
+            cursor: args.cursor,
+        }
+    }
+}
+
+/// How results are ranked.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(in crate::mcp) enum SearchMode {
+    /// By the cosine similarity of each note's best chunk.
+    #[default]
+    Semantic,
+    /// That ranking fused with a BM25 ranking of the same chunks
+    /// (reciprocal rank fusion), so exact names and rare terms count too.
+    Hybrid,
+}
+
+impl From<SearchMode> for kiln::SearchMode {
+    fn from(mode: SearchMode) -> Self {
+        match mode {
+            SearchMode::Semantic => kiln::SearchMode::Semantic,
+            SearchMode::Hybrid => kiln::SearchMode::Hybrid,
+        }
+    }
+}
+
+impl From<kiln::SearchMode> for SearchMode {
+    fn from(mode: kiln::SearchMode) -> Self {
+        match mode {
+            kiln::SearchMode::Semantic => SearchMode::Semantic,
+            kiln::SearchMode::Hybrid => SearchMode::Hybrid,
+        }
+    }
+}
+
+/// `semantic_search`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(in crate::mcp) struct SemanticSearchRequest {
+    /// What to look for, in words: a question or a description of the
+    /// notes wanted (1 to 2,000 characters). The notes need not share its
+    /// words.
+    query: String,
+    /// The most notes to return (1 to 100).
+    #[serde(default = "default_semantic_limit")]
+    limit: usize,
+    /// Search only the notes whose properties hold these values, matched as
+    /// `property_search` matches them (every key must match; a list means
+    /// any of its values). Example: {"status": "active"}.
+    #[serde(default)]
+    #[schemars(schema_with = "properties_schema")]
+    properties: Option<Map<String, Value>>,
+    /// Search only this folder and its subfolders, relative to the kiln
+    /// root (the whole kiln when absent).
+    folder: Option<String>,
+    /// Leave out notes whose best chunk is less similar than this (cosine
+    /// similarity, -1 to 1; around 0.3 keeps only clearly related notes).
+    /// `semantic` mode only.
+    min_score: Option<f32>,
+    /// `semantic` (the default) ranks by meaning alone; `hybrid` also
+    /// ranks by the query's exact words (BM25) and fuses the two, for
+    /// queries naming identifiers, codes or rare names.
+    #[serde(default)]
+    mode: SearchMode,
+}
+
+impl From<SemanticSearchRequest> for kiln::SemanticSearchRequest {
+    fn from(args: SemanticSearchRequest) -> Self {
+        kiln::SemanticSearchRequest {
+            query: args.query,
+            limit: args.limit,
+            properties: args.properties,
+            folder: args.folder,
+            min_score: args.min_score,
+            mode: args.mode.into(),
+        }
+    }
+}
+
+/// `create_note`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(in crate::mcp) struct CreateNoteRequest {
+    /// The new note's path relative to the kiln root, `/`-separated, `.md`
+    /// optional; missing folders are created.
+    path: String,
+    /// The note's markdown (its body, when `frontmatter` is given).
+    content: String,
+    /// Properties to write as the note's YAML frontmatter.
+    frontmatter: Option<serde_json::Map<String, serde_json::Value>>,
+}
+
+impl From<CreateNoteRequest> for kiln::CreateNoteRequest {
+    fn from(args: CreateNoteRequest) -> Self {
+        kiln::CreateNoteRequest {
+            path: args.path,
+            content: args.content,
+            frontmatter: args.frontmatter,
+        }
+    }
+}
+
+/// `update_note`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(in crate::mcp) struct UpdateNoteRequest {
+    /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
+    path: String,
+    /// The new body; the frontmatter block is kept byte for byte unless
+    /// `frontmatter` is given too.
+    content: Option<String>,
+    /// The note's properties, all of them: the frontmatter block is replaced
+    /// whole; the body is kept byte for byte unless `content` is given too.
+    frontmatter: Option<serde_json::Map<String, serde_json::Value>>,
+    /// The `sha256` read_note returned: when the note changed since, nothing
+    /// is written.
+    expected_sha256: Option<String>,
+}
+
+impl From<UpdateNoteRequest> for kiln::UpdateNoteRequest {
+    fn from(args: UpdateNoteRequest) -> Self {
+        kiln::UpdateNoteRequest {
+            path: args.path,
+            content: args.content,
+            frontmatter: args.frontmatter,
+            expected_sha256: args.expected_sha256,
+        }
+    }
+}
+
+/// `delete_note`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(in crate::mcp) struct DeleteNoteRequest {
+    /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
+    path: String,
+    /// Remove the file instead of moving it to `.trash/`.
+    #[serde(default)]
+    permanent: bool,
+}
+
+impl From<DeleteNoteRequest> for kiln::DeleteNoteRequest {
+    fn from(args: DeleteNoteRequest) -> Self {
+        kiln::DeleteNoteRequest {
+            path: args.path,
+            permanent: args.permanent,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `T` decoded from `json`, as a call's arguments are.
+    fn decode<T: serde::de::DeserializeOwned>(json: Value) -> Result<T, serde_json::Error> {
+        serde_json::from_value(json)
+    }
+
+    #[test]
+    fn text_search_defaults_and_refusals() {
+        let request: kiln::TextSearchRequest =
+            decode::<TextSearchRequest>(json!({"query": "x", "case": "insensitive"}))
+                .unwrap()
+                .into();
+        assert_eq!(
+            (
+                request.case,
+                request.context_lines,
+                request.limit,
+                request.regex
+            ),
+            (kiln::CaseMode::Insensitive, 2, 100, false)
+        );
+        assert!(decode::<TextSearchRequest>(json!({"query": "x", "case": "upper"})).is_err());
+        assert!(decode::<TextSearchRequest>(json!({"query": "x", "regexp": true})).is_err());
+    }
+
+    #[test]
+    fn semantic_search_defaults_and_unknown_fields() {
+        let r: kiln::SemanticSearchRequest =
+            decode::<SemanticSearchRequest>(json!({"query": "garden"}))
+                .unwrap()
+                .into();
+        assert_eq!(r, kiln::SemanticSearchRequest::new("garden"));
+        assert_eq!(r.limit, 10);
+        assert_eq!(r.mode, kiln::SearchMode::Semantic);
+        assert!(decode::<SemanticSearchRequest>(json!({"query": "x", "k": 3})).is_err());
+        assert!(decode::<SemanticSearchRequest>(json!({"query": "x", "mode": "lexical"})).is_err());
+        let hybrid: kiln::SemanticSearchRequest =
+            decode::<SemanticSearchRequest>(json!({"query": "x", "mode": "hybrid"}))
+                .unwrap()
+                .into();
+        assert_eq!(hybrid.mode, kiln::SearchMode::Hybrid);
+    }
+
+    #[test]
+    fn property_search_refuses_unknown_and_ill_typed_arguments() {
+        for arguments in [
+            json!({"properties": {"s": 1}, "limits": 3}),
+            json!({"properties": "status"}),
+            json!({"folder": "x"}),
+        ] {
+            assert!(decode::<PropertySearchRequest>(arguments).is_err());
+        }
+        let request: kiln::PropertySearchRequest =
+            decode::<PropertySearchRequest>(json!({"properties": {"s": 1}}))
+                .unwrap()
+                .into();
+        assert_eq!(
+            request,
+            kiln::PropertySearchRequest::new(Map::from_iter([("s".to_owned(), json!(1))]))
+        );
+    }
+
+    #[test]
+    fn list_notes_defaults_are_the_kilns() {
+        let request: kiln::ListNotesRequest = decode::<ListNotesRequest>(json!({})).unwrap().into();
+        assert_eq!(request, kiln::ListNotesRequest::default());
+        assert_eq!((request.recursive, request.limit), (true, 200));
+    }
+
+    /// The properties of a write reach the kiln in the order the call's
+    /// JSON text gives them (serde_json's `preserve_order`): a sorted map
+    /// would write another note than the one asked for.
+    #[test]
+    fn a_writes_properties_keep_the_order_of_the_call() {
+        let create: CreateNoteRequest = serde_json::from_str(
+            r#"{"path": "Order", "content": "Body\n",
+                "frontmatter": {"zeta": 1, "alpha": 2, "mid": ["b", "a"]}}"#,
+        )
+        .unwrap();
+        let create = kiln::CreateNoteRequest::from(create);
+        let keys: Vec<&str> = create
+            .frontmatter
+            .as_ref()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, ["zeta", "alpha", "mid"]);
+        let update: UpdateNoteRequest = serde_json::from_str(
+            r#"{"path": "Order.md", "frontmatter": {"mid": {"z": true, "a": null}, "zeta": "last"}}"#,
+        )
+        .unwrap();
+        let update = kiln::UpdateNoteRequest::from(update);
+        let frontmatter = update.frontmatter.unwrap();
+        assert_eq!(frontmatter.keys().collect::<Vec<_>>(), ["mid", "zeta"]);
+        assert_eq!(
+            serde_json::to_string(&frontmatter["mid"]).unwrap(),
+            r#"{"z":true,"a":null}"#
+        );
+    }
+}
