@@ -308,7 +308,10 @@ fn plural(count: usize, unit: &str) -> String {
 
 #[test]
 fn preset_limits_table_holds_each_presets_limits() {
-    let limits = table_headed(&section_of(CLI, "The command line"), ["preset", "longest title"]);
+    let limits = table_headed(
+        &section_of(CLI, "The command line"),
+        ["preset", "longest title"],
+    );
     assert_eq!(limits.len(), 1 + Preset::ALL.len(), "{limits:?}");
     for preset in Preset::ALL {
         let config = preset.config();
@@ -600,10 +603,7 @@ fn a_root_written_with_a_tilde_is_not_expanded() {
 
 #[test]
 fn the_quire_toml_example_is_a_configuration_quire_takes() {
-    let start = CLI
-        .find("```toml\n[commit]")
-        .expect("a quire.toml example")
-        + "```toml\n".len();
+    let start = CLI.find("```toml\n[commit]").expect("a quire.toml example") + "```toml\n".len();
     let end = start + CLI[start..].find("```").unwrap();
     let config = quire_grammar::commit::config::CommitConfig::parse(&CLI[start..end])
         .unwrap_or_else(|error| panic!("the README's quire.toml: {error}"));

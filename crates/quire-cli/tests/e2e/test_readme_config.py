@@ -31,16 +31,16 @@ TOOLSETS = {
         "read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search", "semantic_search",
         "create_note", "update_note", "delete_note",
     },
-    # Served only when named; no call is made here (tests/e2e/test_nova.py
+    # Served only when named; no call is made here (test_nova.py
     # drives them against a Task Manager).
     "nova": {"update_execution_session", "create_step", "update_step", "health_check"},
 }
 
 
 def client_configuration() -> dict[str, Any]:
-    """The `mcpServers` of the JSON block under "### Client configuration"."""
+    """The `mcpServers` of the JSON block under "## Client configuration"."""
     readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n### Client configuration\n", 1)[1]
+    section = readme.split("\n## Client configuration\n", 1)[1]
     section = section.split("\n## ", 1)[0].split("\n### ", 1)[0]
     blocks = section.split("```json\n")[1:]
     assert len(blocks) == 1, "one JSON block in the README's client configuration"
