@@ -615,3 +615,117 @@ fn the_quire_toml_example_is_a_configuration_quire_takes() {
         Some(&["cli".to_owned(), "mcp".to_owned()][..])
     );
 }
+
+/// The features a manifest's `[features]` table declares, and its
+/// `default` list.
+fn features_of(manifest: &str) -> (BTreeSet<String>, Vec<String>) {
+    let table = manifest
+        .split("\n[features]\n")
+        .nth(1)
+        .expect("a [features] table")
+        .split("\n[")
+        .next()
+        .unwrap_or_default();
+    let mut names = BTreeSet::new();
+    let mut default = Vec::new();
+    for line in table.lines().filter(|line| !line.starts_with('#')) {
+        let Some((name, list)) = line.split_once(" = [") else {
+            continue;
+        };
+        if name == "default" {
+            default = list
+                .trim_end_matches(']')
+                .split(',')
+                .map(|item| item.trim().trim_matches('"').to_owned())
+                .filter(|item| !item.is_empty())
+                .collect();
+        } else {
+            names.insert(name.to_owned());
+        }
+    }
+    (names, default)
+}
+
+#[test]
+fn the_readmes_feature_claims_are_the_manifests() {
+    // quire-cli: "Its features: `mcp` (...), `semantic` (...), `nova` (...);
+    // all on by default."
+    let (features, default) = features_of(include_str!("../Cargo.toml"));
+    let install = section("Install").join("\n");
+    // Each feature is a code span followed by what it adds in parentheses.
+    let list = install
+        .split("Its features:")
+        .nth(1)
+        .expect("the Install section lists the features")
+        .split("all on by default")
+        .next()
+        .unwrap_or_default();
+    let parts: Vec<&str> = list.split('`').collect();
+    let claimed: BTreeSet<String> = parts
+        .iter()
+        .enumerate()
+        .skip(1)
+        .step_by(2)
+        .filter(|(at, _)| {
+            parts
+                .get(at + 1)
+                .is_some_and(|after| after.trim_start().starts_with('('))
+        })
+        .map(|(_, name)| (*name).to_owned())
+        .collect();
+    assert_eq!(claimed, features, "the README's features of quire-cli");
+    assert_eq!(
+        default.iter().cloned().collect::<BTreeSet<_>>(),
+        features,
+        "the README says every feature is on by default"
+    );
+    // quire-grammar: "the features `frontmatter` (...) and `markdown` (...)".
+    let (grammar_features, grammar_default) = features_of(include_str!("../../../Cargo.toml"));
+    let library = section("The library").join("\n");
+    for feature in &grammar_features {
+        assert!(
+            library.contains(&format!("`{feature}`")),
+            "the README's library section names the grammar's feature {feature}"
+        );
+    }
+    assert!(
+        grammar_default.is_empty(),
+        "the README says the grammars are opt-in"
+    );
+}
+
+#[test]
+fn the_commit_checkers_build_has_no_server_in_it() {
+    // "the commit checker alone builds ... without the MCP server (no
+    // tokio, no rmcp)".
+    let install = section("Install").join("\n");
+    assert!(install.contains("--no-default-features"), "{install}");
+    assert!(install.contains("(no tokio, no rmcp)"), "{install}");
+    let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    let output = Command::new(env!("CARGO"))
+        .args(["tree", "--manifest-path", manifest, "-p", "quire-cli"])
+        .args([
+            "--no-default-features",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "--offline",
+        ])
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let tree = String::from_utf8_lossy(&output.stdout);
+    for server_crate in ["tokio", "rmcp", "schemars", "hyper", "candle-core"] {
+        assert!(
+            !tree
+                .lines()
+                .any(|line| line.starts_with(&format!("{server_crate} "))),
+            "the commit checker's build pulls in {server_crate}"
+        );
+    }
+}

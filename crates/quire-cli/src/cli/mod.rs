@@ -1,35 +1,46 @@
 //! Command definitions and dispatch. Each subcommand lives in its own module;
 //! they share input reading, output and diagnostic rendering.
 
+#[cfg(feature = "mcp")]
 mod ask;
 mod check;
 mod commit_config;
+#[cfg(feature = "mcp")]
 mod embedder;
 mod files;
 mod fmt;
 mod history;
 mod hook;
 mod hook_install;
+#[cfg(feature = "mcp")]
 mod index;
 mod input;
 #[cfg(feature = "semantic")]
 mod models;
+mod not_built;
 mod output;
 pub(crate) mod panic_hook;
 mod parse;
+#[cfg(any(feature = "mcp", feature = "semantic"))]
 mod progress;
 mod render;
+#[cfg(feature = "mcp")]
 mod serve;
+#[cfg(feature = "mcp")]
+mod server_args;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::OnceLock;
 
 use clap::{Args, Parser, Subcommand};
+#[cfg(feature = "mcp")]
 use embedder::EmbedderArgs;
 use quire_grammar::commit::Preset as CommitPreset;
 use quire_grammar::commit::policy::{CheckOptions, CommitCheck, MessageSource, PresetChoice};
 use quire_grammar::plan::{ParserConfig, Preset};
+#[cfg(feature = "mcp")]
+use server_args::{HttpLimitArgs, KilnArgs, WritesArg};
 
 const EXIT_STATUS_HELP: &str = "\
 Exit status: 0 success; 1 findings (a document that halted, is invalid, is not
@@ -85,6 +96,7 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         config: Option<PathBuf>,
     },
+    #[cfg(feature = "mcp")]
     /// Serve the MCP tools (stdio by default).
     ///
     /// stdout carries only JSON-RPC; logs go to stderr (`RUST_LOG`). Exits
@@ -111,6 +123,7 @@ enum Command {
         #[command(flatten)]
         kiln: KilnArgs,
     },
+    #[cfg(feature = "mcp")]
     /// Run one MCP tool in-process and print its result JSON; without a
     /// tool, list the tools with what each does.
     ///
@@ -138,6 +151,7 @@ enum Command {
         #[command(flatten)]
         embedder: EmbedderArgs,
     },
+    #[cfg(feature = "mcp")]
     /// Build or refresh a kiln's semantic index (`.quire/` in the root),
     /// with a progress bar, so that a large vault is ready before the
     /// first `semantic_search`.
@@ -242,90 +256,6 @@ enum HookCommand {
         #[arg(long)]
         force: bool,
     },
-}
-
-/// How `serve` runs the kiln's tools.
-#[derive(Debug, Args)]
-pub(crate) struct KilnArgs {
-    /// How long a kiln tool call may take (e.g. 10s, 500ms; default 10s): a
-    /// call waiting for the index is told to retry, a search returns what it
-    /// found so far with `truncated`.
-    #[arg(long, value_name = "DURATION", value_parser = serve::parse_duration)]
-    tool_timeout: Option<std::time::Duration>,
-    /// Do not watch the kiln for changes; rescan it before a call instead
-    /// (at most every 2 s), for file systems where watching does not work.
-    #[arg(long)]
-    no_watch: bool,
-    #[command(flatten)]
-    writes: WritesArg,
-    #[command(flatten)]
-    embedder: EmbedderArgs,
-}
-
-/// Whether the kiln's write tools are offered, and how.
-#[derive(Debug, Args)]
-pub(crate) struct WritesArg {
-    /// How the kiln's write tools (create_note, update_note, delete_note)
-    /// are offered: `ask` (default) asks the user before every change
-    /// (through the MCP client, or on this terminal for `quire call`),
-    /// `allow` writes without asking (update and delete are still
-    /// annotated destructive, so a host can ask), `deny` leaves them out.
-    #[arg(long, value_enum, value_name = "POLICY", default_value = "ask")]
-    writes: Writes,
-}
-
-/// `--writes`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub(crate) enum Writes {
-    /// Every write asks the user first.
-    Ask,
-    /// The write tools are offered, with no prompt.
-    Allow,
-    /// The write tools are not offered.
-    Deny,
-}
-
-impl WritesArg {
-    fn policy(&self) -> quire_cli::mcp::WritePolicy {
-        match self.writes {
-            Writes::Ask => quire_cli::mcp::WritePolicy::Ask,
-            Writes::Allow => quire_cli::mcp::WritePolicy::Allow,
-            Writes::Deny => quire_cli::mcp::WritePolicy::Deny,
-        }
-    }
-}
-
-impl KilnArgs {
-    fn options(&self) -> anyhow::Result<quire_kiln::KilnOptions> {
-        let defaults = quire_kiln::KilnOptions::default();
-        Ok(quire_kiln::KilnOptions {
-            budget: self.tool_timeout.unwrap_or(defaults.budget),
-            watch: !self.no_watch,
-            embedder: self.embedder.source()?,
-            ..defaults
-        })
-    }
-}
-
-/// Limits of `serve --http` (see the README's server section).
-#[derive(clap::Args, Debug)]
-pub(crate) struct HttpLimitArgs {
-    /// With --http: close a connection whose request headers take longer
-    /// than this (e.g. 10s, 500ms; default 10s).
-    #[arg(long, value_name = "DURATION", requires = "http", value_parser = serve::parse_duration)]
-    http_header_timeout: Option<std::time::Duration>,
-    /// With --http: answer 408 to a request body that takes longer than
-    /// this to arrive (default 30s).
-    #[arg(long, value_name = "DURATION", requires = "http", value_parser = serve::parse_duration)]
-    http_body_timeout: Option<std::time::Duration>,
-    /// With --http: close an MCP session after this long without requests
-    /// (default 10m).
-    #[arg(long, value_name = "DURATION", requires = "http", value_parser = serve::parse_duration)]
-    http_session_idle_timeout: Option<std::time::Duration>,
-    /// With --http: open MCP sessions at most; a new one beyond gets 503
-    /// (default 64).
-    #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
-    http_max_sessions: Option<u32>,
 }
 
 #[derive(Debug, Args)]
@@ -467,6 +397,10 @@ impl From<Outcome> for ExitCode {
 /// Parses the arguments, runs the command, and turns its result into the
 /// exit status, printing any error as one line on stderr.
 pub(crate) fn main() -> ExitCode {
+    if let Some(missing) = not_built::command_not_built(std::env::args_os().nth(1).as_deref()) {
+        output::message(&format!("error: {missing}"));
+        return Outcome::UsageOrIo.into();
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
@@ -544,6 +478,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             check,
             write,
         } => fmt::run(&source, check, write),
+        #[cfg(feature = "mcp")]
         Command::Serve {
             root,
             tools,
@@ -560,6 +495,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             kiln.options()?,
             kiln.writes.policy(),
         ),
+        #[cfg(feature = "mcp")]
         Command::Call {
             tool,
             arguments,
@@ -577,6 +513,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             writes.policy(),
             &embedder,
         ),
+        #[cfg(feature = "mcp")]
         Command::Index { root, embedder } => index::run(&root, &embedder),
         Command::Hook(HookCommand::PrepareCommitMsg {
             file,
