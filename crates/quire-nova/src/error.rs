@@ -49,7 +49,9 @@ pub enum NovaError {
         body: String,
     },
     /// An answer that is neither a success, a redirect nor an error (a
-    /// 1xx status after the request).
+    /// 1xx status after the request), or that is not HTTP/1.1 as the
+    /// client reads it: malformed, or a head or a chunked body's line
+    /// longer than the client reads of one. Not retried.
     #[error("the Task Manager's answer could not be read: {0}")]
     InvalidResponse(String),
     /// The Task Manager (or something in its place) answered with a

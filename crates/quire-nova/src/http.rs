@@ -1,12 +1,15 @@
 //! The Task Manager over HTTP: the requests the OpenAPI document describes
 //! (their bodies are its generated types, `generated::types`, written with
-//! serde), sent with ureq (blocking), and the error mapping and retries
-//! the requirements ask for:
+//! serde), sent with ureq 3 (blocking; `super::agent` sets it up), and
+//! the error mapping and retries the requirements ask for:
 //!
 //! - a timeout is [`NovaError::Timeout`] ("Request timeout"), never retried,
 //!   so a caller waits at most the timeout;
 //! - a connection that cannot be made or breaks is
 //!   [`NovaError::Unreachable`], naming the base URL;
+//! - an answer that is not HTTP/1.1 as read here (malformed, a head past
+//!   16 KiB, a chunked body's line past 32 KiB: `super::agent`) is
+//!   [`NovaError::InvalidResponse`], not retried;
 //! - a status of 400 or more is [`NovaError::Server`] with the Task
 //!   Manager's `error` and `error_code`, or [`NovaError::NotJsonError`] with
 //!   the start of the body when it is not that JSON (read up to 64 KiB);
@@ -30,7 +33,10 @@
 //! the calls are few, and a kept connection the Task Manager has since
 //! closed would fail a `create_step` whose request may have arrived.
 //! Connecting, sending and reading are bounded by what is left of the
-//! call's timeout, the host name's lookup too (`super::resolve`).
+//! call's timeout, the host name's lookup too (`super::resolve`), and no
+//! part of an answer is held past a set size: its head and the lines of a
+//! chunked body by ureq's buffers (`super::agent`), its body by
+//! `super::body`.
 //!
 //! Why not the client methods progenitor generates (build.rs generates
 //! only the types): they put an id into the path with only `/` and `%`
@@ -49,8 +55,10 @@ use std::io;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
+use ureq3::http::{self, HeaderMap};
 use url::Url;
 
+use super::agent::{self, Failure, Part};
 use super::body::{self, answer_excerpt, excerpt};
 use super::client::{ClientKind, TaskManagerClient};
 use super::config::{HttpConfig, check_host};
@@ -76,9 +84,6 @@ pub const SUCCESS_BODY_LIMIT: usize = 4 * 1024 * 1024;
 /// server (or proxy) sending megabytes with its error must not make the
 /// client hold them.
 const ERROR_BODY_LIMIT: usize = 64 * 1024;
-
-/// The `User-Agent` of every request.
-const USER_AGENT: &str = concat!("quire-nova/", env!("CARGO_PKG_VERSION"));
 
 /// The Task Manager's API over HTTP. Its calls block (see
 /// [`TaskManagerClient`]).
@@ -215,22 +220,21 @@ impl HttpClient {
         deadline: Instant,
     ) -> Result<Reply, NovaError> {
         let agent = self.agent(url, deadline)?;
-        let left = self.left(deadline)?;
-        let request = agent
-            .request_url(method.as_str(), url)
-            .timeout(left)
-            .set("Accept", "application/json");
+        let request = http::Request::builder()
+            .method(method.as_str())
+            .uri(url.as_str())
+            .header("Accept", "application/json");
         let sent = match body {
             Some(body) => request
-                .set("Content-Type", "application/json")
-                .send_bytes(body),
-            None => request.call(),
+                .header("Content-Type", "application/json")
+                .body(body)
+                .map(|request| agent.run(request)),
+            None => request.body(()).map(|request| agent.run(request)),
         };
-        let response = match sent {
-            Ok(response) | Err(ureq::Error::Status(_, response)) => response,
-            Err(ureq::Error::Transport(transport)) => return Err(self.transport(&transport)),
-        };
-        match response.status() {
+        let response = sent
+            .map_err(|error| self.unsendable(&error.to_string()))?
+            .map_err(|error| self.transport(error))?;
+        match response.status().as_u16() {
             200..=299 => self.success(response, idempotent),
             300..=399 => Err(redirected(&response)),
             400..=599 => Err(self.failure(response)),
@@ -250,10 +254,10 @@ impl HttpClient {
         Ok(left)
     }
 
-    /// An agent for one try: the Task Manager's addresses looked up by
-    /// `deadline`, connecting within what is left of it, following no
-    /// redirect, keeping no connection and using no proxy.
-    fn agent(&self, url: &Url, deadline: Instant) -> Result<ureq::Agent, NovaError> {
+    /// An agent for one try (`super::agent`): the Task Manager's addresses
+    /// looked up by `deadline`, the rest of the try given what is left of
+    /// it.
+    fn agent(&self, url: &Url, deadline: Instant) -> Result<ureq3::Agent, NovaError> {
         let (Some(host), Some(port)) = (url.host(), url.port_or_known_default()) else {
             return Err(NovaError::Setup(format!(
                 "{url} names no host and port to connect to"
@@ -267,28 +271,16 @@ impl HttpClient {
                     reason,
                 },
             })?;
-        let connect_within = self.left(deadline)?;
-        Ok(ureq::AgentBuilder::new()
-            .resolver(move |_: &str| Ok(addresses.clone()))
-            .timeout_connect(connect_within)
-            .redirects(0)
-            .max_idle_connections(0)
-            .try_proxy_from_env(false)
-            .user_agent(USER_AGENT)
-            .build())
+        Ok(agent::for_one_try(addresses, self.left(deadline)?))
     }
 
     /// A success's body, read up to [`SUCCESS_BODY_LIMIT`]. A body that
     /// breaks off after the success status is, for a call that is not
     /// idempotent, [`NovaError::StepAnswerLost`]: what it asked for was
     /// most likely done, and must not be asked again.
-    fn success(
-        &self,
-        response: ureq::Response,
-        idempotent: Idempotent,
-    ) -> Result<Reply, NovaError> {
-        let status = response.status();
-        let declared = content_length(&response);
+    fn success(&self, response: Response, idempotent: Idempotent) -> Result<Reply, NovaError> {
+        let status = response.status().as_u16();
+        let declared = content_length(response.headers());
         let too_large = NovaError::AnswerTooLarge {
             status,
             declared,
@@ -298,15 +290,16 @@ impl HttpClient {
         if declared.is_some_and(|length| length > SUCCESS_BODY_LIMIT as u64) {
             return Err(too_large);
         }
-        let read = match body::read_capped(response.into_reader(), declared, SUCCESS_BODY_LIMIT) {
+        let body = response.into_body().into_reader();
+        let read = match body::read_capped(body, declared, SUCCESS_BODY_LIMIT) {
             Ok(read) => read,
             Err(error) if idempotent == Idempotent::No => {
                 return Err(NovaError::StepAnswerLost {
                     status,
-                    reason: self.broken_off(&error),
+                    reason: self.broken_off(error),
                 });
             }
-            Err(error) => return Err(self.read_failed(&error)),
+            Err(error) => return Err(self.read_failed(error)),
         };
         if !read.whole {
             return Err(too_large);
@@ -324,56 +317,64 @@ impl HttpClient {
         }
     }
 
-    /// A request that got no answer.
-    fn transport(&self, error: &ureq::Transport) -> NovaError {
-        match error.kind() {
-            ureq::ErrorKind::InvalidUrl
-            | ureq::ErrorKind::UnknownScheme
-            | ureq::ErrorKind::InsecureRequestHttpsOnly => NovaError::Setup(format!(
-                "no request to {} could be formed: {error}",
-                self.base_url
-            )),
-            _ if timed_out(error) => self.timed_out(),
-            _ => NovaError::Unreachable {
-                base_url: self.base_url.clone(),
-                reason: root_cause(error),
-            },
+    fn unsendable(&self, why: &str) -> NovaError {
+        NovaError::Setup(format!(
+            "no request to {} could be formed: {why}",
+            self.base_url
+        ))
+    }
+
+    fn unreachable(&self, reason: String) -> NovaError {
+        NovaError::Unreachable {
+            base_url: self.base_url.clone(),
+            reason,
         }
     }
 
-    /// A body whose reading failed: the time ran out, or the connection
-    /// broke.
-    fn read_failed(&self, error: &io::Error) -> NovaError {
-        if timed_out(error) {
-            self.timed_out()
-        } else {
-            NovaError::Unreachable {
-                base_url: self.base_url.clone(),
-                reason: root_cause(error),
-            }
+    /// A request that got no answer, or an answer whose head could not be
+    /// read.
+    fn transport(&self, error: ureq3::Error) -> NovaError {
+        match Failure::of(error, Part::Head) {
+            Failure::TimedOut => self.timed_out(),
+            Failure::Unsendable(why) => self.unsendable(&why),
+            Failure::Malformed(what) => not_http(&what),
+            Failure::Broken(reason) => self.unreachable(reason),
+        }
+    }
+
+    /// A body whose reading failed: the time ran out, the connection
+    /// broke, or the body is not HTTP/1.1 as read here.
+    fn read_failed(&self, error: io::Error) -> NovaError {
+        match Failure::of_read(error) {
+            Failure::TimedOut => self.timed_out(),
+            Failure::Malformed(what) => not_http(&what),
+            Failure::Unsendable(reason) | Failure::Broken(reason) => self.unreachable(reason),
         }
     }
 
     /// Why a success's body broke off, in words.
-    fn broken_off(&self, error: &io::Error) -> String {
-        if timed_out(error) {
-            format!(
+    fn broken_off(&self, error: io::Error) -> String {
+        match Failure::of_read(error) {
+            Failure::TimedOut => format!(
                 "the rest of it did not come within the {} s timeout (TASK_MANAGER_TIMEOUT)",
                 self.timeout.as_secs_f64()
-            )
-        } else {
-            format!("the connection broke: {}", root_cause(error))
+            ),
+            Failure::Malformed(what) => what,
+            Failure::Unsendable(reason) | Failure::Broken(reason) => {
+                format!("the connection broke: {reason}")
+            }
         }
     }
 
     /// An answer with an error status, its body read up to
     /// [`ERROR_BODY_LIMIT`].
-    fn failure(&self, response: ureq::Response) -> NovaError {
-        let status = response.status();
-        let declared = content_length(&response);
-        let read = match body::read_capped(response.into_reader(), declared, ERROR_BODY_LIMIT) {
+    fn failure(&self, response: Response) -> NovaError {
+        let status = response.status().as_u16();
+        let declared = content_length(response.headers());
+        let body = response.into_body().into_reader();
+        let read = match body::read_capped(body, declared, ERROR_BODY_LIMIT) {
             Ok(read) => read,
-            Err(error) => return self.read_failed(&error),
+            Err(error) => return self.read_failed(error),
         };
         match serde_json::from_slice::<types::ErrorBody>(&read.bytes) {
             Ok(said) if read.whole => NovaError::Server {
@@ -389,53 +390,36 @@ impl HttpClient {
     }
 }
 
+/// An answer as ureq gives it: its head read, its body still to read.
+type Response = http::Response<ureq3::Body>;
+
+/// An answer that is not HTTP/1.1 as read here: `what` was wrong with it.
+fn not_http(what: &str) -> NovaError {
+    NovaError::InvalidResponse(format!(
+        "{what}; check that TASK_MANAGER_HOST and TASK_MANAGER_PORT name the Task Manager itself"
+    ))
+}
+
 /// The length an answer declares (`Content-Length`), when it declares
 /// one that is a number.
-fn content_length(response: &ureq::Response) -> Option<u64> {
-    response
-        .header("Content-Length")
+fn content_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get("Content-Length")
+        .and_then(|length| length.to_str().ok())
         .and_then(|length| length.trim().parse().ok())
 }
 
 /// A redirect, with where it pointed (as text, and no longer than an
 /// excerpt: the header is the peer's).
-fn redirected(response: &ureq::Response) -> NovaError {
-    let location = match response.header("Location") {
+fn redirected(response: &Response) -> NovaError {
+    let location = match response.headers().get("Location") {
         Some(location) => excerpt(location.as_bytes()),
         None => "(no Location header)".to_owned(),
     };
     NovaError::Redirected {
-        status: response.status(),
+        status: response.status().as_u16(),
         location,
     }
-}
-
-/// Whether `error` or one of its causes is a time limit running out (a
-/// socket's timeout shows as `WouldBlock` on some systems).
-fn timed_out(error: &(dyn std::error::Error + 'static)) -> bool {
-    let mut cause = Some(error);
-    while let Some(error) = cause {
-        if let Some(io) = error.downcast_ref::<io::Error>()
-            && matches!(
-                io.kind(),
-                io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
-            )
-        {
-            return true;
-        }
-        cause = error.source();
-    }
-    false
-}
-
-/// The innermost cause (`Connection refused (os error 111)`): the HTTP
-/// client's own message only says what it was doing.
-fn root_cause(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut cause = error;
-    while let Some(source) = cause.source() {
-        cause = source;
-    }
-    cause.to_string()
 }
 
 /// A request body as JSON: one of the document's generated types.

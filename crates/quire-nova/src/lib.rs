@@ -29,7 +29,7 @@
 //!   to check that the file is current.
 //!
 //! progenitor's client methods are not used (build.rs keeps only the
-//! types): [`HttpClient`] sends the requests itself, with ureq's blocking
+//! types): [`HttpClient`] sends the requests itself, with ureq 3's blocking
 //! client, each id encoded as one path segment (`path`), following no
 //! redirect, and reading an answer up to [`SUCCESS_BODY_LIMIT`] without
 //! assuming its shape (`http`'s module doc says why each). The domain's
@@ -59,6 +59,7 @@
 //! # Ok::<(), quire_nova::NovaError>(())
 //! ```
 
+mod agent;
 mod body;
 mod client;
 mod config;

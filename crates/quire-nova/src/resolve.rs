@@ -1,12 +1,14 @@
 //! Finding the Task Manager's addresses within a call's deadline.
 //!
-//! ureq bounds connecting, sending and reading by the deadline a request
-//! is given, but looks a host name up with the system resolver, which
-//! takes what it takes: a name server that does not answer holds a lookup
-//! for as long as the resolver's own timeouts and retries say. So the
-//! lookup runs on a thread of its own, and the call waits for it only
-//! until its deadline; a lookup still going then ends on its own, its
-//! result unused. An IP address needs no lookup.
+//! The system resolver takes what it takes: a name server that does not
+//! answer holds a lookup for as long as the resolver's own timeouts and
+//! retries say. So the lookup runs on a thread of its own, and the call
+//! waits for it only until its deadline; a lookup still going then ends on
+//! its own, its result unused. An IP address needs no lookup. ureq is
+//! given the addresses found (`super::agent`) and bounds connecting,
+//! sending and reading by the deadline. (ureq 3's own resolver would also
+//! wait on a thread, but it panics when no thread can be started; here
+//! that is an error that says so.)
 
 use std::io;
 use std::net::{SocketAddr, ToSocketAddrs};

@@ -1,10 +1,12 @@
 //! The Task Manager's HTTP client against a real HTTP server on 127.0.0.1:
 //! what each call sends (method, raw request target, JSON body, headers),
 //! and how timeouts, refused connections, error answers, retries,
-//! answers of any shape, oversized answers and redirects come out.
+//! answers of any shape, oversized answers, redirects and answers that
+//! never end where a reader waits for a line's end come out.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -58,7 +60,68 @@ enum Answer {
     /// A status declaring a JSON body of 1000 bytes, the start of one, and
     /// then nothing for 10 s.
     StallMidBody(u16),
+    /// An answer that never ends where a reader waits for a line to end,
+    /// counting in the counter the bytes the client took before it hung
+    /// up.
+    Flood(Flood, Arc<AtomicU64>),
 }
+
+/// An answer whose start is followed by the same bytes for as long as the
+/// client reads them (at most 20 s), so that a line never ends.
+#[derive(Clone, Copy, Debug)]
+enum Flood {
+    /// A chunked body of this status whose first chunk-size line never
+    /// ends (`fff...`).
+    ChunkSize(u16),
+    /// A chunked body of this status whose first chunk-size line, `1;`,
+    /// goes on as a chunk extension that never ends.
+    ChunkExtension(u16),
+    /// A chunked body of this status, `{}`, whose trailer line never ends.
+    ChunkTrailer(u16),
+    /// Header lines without end, each a well-formed header of 1 KiB.
+    HeaderLines,
+    /// Header lines without end, each an obsolete line folding (` yyy`)
+    /// continuing the header before it.
+    FoldedHeaderLines,
+    /// One header line that never ends.
+    HeaderLine,
+}
+
+impl Flood {
+    /// What is sent once, and what is then sent again and again.
+    fn start_and_repeat(self) -> (String, Vec<u8>) {
+        let chunked = |status: u16| {
+            format!(
+                "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            )
+        };
+        let line = |start: &str| format!("{start}{}\r\n", "y".repeat(1000)).repeat(64);
+        match self {
+            Flood::ChunkSize(status) => (chunked(status), vec![b'f'; 64 * 1024]),
+            Flood::ChunkExtension(status) => (chunked(status) + "1;", vec![b'x'; 64 * 1024]),
+            Flood::ChunkTrailer(status) => (
+                chunked(status) + "2\r\n{}\r\n0\r\nX-Trailer: ",
+                vec![b'y'; 64 * 1024],
+            ),
+            Flood::HeaderLines => ("HTTP/1.1 200 X\r\n".to_owned(), line("X-Filler: ").into()),
+            Flood::FoldedHeaderLines => (
+                "HTTP/1.1 200 X\r\nX-Filler: y\r\n".to_owned(),
+                line(" ").into(),
+            ),
+            Flood::HeaderLine => (
+                "HTTP/1.1 200 X\r\nX-Filler: ".to_owned(),
+                vec![b'y'; 64 * 1024],
+            ),
+        }
+    }
+}
+
+/// The most a flooding server may get the client to take before it hangs
+/// up: what a bounded reader holds (tens of KiB) plus what the socket
+/// buffers of both ends take in on loopback (a few MiB). A reader without
+/// a bound takes all it is sent until the call's deadline: ureq 2, reading
+/// a chunk-size line, took over 80 MB in 5 s.
+const FLOOD_BOUND: u64 = 16 * 1024 * 1024;
 
 /// The start of a created step's answer that never ends.
 const CUT_BODY: &str = r#"{"step_id": "step-"#;
@@ -171,6 +234,17 @@ fn serve(
                 "HTTP/1.1 {status} X\r\n{location}Content-Length: 0\r\nConnection: close\r\n\r\n"
             );
             let _ = writer.write_all(response.as_bytes());
+            return;
+        }
+        Some(Answer::Flood(flood, sent)) => {
+            let (start, repeat) = flood.start_and_repeat();
+            if writer.write_all(start.as_bytes()).is_err() {
+                return;
+            }
+            let until = Instant::now() + Duration::from_secs(20);
+            while Instant::now() < until && writer.write_all(&repeat).is_ok() {
+                sent.fetch_add(repeat.len() as u64, Ordering::Relaxed);
+            }
             return;
         }
         Some(Answer::CutOff(status) | Answer::StallMidBody(status)) => {
@@ -1172,4 +1246,131 @@ fn an_id_is_one_path_segment_whatever_it_holds() {
             "/api/executions/%C3%A9%2F../steps/..x",
         ]
     );
+}
+
+/// A chunked answer whose chunk-size line never ends, or goes on as a
+/// chunk extension that never ends, or whose trailer never ends, is
+/// refused as soon as the line passes
+/// what the client reads of one: the call fails at once, not at its
+/// deadline, without being retried, and the client stops reading (an
+/// unbounded reader held the line in memory until the deadline). On a
+/// success of `create_step` the step most likely exists, so that is what
+/// the error says.
+#[test]
+fn an_endless_chunk_size_line_or_extension_is_refused_at_once() {
+    let floods = [
+        Flood::ChunkSize(200),
+        Flood::ChunkExtension(200),
+        Flood::ChunkSize(500),
+        Flood::ChunkExtension(503),
+        Flood::ChunkTrailer(200),
+        Flood::ChunkSize(201),
+        Flood::ChunkExtension(201),
+    ];
+    let sent: Vec<Arc<AtomicU64>> = floods.iter().map(|_| Arc::default()).collect();
+    let (mut config, seen) = server(
+        floods
+            .iter()
+            .zip(&sent)
+            .map(|(flood, sent)| Answer::Flood(*flood, Arc::clone(sent)))
+            .collect(),
+    );
+    config.timeout = Duration::from_secs(5);
+    let client = client(&config);
+    let calls: [&dyn Fn() -> NovaError; 7] = [
+        &|| client.update_execution("e-1", &session("s-1")).unwrap_err(),
+        &|| client.health().unwrap_err(),
+        &|| {
+            client
+                .update_step("e-1", "step-1", &completed())
+                .unwrap_err()
+        },
+        &|| client.update_execution("e-1", &session("s-1")).unwrap_err(),
+        &|| client.health().unwrap_err(),
+        &|| {
+            client
+                .create_step("e-1", &StepCreate::new("build"))
+                .unwrap_err()
+        },
+        &|| {
+            client
+                .create_step("e-1", &StepCreate::new("build"))
+                .unwrap_err()
+        },
+    ];
+    for ((call, flood), sent) in calls.iter().zip(floods).zip(&sent) {
+        let started = Instant::now();
+        let error = call();
+        let waited = started.elapsed();
+        match (&error, flood) {
+            (NovaError::InvalidResponse(said), Flood::ChunkSize(200 | 500))
+            | (NovaError::InvalidResponse(said), Flood::ChunkExtension(200 | 503))
+            | (NovaError::InvalidResponse(said), Flood::ChunkTrailer(200)) => {
+                assert!(said.contains("chunked body"), "{flood:?}: {said}");
+            }
+            (
+                NovaError::StepAnswerLost {
+                    status: 201,
+                    reason,
+                },
+                _,
+            ) => {
+                assert!(reason.contains("chunked body"), "{flood:?}: {reason}");
+            }
+            _ => panic!("{flood:?}: {error:?}"),
+        }
+        assert!(!error.retryable(), "{flood:?}: {error:?}");
+        assert!(waited < Duration::from_secs(2), "{flood:?}: {waited:?}");
+        // The server stops once the client has hung up.
+        thread::sleep(Duration::from_millis(100));
+        let sent = sent.load(Ordering::Relaxed);
+        assert!(
+            sent < FLOOD_BOUND,
+            "{flood:?}: the client took {sent} bytes"
+        );
+    }
+    assert_eq!(requests(&seen).len(), 7, "none of these was retried");
+}
+
+/// An answer whose headers never end (well-formed header lines, folded
+/// continuation lines, or one line without end) is refused as soon as it
+/// passes what the client reads of an answer's head: at once, with an
+/// error that says so, and not retried.
+#[test]
+fn endless_header_lines_are_refused_at_once() {
+    let floods = [
+        Flood::HeaderLines,
+        Flood::FoldedHeaderLines,
+        Flood::HeaderLine,
+    ];
+    let sent: Vec<Arc<AtomicU64>> = floods.iter().map(|_| Arc::default()).collect();
+    let (mut config, seen) = server(
+        floods
+            .iter()
+            .zip(&sent)
+            .map(|(flood, sent)| Answer::Flood(*flood, Arc::clone(sent)))
+            .collect(),
+    );
+    config.timeout = Duration::from_secs(5);
+    let client = client(&config);
+    for (flood, sent) in floods.iter().zip(&sent) {
+        let started = Instant::now();
+        let error = client.update_execution("e-1", &session("s-1")).unwrap_err();
+        let waited = started.elapsed();
+        match &error {
+            NovaError::InvalidResponse(said) => {
+                assert!(said.contains("header"), "{flood:?}: {said}");
+            }
+            other => panic!("{flood:?}: {other:?}"),
+        }
+        assert!(!error.retryable(), "{flood:?}: {error:?}");
+        assert!(waited < Duration::from_secs(2), "{flood:?}: {waited:?}");
+        thread::sleep(Duration::from_millis(100));
+        let sent = sent.load(Ordering::Relaxed);
+        assert!(
+            sent < FLOOD_BOUND,
+            "{flood:?}: the client took {sent} bytes"
+        );
+    }
+    assert_eq!(requests(&seen).len(), 3, "none of these was retried");
 }
