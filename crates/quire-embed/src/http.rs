@@ -17,8 +17,8 @@ use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::json;
-use ureq3::http;
-use ureq3::tls::{RootCerts, TlsConfig};
+use ureq::http;
+use ureq::tls::{RootCerts, TlsConfig};
 
 use super::{EmbedError, Embedder, normalize};
 
@@ -49,7 +49,7 @@ const ERROR_BODY_BYTES: u64 = 64 * 1024;
 const MAX_REDIRECTS: u32 = 5;
 
 /// An answer as ureq gives it: its head read, its body still to read.
-type Response = http::Response<ureq3::Body>;
+type Response = http::Response<ureq::Body>;
 
 /// How the `http` embedder reaches its server.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,7 +100,7 @@ pub struct HttpEmbedder {
     endpoint: String,
     id: String,
     dimension: usize,
-    agent: ureq3::Agent,
+    agent: ureq::Agent,
 }
 
 #[derive(Deserialize)]
@@ -245,9 +245,9 @@ impl HttpEmbedder {
 
 impl HttpEmbedder {
     /// Why a successful answer's body could not be read, in words.
-    fn unread(&self, error: ureq3::Error, limit: u64, texts: usize) -> String {
+    fn unread(&self, error: ureq::Error, limit: u64, texts: usize) -> String {
         let endpoint = &self.endpoint;
-        if let ureq3::Error::BodyExceedsLimit(_) = error {
+        if let ureq::Error::BodyExceedsLimit(_) = error {
             return format!(
                 "{endpoint} answered with more than {limit} bytes for {texts} texts, more than their vectors take; it was not read further"
             );
@@ -271,11 +271,11 @@ impl HttpEmbedder {
 /// whole request (its answer's body included), no proxy from the
 /// environment, at most [`MAX_REDIRECTS`] redirects, and the buffer sizes
 /// above.
-fn agent(timeout: Duration) -> ureq3::Agent {
+fn agent(timeout: Duration) -> ureq::Agent {
     let tls = TlsConfig::builder()
         .root_certs(RootCerts::PlatformVerifier)
         .build();
-    ureq3::Agent::config_builder()
+    ureq::Agent::config_builder()
         .timeout_global(Some(timeout))
         .proxy(None)
         .max_redirects(MAX_REDIRECTS)
@@ -301,7 +301,7 @@ fn error_text(response: Response) -> String {
     let reader = response.into_body().into_reader();
     match reader.take(ERROR_BODY_BYTES).read_to_end(&mut body) {
         Err(error) if body.iter().all(u8::is_ascii_whitespace) => {
-            let error = ureq3::Error::from(error);
+            let error = ureq::Error::from(error);
             let why = malformed(&error).unwrap_or_else(|| error.to_string());
             format!("(its body could not be read: {why})")
         }
@@ -311,10 +311,10 @@ fn error_text(response: Response) -> String {
 }
 
 /// Whether `error` is a time limit running out.
-fn timed_out(error: &ureq3::Error) -> bool {
+fn timed_out(error: &ureq::Error) -> bool {
     match error {
-        ureq3::Error::Timeout(_) => true,
-        ureq3::Error::Io(error) => matches!(
+        ureq::Error::Timeout(_) => true,
+        ureq::Error::Io(error) => matches!(
             error.kind(),
             io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
         ),
@@ -324,17 +324,17 @@ fn timed_out(error: &ureq3::Error) -> bool {
 
 /// What is wrong with an answer that is not HTTP/1.1 as read here
 /// (malformed, or past a limit above), in words; `None` for other errors.
-fn malformed(error: &ureq3::Error) -> Option<String> {
+fn malformed(error: &ureq::Error) -> Option<String> {
     match error {
-        ureq3::Error::LargeResponseHeader(_, limit) => Some(format!(
+        ureq::Error::LargeResponseHeader(_, limit) => Some(format!(
             "its status line and headers are longer than the {limit} bytes quire reads of them"
         )),
         // The parser stopped with its buffer full: in a body, only the
         // dechunker waits for a line's end.
-        ureq3::Error::BodyStalled => Some(format!(
+        ureq::Error::BodyStalled => Some(format!(
             "its chunked body has a chunk-size, chunk-extension or trailer line that does not end within the {INPUT_BUFFER_BYTES} bytes quire reads of one"
         )),
-        ureq3::Error::Protocol(error) => Some(error.to_string()),
+        ureq::Error::Protocol(error) => Some(error.to_string()),
         _ => None,
     }
 }

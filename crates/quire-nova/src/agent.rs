@@ -21,11 +21,11 @@ use std::io;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use ureq3::Agent;
-use ureq3::config::Config;
-use ureq3::http::Uri;
-use ureq3::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
-use ureq3::unversioned::transport::{DefaultConnector, NextTimeout};
+use ureq::Agent;
+use ureq::config::Config;
+use ureq::http::Uri;
+use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
 use super::model::MAX_ID_BYTES;
 
@@ -85,7 +85,7 @@ impl Resolver for FoundAddresses {
         _: &Uri,
         _: &Config,
         _: NextTimeout,
-    ) -> Result<ResolvedSocketAddrs, ureq3::Error> {
+    ) -> Result<ResolvedSocketAddrs, ureq::Error> {
         let mut addresses = self.empty();
         for address in &self.0 {
             // ureq keeps a few addresses; the first ones are tried first.
@@ -94,7 +94,7 @@ impl Resolver for FoundAddresses {
             }
         }
         if addresses.is_empty() {
-            return Err(ureq3::Error::HostNotFound);
+            return Err(ureq::Error::HostNotFound);
         }
         Ok(addresses)
     }
@@ -124,23 +124,21 @@ pub(crate) enum Failure {
 
 impl Failure {
     /// What `error`, met in `part`, comes to.
-    pub(crate) fn of(error: ureq3::Error, part: Part) -> Failure {
+    pub(crate) fn of(error: ureq::Error, part: Part) -> Failure {
         match error {
-            ureq3::Error::Timeout(_) => Failure::TimedOut,
-            ureq3::Error::Io(error) if timed_out(&error) => Failure::TimedOut,
-            ureq3::Error::Io(error) => Failure::Broken(root_cause(&error)),
-            ureq3::Error::BadUri(_) | ureq3::Error::Http(_) => {
-                Failure::Unsendable(error.to_string())
-            }
-            ureq3::Error::LargeResponseHeader(_, limit) => Failure::Malformed(format!(
+            ureq::Error::Timeout(_) => Failure::TimedOut,
+            ureq::Error::Io(error) if timed_out(&error) => Failure::TimedOut,
+            ureq::Error::Io(error) => Failure::Broken(root_cause(&error)),
+            ureq::Error::BadUri(_) | ureq::Error::Http(_) => Failure::Unsendable(error.to_string()),
+            ureq::Error::LargeResponseHeader(_, limit) => Failure::Malformed(format!(
                 "its status line and headers are longer than the {limit} bytes quire reads of them"
             )),
             // The parser stopped with its buffer full: in a body, only the
             // dechunker waits for a line's end.
-            ureq3::Error::BodyStalled => Failure::Malformed(format!(
+            ureq::Error::BodyStalled => Failure::Malformed(format!(
                 "its chunked body has a chunk-size, chunk-extension or trailer line that does not end within the {INPUT_BUFFER_BYTES} bytes quire reads of one"
             )),
-            ureq3::Error::Protocol(error) => Failure::Malformed(match part {
+            ureq::Error::Protocol(error) => Failure::Malformed(match part {
                 Part::Head => format!("its status line or headers are not valid HTTP/1.1: {error}"),
                 // In a body, only the dechunker parses anything.
                 Part::Body => format!("its chunked body is not valid HTTP/1.1: {error}"),
@@ -152,7 +150,7 @@ impl Failure {
     /// What an error reading a body comes to: ureq's own error, when the
     /// reader wrapped one.
     pub(crate) fn of_read(error: io::Error) -> Failure {
-        Failure::of(ureq3::Error::from(error), Part::Body)
+        Failure::of(ureq::Error::from(error), Part::Body)
     }
 }
 
@@ -169,7 +167,7 @@ fn timed_out(error: &io::Error) -> bool {
         {
             return true;
         }
-        if let Some(ureq3::Error::Timeout(_)) = error.downcast_ref::<ureq3::Error>() {
+        if let Some(ureq::Error::Timeout(_)) = error.downcast_ref::<ureq::Error>() {
             return true;
         }
         cause = error.source();
@@ -195,25 +193,25 @@ mod tests {
     fn a_ureq_error_comes_to_what_it_means() {
         let timeout = io::Error::new(io::ErrorKind::TimedOut, "timed out");
         assert_eq!(Failure::of_read(timeout), Failure::TimedOut);
-        let wrapped = ureq3::Error::Timeout(ureq3::Timeout::Global).into_io();
+        let wrapped = ureq::Error::Timeout(ureq::Timeout::Global).into_io();
         assert_eq!(Failure::of_read(wrapped), Failure::TimedOut);
         let refused = io::Error::new(io::ErrorKind::ConnectionRefused, "Connection refused");
         assert_eq!(
-            Failure::of(ureq3::Error::Io(refused), Part::Head),
+            Failure::of(ureq::Error::Io(refused), Part::Head),
             Failure::Broken("Connection refused".to_owned())
         );
-        let Failure::Malformed(said) = Failure::of_read(ureq3::Error::BodyStalled.into_io()) else {
+        let Failure::Malformed(said) = Failure::of_read(ureq::Error::BodyStalled.into_io()) else {
             panic!("a stalled body is malformed");
         };
         assert!(said.contains("32768 bytes"), "{said}");
         let Failure::Malformed(said) =
-            Failure::of(ureq3::Error::LargeResponseHeader(20000, 16384), Part::Head)
+            Failure::of(ureq::Error::LargeResponseHeader(20000, 16384), Part::Head)
         else {
             panic!("a head past the limit is malformed");
         };
         assert!(said.contains("16384 bytes"), "{said}");
         assert!(matches!(
-            Failure::of(ureq3::Error::BadUri("no host".to_owned()), Part::Head),
+            Failure::of(ureq::Error::BadUri("no host".to_owned()), Part::Head),
             Failure::Unsendable(_)
         ));
     }
@@ -232,7 +230,7 @@ mod tests {
         assert!(!resolved.is_empty());
         assert!(matches!(
             FoundAddresses(Vec::new()).resolve(&uri, &config, NextTimeout::default()),
-            Err(ureq3::Error::HostNotFound)
+            Err(ureq::Error::HostNotFound)
         ));
     }
 }

@@ -55,7 +55,7 @@ use std::io;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use ureq3::http::{self, HeaderMap};
+use ureq::http::{self, HeaderMap};
 use url::Url;
 
 use super::agent::{self, Failure, Part};
@@ -257,7 +257,7 @@ impl HttpClient {
     /// An agent for one try (`super::agent`): the Task Manager's addresses
     /// looked up by `deadline`, the rest of the try given what is left of
     /// it.
-    fn agent(&self, url: &Url, deadline: Instant) -> Result<ureq3::Agent, NovaError> {
+    fn agent(&self, url: &Url, deadline: Instant) -> Result<ureq::Agent, NovaError> {
         let (Some(host), Some(port)) = (url.host(), url.port_or_known_default()) else {
             return Err(NovaError::Setup(format!(
                 "{url} names no host and port to connect to"
@@ -333,7 +333,7 @@ impl HttpClient {
 
     /// A request that got no answer, or an answer whose head could not be
     /// read.
-    fn transport(&self, error: ureq3::Error) -> NovaError {
+    fn transport(&self, error: ureq::Error) -> NovaError {
         match Failure::of(error, Part::Head) {
             Failure::TimedOut => self.timed_out(),
             Failure::Unsendable(why) => self.unsendable(&why),
@@ -391,7 +391,7 @@ impl HttpClient {
 }
 
 /// An answer as ureq gives it: its head read, its body still to read.
-type Response = http::Response<ureq3::Body>;
+type Response = http::Response<ureq::Body>;
 
 /// An answer that is not HTTP/1.1 as read here: `what` was wrong with it.
 fn not_http(what: &str) -> NovaError {

