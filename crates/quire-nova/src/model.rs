@@ -8,42 +8,30 @@
 //! sent ([`Answer`]), and only the new step's id is looked for in it
 //! ([`CreatedStep`]).
 
-use std::fmt;
 
 use serde_json::Value;
 
 use super::error::NovaError;
 
-/// Where a step stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum StepStatus {
-    /// The step is under way (a new step's default).
-    Running,
-    /// The step is done.
-    Completed,
-    /// The step failed.
-    Failed,
-    /// The step was not needed.
-    Skipped,
+quire_grammar::named_enum! {
+    /// Where a step stands.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum StepStatus {
+        /// The step is under way (a new step's default).
+        Running => "running",
+        /// The step is done.
+        Completed => "completed",
+        /// The step failed.
+        Failed => "failed",
+        /// The step was not needed.
+        Skipped => "skipped",
+    }
 }
 
 impl StepStatus {
-    /// Every status, in the order the API lists them.
-    pub const ALL: [StepStatus; 4] = [
-        StepStatus::Running,
-        StepStatus::Completed,
-        StepStatus::Failed,
-        StepStatus::Skipped,
-    ];
-
     /// The API's spelling (`running`).
     pub fn as_str(self) -> &'static str {
-        match self {
-            StepStatus::Running => "running",
-            StepStatus::Completed => "completed",
-            StepStatus::Failed => "failed",
-            StepStatus::Skipped => "skipped",
-        }
+        self.name()
     }
 
     /// The spellings of every status, for messages and the tools' answers.
@@ -67,19 +55,10 @@ impl StepStatus {
     /// # Ok::<(), NovaError>(())
     /// ```
     pub fn parse(text: &str) -> Result<StepStatus, NovaError> {
-        StepStatus::ALL
-            .into_iter()
-            .find(|status| status.as_str() == text)
-            .ok_or_else(|| NovaError::InvalidStatus {
-                given: text.to_owned(),
-                valid: StepStatus::valid(),
-            })
-    }
-}
-
-impl fmt::Display for StepStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        StepStatus::from_name(text).ok_or_else(|| NovaError::InvalidStatus {
+            given: text.to_owned(),
+            valid: StepStatus::valid(),
+        })
     }
 }
 

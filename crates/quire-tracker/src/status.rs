@@ -1,58 +1,37 @@
 //! The tracker status vocabulary and the transition policy between statuses.
 
-use std::fmt;
-
-/// The canonical tracker statuses, spelled exactly as in tracker notes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TrackerStatus {
-    /// The posting has been read and judged; the first step.
-    Reviewed,
-    /// `Resume Written`: a résumé for the posting exists; follows `Reviewed`.
-    ResumeWritten,
-    /// The application was sent; follows `Resume Written`.
-    Applied,
-    /// An interview is arranged. No step of the policy leads here: it is set by hand,
-    /// or with `force`.
-    Interview,
-    /// An offer came. No step of the policy leads here: it is set by hand,
-    /// or with `force`.
-    Offer,
-    /// The application was turned down; may be recorded from any status.
-    Rejected,
-    /// No answer came; may be recorded from any status.
-    Ghosted,
+quire_grammar::named_enum! {
+    /// The canonical tracker statuses, spelled exactly as in tracker notes.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    pub enum TrackerStatus {
+        /// The posting has been read and judged; the first step.
+        Reviewed => "Reviewed",
+        /// `Resume Written`: a résumé for the posting exists; follows `Reviewed`.
+        ResumeWritten => "Resume Written",
+        /// The application was sent; follows `Resume Written`.
+        Applied => "Applied",
+        /// An interview is arranged. No step of the policy leads here: it is set by hand,
+        /// or with `force`.
+        Interview => "Interview",
+        /// An offer came. No step of the policy leads here: it is set by hand,
+        /// or with `force`.
+        Offer => "Offer",
+        /// The application was turned down; may be recorded from any status.
+        Rejected => "Rejected",
+        /// No answer came; may be recorded from any status.
+        Ghosted => "Ghosted",
+    }
 }
 
 impl TrackerStatus {
-    /// Every status, in workflow order, the two terminal outcomes last.
-    pub const ALL: [TrackerStatus; 7] = [
-        TrackerStatus::Reviewed,
-        TrackerStatus::ResumeWritten,
-        TrackerStatus::Applied,
-        TrackerStatus::Interview,
-        TrackerStatus::Offer,
-        TrackerStatus::Rejected,
-        TrackerStatus::Ghosted,
-    ];
-
     /// The spelling written in tracker notes (`Resume Written` has a space).
     pub fn as_str(self) -> &'static str {
-        match self {
-            TrackerStatus::Reviewed => "Reviewed",
-            TrackerStatus::ResumeWritten => "Resume Written",
-            TrackerStatus::Applied => "Applied",
-            TrackerStatus::Interview => "Interview",
-            TrackerStatus::Offer => "Offer",
-            TrackerStatus::Rejected => "Rejected",
-            TrackerStatus::Ghosted => "Ghosted",
-        }
+        self.name()
     }
 
     /// The exact, case-sensitive spelling; no surrounding whitespace.
     pub fn from_exact(text: &str) -> Option<TrackerStatus> {
-        TrackerStatus::ALL
-            .into_iter()
-            .find(|status| status.as_str() == text)
+        TrackerStatus::from_name(text)
     }
 
     /// Outcomes that may be recorded from any status.
@@ -67,12 +46,6 @@ impl TrackerStatus {
             .map(|s| format!("`{}`", s.as_str()))
             .collect();
         names.join(", ")
-    }
-}
-
-impl fmt::Display for TrackerStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
