@@ -8,7 +8,6 @@
 //! sent ([`Answer`]), and only the new step's id is looked for in it
 //! ([`CreatedStep`]).
 
-
 use serde_json::Value;
 
 use super::error::NovaError;
