@@ -2,7 +2,7 @@
 //! admin), as the kiln spec asks for discovery, is in its title and in its
 //! `_meta` as `{"category": ...}`.
 
-use rmcp::handler::server::common::{schema_for_output, schema_for_type};
+use super::schema;
 use std::borrow::Cow;
 
 use rmcp::handler::server::common::FromContextPart;
@@ -67,8 +67,8 @@ impl QuireServer {
                        FILE_NOT_FOUND with the closest paths.",
             grouped(MAX_READ_LINES), MAX_READ_BYTES / 1024
         ),
-        input_schema = schema_for_type::<ReadNoteRequest>(),
-        output_schema = schema_for_output::<NoteRead>(),
+        input_schema = schema::input::<ReadNoteRequest>(),
+        output_schema = schema::output::<NoteRead>(),
         meta = category("access"),
         annotations(
             title = "Read note (access)",
@@ -94,8 +94,8 @@ impl QuireServer {
                        ambiguous}], `backlinks` (notes linking here), `size` and `modified` (RFC 3339). Example: \
                        {\"path\": \"projects/Plan\"}. Answered from the kiln's index; the note's file is checked first, so an \
                        edit made meanwhile is seen. A note with broken frontmatter or that is not UTF-8 lists its `problems`.",
-        input_schema = schema_for_type::<ReadMetadataRequest>(),
-        output_schema = schema_for_output::<NoteMetadata>(),
+        input_schema = schema::input::<ReadMetadataRequest>(),
+        output_schema = schema::output::<NoteMetadata>(),
         meta = category("access"),
         annotations(
             title = "Read note metadata (access)",
@@ -124,8 +124,8 @@ impl QuireServer {
                        `limit` is 1 to {MAX_LIST_LIMIT} (default {}). Hidden folders (.obsidian, .git, .trash) are never listed.",
             kiln::ListNotesRequest::DEFAULT_LIMIT
         ),
-        input_schema = schema_for_type::<ListNotesRequest>(),
-        output_schema = schema_for_output::<NoteList>(),
+        input_schema = schema::input::<ListNotesRequest>(),
+        output_schema = schema::output::<NoteList>(),
         meta = category("access"),
         annotations(
             title = "List notes (access)",
@@ -149,8 +149,8 @@ impl QuireServer {
                        entries skipped, broken and ambiguous links, build time, last scan and update (RFC 3339) and whether a \
                        file watcher keeps it fresh. Example: {\"detailed\": true}. Answers at once, from the index, so it can be \
                        polled; while the index is first built `state` is `building` and the totals are 0.",
-        input_schema = schema_for_type::<KilnInfoRequest>(),
-        output_schema = schema_for_output::<KilnInfo>(),
+        input_schema = schema::input::<KilnInfoRequest>(),
+        output_schema = schema::output::<KilnInfo>(),
         meta = category("admin"),
         annotations(
             title = "Kiln info (admin)",
@@ -181,8 +181,8 @@ impl QuireServer {
                        searched.",
             kiln::TextSearchRequest::DEFAULT_CONTEXT_LINES, kiln::TextSearchRequest::DEFAULT_LIMIT
         ),
-        input_schema = schema_for_type::<TextSearchRequest>(),
-        output_schema = schema_for_output::<TextSearch>(),
+        input_schema = schema::input::<TextSearchRequest>(),
+        output_schema = schema::output::<TextSearch>(),
         meta = category("access"),
         annotations(
             title = "Search note text (access)",
@@ -213,8 +213,8 @@ impl QuireServer {
                        (default {}).",
             kiln::PropertySearchRequest::DEFAULT_LIMIT
         ),
-        input_schema = schema_for_type::<PropertySearchRequest>(),
-        output_schema = schema_for_output::<PropertySearch>(),
+        input_schema = schema::input::<PropertySearchRequest>(),
+        output_schema = schema::output::<PropertySearch>(),
         meta = category("access"),
         annotations(
             title = "Search note properties (access)",
@@ -253,8 +253,8 @@ impl QuireServer {
                        embedder the error says how to install one; use text_search for exact words.",
             kiln::SemanticSearchRequest::DEFAULT_LIMIT
         ),
-        input_schema = schema_for_type::<SemanticSearchRequest>(),
-        output_schema = schema_for_output::<SemanticSearch>(),
+        input_schema = schema::input::<SemanticSearchRequest>(),
+        output_schema = schema::output::<SemanticSearch>(),
         meta = category("access"),
         annotations(
             title = "Search notes by meaning (access)",

@@ -25,7 +25,7 @@ use std::any::Any;
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::handler::server::common::{schema_for_output, schema_for_type};
+use super::schema;
 use rmcp::model::{
     CallToolResponse, ElicitRequest, ElicitRequestParams, InputRequest, InputRequiredResult,
     JsonObject, ProtocolVersion,
@@ -66,7 +66,7 @@ impl QuireServer {
                        kiln root, `.md` optional; missing folders are created. Refused when the note exists (use update_note). \
                        Returns `path`, `word_count` and the file's `sha256`; when the user must approve first, see `pending` \
                        and `declined` in the result.",
-        input_schema = with_confirmation(schema_for_type::<CreateNoteRequest>()),
+        input_schema = with_confirmation(schema::input::<CreateNoteRequest>()),
         output_schema = outcome_schema::<NoteCreated>(false),
         meta = category("manipulate"),
         annotations(
@@ -94,7 +94,7 @@ impl QuireServer {
                        whose frontmatter is broken is changed only by replacing its frontmatter. Returns `path`, `updated`, \
                        `word_count` and the new `sha256`; when the user must approve first, see `pending` and `declined` in \
                        the result.",
-        input_schema = with_confirmation(schema_for_type::<UpdateNoteRequest>()),
+        input_schema = with_confirmation(schema::input::<UpdateNoteRequest>()),
         output_schema = outcome_schema::<NoteUpdated>(false),
         meta = category("manipulate"),
         annotations(
@@ -122,7 +122,7 @@ impl QuireServer {
                        it among several notes), whose links now lead nowhere; when the user must approve first, see `pending` \
                        and `declined` in the result."
         ),
-        input_schema = with_confirmation(schema_for_type::<DeleteNoteRequest>()),
+        input_schema = with_confirmation(schema::input::<DeleteNoteRequest>()),
         output_schema = outcome_schema::<NoteDeleted>(true),
         meta = category("manipulate"),
         annotations(
@@ -537,7 +537,7 @@ fn with_confirmation(schema: Arc<JsonObject>) -> Arc<JsonObject> {
 /// A write tool's output schema: the write done (`T`), declined, or
 /// pending the user's confirmation. `deleted` marks delete_note's.
 fn outcome_schema<T: schemars::JsonSchema + Any>(deleted: bool) -> Arc<JsonObject> {
-    let mut done = (*schema_for_output::<T>()).clone();
+    let mut done = (*schema::output::<T>()).clone();
     // The dialect and the definitions belong at the root, where `$ref`s
     // into `#/$defs` resolve.
     let dialect = done.remove("$schema");

@@ -26,6 +26,7 @@ mod planner_text;
 mod planner_types;
 mod resources;
 mod result;
+mod schema;
 mod scope;
 mod server;
 mod stdio;

@@ -19,7 +19,7 @@
 
 use std::sync::Arc;
 
-use rmcp::handler::server::common::{schema_for_output, schema_for_type};
+use super::schema;
 use rmcp::handler::server::tool::ToolName;
 use rmcp::model::JsonObject;
 use rmcp::{tool, tool_router};
@@ -192,8 +192,8 @@ impl QuireServer {
              {id, session_id, worktree_path}), or {success: false, error, error_code (the Task Manager's, when it \
              gave one), retryable}."
         ),
-        input_schema = schema_for_type::<UpdateExecutionSessionRequest>(),
-        output_schema = schema_for_output::<NovaOutcome>(),
+        input_schema = schema::input::<UpdateExecutionSessionRequest>(),
+        output_schema = schema::output::<NovaOutcome>(),
         annotations(
             title = "Register execution session",
             read_only_hint = false,
@@ -221,8 +221,8 @@ impl QuireServer {
              retried by the server (a second try could create the step twice), and when the error says the step may \
              have been created, do not create it again."
         ),
-        input_schema = schema_for_type::<CreateStepRequest>(),
-        output_schema = schema_for_output::<NovaOutcome>(),
+        input_schema = schema::input::<CreateStepRequest>(),
+        output_schema = schema::output::<NovaOutcome>(),
         annotations(
             title = "Create execution step",
             read_only_hint = false,
@@ -249,8 +249,8 @@ impl QuireServer {
              when it gave one; STEP_NOT_FOUND for an unknown step), valid_statuses (for an invalid status), \
              retryable}."
         ),
-        input_schema = schema_for_type::<UpdateStepRequest>(),
-        output_schema = schema_for_output::<NovaOutcome>(),
+        input_schema = schema::input::<UpdateStepRequest>(),
+        output_schema = schema::output::<NovaOutcome>(),
         annotations(
             title = "Update execution step",
             read_only_hint = false,
@@ -272,8 +272,8 @@ impl QuireServer {
                        base_url with the HTTP client, from TASK_MANAGER_HOST and TASK_MANAGER_PORT), or {success: \
                        false, error, retryable} saying why it cannot be used (not reachable, a timeout, an error \
                        status, or an environment variable with a value that cannot be used).",
-        input_schema = schema_for_type::<HealthCheckRequest>(),
-        output_schema = schema_for_output::<HealthOutcome>(),
+        input_schema = schema::input::<HealthCheckRequest>(),
+        output_schema = schema::output::<HealthOutcome>(),
         annotations(
             title = "Task Manager health",
             read_only_hint = true,

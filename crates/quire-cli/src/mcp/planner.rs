@@ -1,6 +1,6 @@
 //! The `planner` toolset's router: the six workflow tools.
 
-use rmcp::handler::server::common::{schema_for_output, schema_for_type};
+use super::schema;
 use rmcp::handler::server::tool::ToolName;
 use rmcp::model::JsonObject;
 use rmcp::{tool, tool_router};
@@ -90,8 +90,8 @@ impl QuireServer {
     #[tool(
         name = "gather_requirements",
         description = gather_requirements_description(),
-        input_schema = schema_for_type::<NoParameters>(),
-        output_schema = schema_for_output::<PlannerResponse>(),
+        input_schema = schema::input::<NoParameters>(),
+        output_schema = schema::output::<PlannerResponse>(),
         annotations(title = "Gather requirements", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     fn gather_requirements(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
@@ -101,8 +101,8 @@ impl QuireServer {
     #[tool(
         name = "set_overarching_goal",
         description = set_overarching_goal_description(),
-        input_schema = schema_for_type::<SetOverarchingGoalRequest>(),
-        output_schema = schema_for_output::<PlannerResponse>(),
+        input_schema = schema::input::<SetOverarchingGoalRequest>(),
+        output_schema = schema::output::<PlannerResponse>(),
         annotations(title = "Set overarching goal", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     fn set_overarching_goal(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
@@ -114,8 +114,8 @@ impl QuireServer {
         description = "Set the plan's description: why the change is needed, what it changes and how, as one paragraph. End it with \
                        constraint lines (`- Never: ...`, `- Do not: ...`, `- Avoid: ...`, `- Must not: ...`, `- Cannot: ...`, \
                        `- Forbidden: ...`, `- Decide against: ...`, value starting lowercase) to record what must not be done.",
-        input_schema = schema_for_type::<SetDetailedGoalRequest>(),
-        output_schema = schema_for_output::<PlannerResponse>(),
+        input_schema = schema::input::<SetDetailedGoalRequest>(),
+        output_schema = schema::output::<PlannerResponse>(),
         annotations(title = "Set detailed goal", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     fn set_detailed_goal(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
@@ -127,8 +127,8 @@ impl QuireServer {
     #[tool(
         name = "set_plan",
         description = set_plan_description(),
-        input_schema = schema_for_type::<SetPlanRequest>(),
-        output_schema = schema_for_output::<PlannerResponse>(),
+        input_schema = schema::input::<SetPlanRequest>(),
+        output_schema = schema::output::<PlannerResponse>(),
         annotations(title = "Set plan", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     fn set_plan(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
@@ -142,8 +142,8 @@ impl QuireServer {
         description = "Mark a task done (completed defaults to true) or reopen it (completed=false). task_id is the task's path as the \
                        tools list it (`2`, `1.1`: exactly that task), or its text (an exact match wins, else a unique case-insensitive \
                        part of it); an ambiguous or unknown id changes nothing and lists the candidates. A parent is done only when all its subtasks are; reopening a task reopens its parents.",
-        input_schema = schema_for_type::<MarkTaskRequest>(),
-        output_schema = schema_for_output::<PlannerResponse>(),
+        input_schema = schema::input::<MarkTaskRequest>(),
+        output_schema = schema::output::<PlannerResponse>(),
         annotations(title = "Mark task", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     fn mark_task(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
@@ -155,8 +155,8 @@ impl QuireServer {
     #[tool(
         name = "finish_job",
         description = "Record the job as complete (`~~~ COMPLETE ~~~`). Refuses while any task is open, listing them.",
-        input_schema = schema_for_type::<NoParameters>(),
-        output_schema = schema_for_output::<PlannerResponse>(),
+        input_schema = schema::input::<NoParameters>(),
+        output_schema = schema::output::<PlannerResponse>(),
         annotations(title = "Finish job", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     fn finish_job(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {

@@ -3,7 +3,7 @@
 //! publishes (the doc comments here are the schemas' descriptions). Each
 //! converts to or from the planner's typed API.
 
-use quire_grammar::plan::{PlanDocument, Task};
+use quire_grammar::plan::{MAX_TASK_DEPTH, MAX_TITLE_LENGTH, PlanDocument, Task};
 use quire_planner::PlanReport;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -38,6 +38,7 @@ pub(super) struct Goal {
     #[serde(default)]
     pub breaking: bool,
     /// One line, at most 120 characters, no surrounding whitespace.
+    #[schemars(length(min = 1, max = MAX_TITLE_LENGTH))]
     pub title: String,
 }
 
@@ -70,49 +71,38 @@ pub(super) struct SetDetailedGoalRequest {
 #[derive(Clone, Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(super) struct SetPlanRequest {
-    /// Tasks as [checked, text, children] tuples, at most 4 levels below the top.
+    // Described by `plan_schema`, which quotes the grammar's depth limit.
     #[schemars(schema_with = "plan_schema")]
     pub plan: Vec<Task>,
 }
 
-/// The schema of `plan`: an array of `Task` tuples. `Task` is recursive, so
-/// it is a definition the generator places in the root schema's `$defs`
-/// (where `#/$defs/Task` resolves), not one nested under `properties.plan`,
-/// where a reference from the root would point to nowhere.
-fn plan_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    /// One task: `[checked, text, children]`.
-    struct TaskTuple;
-
-    impl JsonSchema for TaskTuple {
-        fn schema_name() -> std::borrow::Cow<'static, str> {
-            "Task".into()
-        }
-
-        fn schema_id() -> std::borrow::Cow<'static, str> {
-            "quire_cli::mcp::SetPlanRequest::Task".into()
-        }
-
-        fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-            let task = generator.subschema_for::<TaskTuple>();
-            schemars::json_schema!({
+/// The schema of `plan`: an array of `[checked, text, children]` tuples,
+/// written out level by level down to the grammar's deepest level
+/// ([`MAX_TASK_DEPTH`], where `children` must be empty). A task is
+/// recursive, but a recursive schema needs a `$ref`, which several clients
+/// cannot read; the depth limit makes it finite.
+fn plan_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let mut tasks = serde_json::json!({ "type": "array", "maxItems": 0 });
+    for _ in 0..=MAX_TASK_DEPTH {
+        tasks = serde_json::json!({
+            "type": "array",
+            "items": {
                 "type": "array",
                 "prefixItems": [
                     { "type": "boolean", "description": "done" },
                     { "type": "string", "description": "what to do, one line" },
-                    { "type": "array", "items": task, "description": "subtasks" }
+                    tasks,
                 ],
                 "minItems": 3,
                 "maxItems": 3
-            })
-        }
+            }
+        });
     }
-
-    let task = generator.subschema_for::<TaskTuple>();
-    schemars::json_schema!({
-        "type": "array",
-        "description": "Tasks as [checked, text, children] tuples, e.g. [[false, \"Parse task lines\", [[false, \"Handle indentation\", []]]]].",
-        "items": task
-    })
+    tasks["description"] = serde_json::Value::String(format!(
+        "Tasks as [checked, text, children] tuples, e.g. [[false, \"Parse task lines\", \
+         [[false, \"Handle indentation\", []]]]], at most {MAX_TASK_DEPTH} levels below the top."
+    ));
+    schemars::Schema::try_from(tasks).expect("an object is a schema")
 }
 
 /// `mark_task`'s parameters.

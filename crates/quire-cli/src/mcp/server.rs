@@ -248,21 +248,23 @@ impl QuireServer {
                 }
                 Toolset::Planner => {
                     "The planner tools keep a plan (goal, description, constraints, tasks) in the repository or the \
-                     plan file: call gather_requirements first, then follow its guidance."
+                     plan file: call gather_requirements first, then follow its guidance through \
+                     set_overarching_goal, set_detailed_goal, set_plan, mark_task and finish_job."
                 }
                 Toolset::Kiln => {
                     "The kiln tools read the markdown notes beneath the root: read_note returns a note's lines \
                      (whole, head, tail or a range) with its sha256; read_metadata its properties, counts, \
                      headings, tags, links and backlinks without its text; list_notes pages through a folder; \
-                     get_kiln_info gives totals and the index's state. Each note is also the resource \
-                     kiln:///<path>."
+                     text_search finds lines by literal text or a regular expression; property_search finds \
+                     notes by their frontmatter values; semantic_search finds notes by meaning; get_kiln_info \
+                     gives totals and the index's state. Each note is also the resource kiln:///<path>."
                 }
                 #[cfg(feature = "nova")]
                 Toolset::Nova => {
                     "The nova tools report progress to the Nova Task Manager: update_execution_session registers this \
                      session at the start, create_step records each piece of work (keep its step_id), update_step \
-                     marks it completed, failed or skipped. execution_id is in the NOVA_EXECUTION_ID environment \
-                     variable."
+                     marks it completed, failed or skipped; health_check says whether the Task Manager answers. \
+                     execution_id is in the NOVA_EXECUTION_ID environment variable."
                 }
             });
         }

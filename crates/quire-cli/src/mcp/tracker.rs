@@ -1,6 +1,6 @@
 //! The `tracker` toolset's router.
 
-use rmcp::handler::server::common::{schema_for_output, schema_for_type};
+use super::schema;
 use rmcp::handler::server::tool::ToolName;
 use rmcp::model::JsonObject;
 use rmcp::{tool, tool_router};
@@ -23,8 +23,8 @@ impl QuireServer {
                        `status: <new>` on its key's line, comments kept); the write is atomic. dry_run=true reports the predicted action \
                        (would_update) without writing. A blocked change is a normal result with success=false and an `error` reason; \
                        tracker_path is echoed as given.",
-        input_schema = schema_for_type::<UpdateTrackerStatusRequest>(),
-        output_schema = schema_for_output::<UpdateTrackerStatusResponse>(),
+        input_schema = schema::input::<UpdateTrackerStatusRequest>(),
+        output_schema = schema::output::<UpdateTrackerStatusResponse>(),
         annotations(
             title = "Update tracker status",
             read_only_hint = false,

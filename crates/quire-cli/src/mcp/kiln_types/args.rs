@@ -56,12 +56,16 @@ pub(in crate::mcp) struct ReadNoteRequest {
     /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
     path: String,
     /// The first line to return, from 1 (with `end_line`: an inclusive range).
+    #[schemars(range(min = 1))]
     start_line: Option<usize>,
     /// The last line to return, inclusive.
+    #[schemars(range(min = 1))]
     end_line: Option<usize>,
     /// Return only the first N lines.
+    #[schemars(range(min = 1))]
     head: Option<usize>,
     /// Return only the last N lines.
+    #[schemars(range(min = 1))]
     tail: Option<usize>,
 }
 
@@ -105,6 +109,7 @@ pub(in crate::mcp) struct ListNotesRequest {
     include_frontmatter: bool,
     /// The most notes per page (1 to 1,000).
     #[serde(default = "default_list_limit")]
+    #[schemars(range(min = 1, max = kiln::MAX_LIST_LIMIT))]
     limit: usize,
     /// The `next_cursor` of the previous page.
     cursor: Option<String>,
@@ -171,6 +176,7 @@ impl From<CaseMode> for kiln::CaseMode {
 pub(in crate::mcp) struct TextSearchRequest {
     /// What to find on a line: literal text (1 to 1,000 characters, one
     /// line), or a regular expression (ripgrep's syntax) with `regex`.
+    #[schemars(length(min = 1, max = kiln::MAX_QUERY_CHARS))]
     query: String,
     /// Whether `query` is a regular expression rather than literal text.
     #[serde(default)]
@@ -184,9 +190,11 @@ pub(in crate::mcp) struct TextSearchRequest {
     folder: Option<String>,
     /// Lines shown before and after each match (0 to 10).
     #[serde(default = "default_context_lines")]
+    #[schemars(range(max = kiln::MAX_CONTEXT_LINES))]
     context_lines: usize,
     /// The most matches returned (1 to 1,000).
     #[serde(default = "default_search_limit")]
+    #[schemars(range(min = 1, max = kiln::MAX_SEARCH_LIMIT))]
     limit: usize,
 }
 
@@ -218,6 +226,7 @@ pub(in crate::mcp) struct PropertySearchRequest {
     folder: Option<String>,
     /// The most notes per page (1 to 1,000).
     #[serde(default = "default_property_limit")]
+    #[schemars(range(min = 1, max = kiln::MAX_PROPERTY_LIMIT))]
     limit: usize,
     /// The `next_cursor` of the previous page.
     cursor: Option<String>,
@@ -271,9 +280,11 @@ pub(in crate::mcp) struct SemanticSearchRequest {
     /// What to look for, in words: a question or a description of the
     /// notes wanted (1 to 2,000 characters). The notes need not share its
     /// words.
+    #[schemars(length(min = 1, max = kiln::MAX_SEMANTIC_QUERY_CHARS))]
     query: String,
     /// The most notes to return (1 to 100).
     #[serde(default = "default_semantic_limit")]
+    #[schemars(range(min = 1, max = kiln::MAX_SEMANTIC_LIMIT))]
     limit: usize,
     /// Search only the notes whose properties hold these values, matched as
     /// `property_search` matches them (every key must match; a list means
@@ -287,6 +298,7 @@ pub(in crate::mcp) struct SemanticSearchRequest {
     /// Leave out notes whose best chunk is less similar than this (cosine
     /// similarity, -1 to 1; around 0.3 keeps only clearly related notes).
     /// `semantic` mode only.
+    #[schemars(range(min = -1.0, max = 1.0))]
     min_score: Option<f32>,
     /// `semantic` (the default) ranks by meaning alone; `hybrid` also
     /// ranks by the query's exact words (BM25) and fuses the two, for
