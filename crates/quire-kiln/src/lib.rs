@@ -62,7 +62,9 @@ pub use error::PathError;
 pub use excerpt::{MAX_READ_BYTES, MAX_READ_LINES, SelectionError};
 pub use index::{IndexedNote, KilnIndex, LinkTarget};
 pub use info::{IndexDetails, KilnInfo, KilnInfoRequest, ROOT_URI, SemanticDetails};
-pub use listing::{ListError, ListNotesRequest, ListedNote, MAX_LIST_LIMIT, NoteList};
+pub use listing::{
+    ListError, ListNotesRequest, ListedFolder, ListedNote, MAX_LIST_LIMIT, NoteList,
+};
 pub use live::POLL_INTERVAL;
 pub use metadata::{HeadingSummary, LinkSummary, NoteMetadata, NoteStats, ReadMetadataRequest};
 pub use note_path::{FolderPath, MAX_PATH_BYTES, MAX_SEGMENT_BYTES, NotePath, is_hidden};

@@ -1,5 +1,8 @@
 //! What `list_notes` returns: the notes of a folder, sorted by path, a page
-//! at a time, from the index.
+//! at a time, and the folder's subfolders with their note counts, from the
+//! index.
+
+use std::collections::BTreeMap;
 
 use super::index::KilnIndex;
 use super::metadata::rfc3339;
@@ -53,6 +56,19 @@ pub struct NoteList {
     pub next_cursor: Option<String>,
     /// How many notes the folder holds in all (every page).
     pub total: usize,
+    /// The folder's immediate subfolders that hold notes, sorted by path,
+    /// each with the count of notes beneath it (on the first page only: a
+    /// page asked for by `cursor` repeats none of them).
+    pub folders: Vec<ListedFolder>,
+}
+
+/// A subfolder in a listing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListedFolder {
+    /// The folder's path relative to the kiln root (NFC, no trailing `/`).
+    pub path: String,
+    /// How many notes it holds, in it and in every folder beneath it.
+    pub notes: usize,
 }
 
 /// One listed note.
@@ -91,16 +107,22 @@ pub(crate) fn list_notes(
     if request.limit == 0 || request.limit > MAX_LIST_LIMIT {
         return Err(ListError::Limit(request.limit));
     }
-    let notes: Vec<_> = index
-        .notes()
-        .filter(|note| {
-            if request.recursive {
-                folder.contains(&note.path)
-            } else {
-                folder.contains_directly(&note.path)
-            }
-        })
-        .collect();
+    let mut notes = Vec::new();
+    let mut folders: BTreeMap<&str, usize> = BTreeMap::new();
+    for note in index.notes().filter(|note| folder.contains(&note.path)) {
+        if folder.contains_directly(&note.path) {
+            notes.push(note);
+            continue;
+        }
+        if request.recursive {
+            notes.push(note);
+        }
+        if request.cursor.is_none() {
+            *folders
+                .entry(subfolder(folder, note.path.as_str()))
+                .or_default() += 1;
+        }
+    }
     let page = page(
         &notes,
         |note| note.path.as_str(),
@@ -121,5 +143,40 @@ pub(crate) fn list_notes(
             .collect(),
         next_cursor: page.next_cursor,
         total: notes.len(),
+        folders: folders
+            .into_iter()
+            .map(|(path, notes)| ListedFolder {
+                path: path.to_owned(),
+                notes,
+            })
+            .collect(),
     })
+}
+
+/// The immediate subfolder of `folder` that `note` (beneath it, not in it)
+/// lies in: `a/b` for `a/b/c/d.md` in `a`.
+fn subfolder<'a>(folder: &FolderPath, note: &'a str) -> &'a str {
+    let skip = if folder.is_root() {
+        0
+    } else {
+        folder.as_str().len() + 1
+    };
+    let end = note[skip..]
+        .find('/')
+        .map_or(note.len(), |slash| skip + slash);
+    &note[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_subfolder_is_the_next_name_below_the_folder() {
+        let root = FolderPath::root();
+        assert_eq!(subfolder(&root, "a/b/c.md"), "a");
+        let folder = FolderPath::parse_relative("a").unwrap();
+        assert_eq!(subfolder(&folder, "a/b/c/d.md"), "a/b");
+        assert_eq!(subfolder(&folder, "a/b/d.md"), "a/b");
+    }
 }

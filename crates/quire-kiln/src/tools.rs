@@ -259,9 +259,25 @@ impl KilnTools {
             request.folder.as_deref().unwrap_or(""),
             self.reader.workspace().root(),
         )?;
-        self.index.with(self.budget, |_, index| {
+        let list = self.index.with(self.budget, |_, index| {
             Ok(list_notes(index, &folder, request)?)
-        })
+        })?;
+        if list.total == 0 && list.folders.is_empty() {
+            self.folder_on_disk(&folder)?;
+        }
+        Ok(list)
+    }
+
+    /// Nothing when `folder` is a folder on disk (in either Unicode
+    /// normalization), else why not: an empty answer for a folder that is
+    /// not there would read as "no notes" to a caller who misspelled it.
+    fn folder_on_disk(&self, folder: &FolderPath) -> Result<(), KilnError> {
+        if folder.is_root() {
+            return Ok(());
+        }
+        let workspace = self.reader.workspace();
+        workspace.names_in(&on_disk_spelling(workspace, folder.as_str()))?;
+        Ok(())
     }
 
     /// `property_search`: a page of the notes (beneath a folder) whose
@@ -292,9 +308,13 @@ impl KilnTools {
         )?;
         // Bad arguments are refused at once, not after waiting for the index.
         request.query()?;
-        self.index.with(self.budget, |_, index| {
+        let found = self.index.with(self.budget, |_, index| {
             Ok(property_search(index, &folder, request)?)
-        })
+        })?;
+        if found.total == 0 {
+            self.folder_on_disk(&folder)?;
+        }
+        Ok(found)
     }
 
     /// `text_search`: the matching lines of the notes beneath a folder, read
@@ -1056,6 +1076,96 @@ mod tests {
         // Given time, the same call is answered.
         let tools = tools.with_budget(DEFAULT_TOOL_BUDGET);
         assert_eq!(tools.read_metadata(&request("n1")).unwrap().path, "n1.md");
+    }
+
+    fn listing(folder: &str, recursive: bool) -> ListNotesRequest {
+        ListNotesRequest {
+            folder: Some(folder.to_owned()),
+            recursive,
+            ..ListNotesRequest::default()
+        }
+    }
+
+    #[test]
+    fn a_listing_names_the_subfolders_with_their_note_counts() {
+        let (dir, tools) = vault(&[
+            ("top.md", ""),
+            ("en/a.md", ""),
+            ("en/guide/b.md", ""),
+            ("en/guide/deep/c.md", ""),
+            ("en/ref/d.md", ""),
+            ("fr/e.md", ""),
+            ("en/images/x.png", ""),
+            (".obsidian/f.md", ""),
+        ]);
+        std::fs::create_dir(dir.path().join("en/empty")).unwrap();
+        let root = tools.list_notes(&listing("", false)).unwrap();
+        let folders = |list: &NoteList| -> Vec<(String, usize)> {
+            list.folders
+                .iter()
+                .map(|folder| (folder.path.clone(), folder.notes))
+                .collect()
+        };
+        assert_eq!(
+            root.notes
+                .iter()
+                .map(|n| n.path.as_str())
+                .collect::<Vec<_>>(),
+            ["top.md"]
+        );
+        assert_eq!(folders(&root), [("en".into(), 4), ("fr".into(), 1)]);
+        let en = tools.list_notes(&listing("en", false)).unwrap();
+        assert_eq!(
+            (en.total, folders(&en)),
+            (1, vec![("en/guide".into(), 2), ("en/ref".into(), 1)])
+        );
+        // Recursive: every note beneath, and the same subfolders.
+        let all = tools.list_notes(&listing("en", true)).unwrap();
+        assert_eq!((all.total, folders(&all).len()), (4, 2));
+        // A later page repeats no folder.
+        let mut next = listing("", true);
+        next.limit = 2;
+        let first = tools.list_notes(&next).unwrap();
+        assert_eq!(first.folders.len(), 2);
+        next.cursor = first.next_cursor;
+        assert!(tools.list_notes(&next).unwrap().folders.is_empty());
+        // A folder without notes is an empty listing; one not there, an error.
+        for empty in ["en/empty", "en/images"] {
+            let list = tools.list_notes(&listing(empty, true)).unwrap();
+            assert_eq!((list.total, list.folders.len()), (0, 0), "{empty}");
+        }
+        for missing in ["nope", "en/nope", "top.md"] {
+            let error = tools.list_notes(&listing(missing, true)).unwrap_err();
+            assert!(
+                error.is_not_found()
+                    || matches!(error, KilnError::File(FsError::NotAFolder { .. })),
+                "{missing}: {error:?}"
+            );
+        }
+        let error = tools
+            .property_search(&search(serde_json::json!({"s": 1}), Some("nope")))
+            .unwrap_err();
+        assert!(error.is_not_found(), "{error:?}");
+        let none = tools
+            .property_search(&search(serde_json::json!({"s": 1}), Some("en")))
+            .unwrap();
+        assert_eq!(none.total, 0);
+    }
+
+    #[test]
+    fn a_folder_written_nfd_on_disk_is_listed_by_its_nfc_name() {
+        let (_dir, tools) = vault(&[("re\u{301}sume\u{301}/cv.md", "")]);
+        let list = tools
+            .list_notes(&listing("r\u{e9}sum\u{e9}", true))
+            .unwrap();
+        assert_eq!(list.total, 1);
+        let empty = tools
+            .property_search(&search(
+                serde_json::json!({"s": 1}),
+                Some("r\u{e9}sum\u{e9}"),
+            ))
+            .unwrap();
+        assert_eq!(empty.total, 0);
     }
 
     fn search(properties: serde_json::Value, folder: Option<&str>) -> PropertySearchRequest {

@@ -306,14 +306,20 @@ fn bad_arguments_say_what_to_pass() {
     }
 }
 
+/// A folder that is not there is an error naming it (as `text_search`
+/// answers), not an empty success that reads as "no such notes" (issue 25).
 #[test]
-fn a_missing_folder_finds_nothing() {
+fn a_missing_folder_is_not_found() {
     let (_dir, tools) = hand_made();
-    let found = search(
-        &tools,
-        json!({"properties": {"status": "active"}, "folder": "nowhere"}),
+    let error = tools
+        .property_search(&request(
+            json!({"properties": {"status": "active"}, "folder": "nowhere"}),
+        ))
+        .unwrap_err();
+    assert!(
+        error.is_not_found() && error.to_string().contains("nowhere"),
+        "{error}"
     );
-    assert_eq!((found.total, found.notes.len()), (0, 0));
 }
 
 /// The generator's number of a note (its stem ends with it), or for the

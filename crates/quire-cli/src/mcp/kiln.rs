@@ -119,9 +119,12 @@ impl QuireServer {
         description = format!(
             "List the notes of a folder of the kiln, sorted by path, a page at a time: `notes` [{{path, word_count, \
                        size, modified (RFC 3339), frontmatter (with include_frontmatter)}}], `total`, and `next_cursor` (absent on \
-                       the last page; pass it back as `cursor`). Example: {{\"folder\": \"projects\", \"limit\": 50}}. `folder` is \
-                       relative to the kiln root (the root when absent); `recursive` (default true) includes subfolders; \
-                       `limit` is 1 to {MAX_LIST_LIMIT} (default {}). Hidden folders (.obsidian, .git, .trash) are never listed.",
+                       the last page; pass it back as `cursor`), and on the first page `folders` [{{path, notes}}]: the immediate \
+                       subfolders with the count of notes beneath each, to walk the kiln folder by folder with \
+                       `recursive: false`. Example: {{\"folder\": \"projects\", \"limit\": 50}}. `folder` is \
+                       relative to the kiln root (the root when absent; one that does not exist is FILE_NOT_FOUND); \
+                       `recursive` (default true) includes subfolders' notes; `limit` is 1 to {MAX_LIST_LIMIT} (default {}). \
+                       Hidden folders (.obsidian, .git, .trash) are never listed.",
             kiln::ListNotesRequest::DEFAULT_LIMIT
         ),
         input_schema = schema::input::<ListNotesRequest>(),

@@ -143,6 +143,35 @@ async def test_list_notes_pages_through_a_folder(kiln: Quire):
     assert "cursor" in message
 
 
+async def test_an_agent_walks_the_folders_and_a_missing_one_is_not_found(kiln: Quire):
+    """Issue 25: `folders` on the first page lists each immediate subfolder
+    with its note count, so the whole kiln is walked folder by folder with
+    `recursive: false` and every note is met once; a folder that is not
+    there is FILE_NOT_FOUND in list_notes and property_search alike."""
+    everything = await kiln.ok_for({"limit": 1000}, tool="list_notes")
+    met: list[str] = []
+    calls = 0
+    pending = [None]
+    while pending:
+        folder = pending.pop()
+        arguments = {"recursive": False, "limit": 1000, **({"folder": folder} if folder else {})}
+        page = await kiln.ok_for(arguments, tool="list_notes")
+        calls += 1
+        met += [note["path"] for note in page["notes"]]
+        for sub in page.get("folders", []):
+            below = await kiln.ok_for({"folder": sub["path"], "limit": 1000}, tool="list_notes")
+            assert below["total"] == sub["notes"], sub
+            pending.append(sub["path"])
+    assert sorted(met) == sorted(note["path"] for note in everything["notes"])
+    assert calls > 1
+    for tool, arguments in [
+        ("list_notes", {"folder": "no such folder"}),
+        ("property_search", {"properties": {"status": "active"}, "folder": "no such folder"}),
+    ]:
+        message = await kiln.error_for("FILE_NOT_FOUND", arguments, tool=tool)
+        assert "no such folder" in message, message
+
+
 async def wait_for(kiln: Quire, tool: str, arguments: dict, holds) -> dict:
     """The tool's answer once `holds` is true of it (the server sees files
     change through a watcher, a moment after they do), within 10 s."""

@@ -224,6 +224,11 @@ pub(in crate::mcp) struct NoteList {
     next_cursor: Option<String>,
     /// How many notes the folder holds in all (every page).
     total: usize,
+    /// The folder's immediate subfolders that hold notes, each with the
+    /// count of notes beneath it: list one by passing its `path` as
+    /// `folder`. On the first page only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    folders: Vec<ListedFolder>,
 }
 
 impl From<kiln::NoteList> for NoteList {
@@ -232,13 +237,30 @@ impl From<kiln::NoteList> for NoteList {
             notes,
             next_cursor,
             total,
+            folders,
         } = list;
         NoteList {
             notes: notes.into_iter().map(Into::into).collect(),
             next_cursor,
             total,
+            folders: folders
+                .into_iter()
+                .map(|folder| ListedFolder {
+                    path: folder.path,
+                    notes: folder.notes,
+                })
+                .collect(),
         }
     }
+}
+
+/// A subfolder in a listing.
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
+pub(in crate::mcp) struct ListedFolder {
+    /// The folder's path relative to the kiln root.
+    path: String,
+    /// How many notes it holds, subfolders included.
+    notes: usize,
 }
 
 /// One listed note.
