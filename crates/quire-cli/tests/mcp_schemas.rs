@@ -659,11 +659,14 @@ fn read_note_results_match_the_output_schema() {
         json!({"properties": {"tags": ["a", "nothing"]}, "limit": 1}),
     );
     assert!(paged.get("next_cursor").is_none());
-    let missing = call(&server, "read_note", json!({"path": "plan"}));
+    let missing = call(&server, "read_note", json!({"path": "plans"}));
     assert!(missing.is_error);
     assert_eq!(missing.value["error"]["code"], "FILE_NOT_FOUND");
     assert_eq!(
         missing.value["error"]["message"],
-        "there is no note `plan.md`; did you mean `Plan.md`?"
+        "there is no note `plans.md`; did you mean `Plan.md`?"
     );
+    // A name, as a link writes it, finds the note (issue 25).
+    let named = checked(&server, "read_note", json!({"path": "[[plan]]"}));
+    assert_eq!(named["path"], "Plan.md");
 }

@@ -27,6 +27,7 @@
 //! ([`MAX_LIST_LIMIT`], [`MAX_SEARCH_LIMIT`], [`MAX_READ_LINES`], ...), so
 //! a description can quote them.
 
+mod by_name;
 mod compose;
 mod error;
 mod excerpt;

@@ -83,6 +83,21 @@ pub enum KilnError {
         /// The closest notes there are, closest first.
         suggestions: Vec<String>,
     },
+    /// A note's name (or alias, or wikilink) given for its path that
+    /// several notes have.
+    #[error(
+        "`{name}` names {count} notes: {}{}; give the path of the one you mean",
+        .candidates.iter().map(|path| format!("`{path}`")).collect::<Vec<_>>().join(", "),
+        if *.count > .candidates.len() { ", ..." } else { "" }
+    )]
+    Ambiguous {
+        /// The name as given (escaped, clipped).
+        name: String,
+        /// The notes that have it, the one a link would lead to first.
+        candidates: Vec<String>,
+        /// How many notes have it in all.
+        count: usize,
+    },
     /// The file layer refused or failed (outside the root, not a file, too
     /// large, not UTF-8, unreadable).
     #[error(transparent)]
@@ -146,7 +161,8 @@ impl KilnError {
             | KilnError::Write(_)
             | KilnError::Search(_)
             | KilnError::Properties(_)
-            | KilnError::SemanticSearch(_) => true,
+            | KilnError::SemanticSearch(_)
+            | KilnError::Ambiguous { .. } => true,
             KilnError::NotFound { .. }
             | KilnError::Semantic(_)
             | KilnError::IndexBuilding { .. }

@@ -140,7 +140,7 @@ pub(crate) fn candidate_stem(target: &str, source: &NotePath) -> Option<String> 
 
 /// The part of a link target that names a file: without `|alias` and
 /// without `#heading` / `#^block`, trimmed.
-fn link_path(target: &str) -> &str {
+pub(crate) fn link_path(target: &str) -> &str {
     let target = target.split_once('|').map_or(target, |(path, _alias)| path);
     let target = target
         .split_once('#')

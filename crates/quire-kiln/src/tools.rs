@@ -2,8 +2,11 @@
 //! reads the file, `read_metadata` answers from the index (checking the
 //! note's file first, so an edit made meanwhile is seen).
 
+use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
+use super::by_name::{Named, link_target, note_named};
+use super::error::shown;
 use super::excerpt::ExcerptLimits;
 use super::index::{IndexedNote, KilnIndex};
 use super::info::{KilnInfo, KilnInfoRequest, kiln_info};
@@ -18,6 +21,7 @@ use super::preview::{FileIdentity, PlannedChange, WritePreview};
 use super::properties::{PropertySearch, PropertySearchRequest, property_search};
 use super::read::MAX_NOTE_BYTES;
 use super::read::{KilnError, KilnReader, NoteRead, ReadNoteRequest};
+use super::resolve::link_path;
 use super::resources::{
     NoteResource, NoteText, RESOURCE_PAGE, ResourcePage, note_path_of_uri, note_uri,
 };
@@ -230,22 +234,76 @@ impl KilnTools {
     /// use quire_kiln::{KilnTools, ReadNoteRequest};
     ///
     /// let kiln = KilnTools::new(Workspace::new(folder.path())?);
-    /// let request = ReadNoteRequest { path: "plan".into(), start_line: None, end_line: None, head: Some(1), tail: None };
-    /// let error = kiln.read_note(&request).unwrap_err();
-    /// assert_eq!(error.to_string(), "there is no note `plan.md`; did you mean `Plan.md`?");
-    /// let read = kiln.read_note(&ReadNoteRequest { path: "Plan".into(), ..request }).unwrap();
+    /// let request = ReadNoteRequest { path: "Plan".into(), start_line: None, end_line: None, head: Some(1), tail: None };
+    /// let read = kiln.read_note(&request).unwrap();
     /// assert_eq!((read.content.as_str(), read.total_lines), ("# Plan\n", 2));
+    /// // A name as a wikilink writes it finds the note, which says its path.
+    /// let read = kiln.read_note(&ReadNoteRequest { path: "[[plan#Plan]]".into(), ..request.clone() }).unwrap();
+    /// assert_eq!(read.path, "Plan.md");
+    /// let error = kiln.read_note(&ReadNoteRequest { path: "Plans".into(), ..request }).unwrap_err();
+    /// assert_eq!(error.to_string(), "there is no note `Plans.md`; did you mean `Plan.md`?");
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn read_note(&self, request: &ReadNoteRequest) -> Result<NoteRead, KilnError> {
+        let named;
+        let request = match self.path_of_named(&request.path)? {
+            Cow::Borrowed(_) => request,
+            Cow::Owned(path) => {
+                named = ReadNoteRequest {
+                    path,
+                    ..request.clone()
+                };
+                &named
+            }
+        };
         self.reader
             .read_note_finding(request, |path| self.find_indexed(path))
+    }
+
+    /// The note a tool's `path` argument names, as a path (see `by_name`):
+    /// `given` itself when a note is there (or when no note has it as a
+    /// name, so that the path's own error, with suggestions, answers), else
+    /// the path of the note whose name, alias or wikilink it is.
+    fn path_of_named<'a>(&self, given: &'a str) -> Result<Cow<'a, str>, KilnError> {
+        let (target, is_link) = link_target(given);
+        let as_path = (!is_link).then(|| NotePath::parse(given, self.reader.workspace().root()));
+        if let Some(Ok(path)) = &as_path {
+            // A note there (or a file the read will refuse, with its own
+            // error) is what the path names.
+            if !matches!(self.on_disk(path), Ok(None)) {
+                return Ok(Cow::Borrowed(given));
+            }
+        }
+        let named = match self
+            .index
+            .with(self.budget, |_, index| Ok(note_named(target, index)))
+        {
+            Ok(named) => named,
+            // Without an index, names cannot be looked up: the path answers.
+            Err(KilnError::IndexBuilding { .. } | KilnError::IndexFailed(_)) => Named::Nothing,
+            Err(error) => return Err(error),
+        };
+        match (named, as_path) {
+            (Named::Note(path), _) => Ok(Cow::Owned(path.to_string())),
+            (Named::Several { candidates, count }, _) => Err(KilnError::Ambiguous {
+                name: shown(given),
+                candidates,
+                count,
+            }),
+            (Named::Nothing, Some(Err(error))) => Err(error.into()),
+            (Named::Nothing, Some(Ok(_))) => Ok(Cow::Borrowed(given)),
+            // The link's file part, so the error names what was looked for.
+            (Named::Nothing, None) => Ok(Cow::Owned(link_path(target).to_owned())),
+        }
     }
 
     /// `read_metadata`: a note's properties, counts, headings, tags, links
     /// and backlinks.
     pub fn read_metadata(&self, request: &ReadMetadataRequest) -> Result<NoteMetadata, KilnError> {
-        let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
+        let path = NotePath::parse(
+            &self.path_of_named(&request.path)?,
+            self.reader.workspace().root(),
+        )?;
         self.index.with(self.budget, |workspace, index| {
             refreshed(workspace, index, &path)?;
             let note = index.get(&path).ok_or_else(|| not_found(index, &path))?;
@@ -372,7 +430,10 @@ impl KilnTools {
         request: &UpdateNoteRequest,
         expected: Option<&FileIdentity>,
     ) -> Result<NoteUpdated, KilnError> {
-        let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
+        let path = NotePath::parse(
+            &self.path_of_named(&request.path)?,
+            self.reader.workspace().root(),
+        )?;
         let on_disk = self.existing_on_disk(&path)?;
         let (located, file) = self.lock_note(&path, &on_disk)?;
         let bytes = file.read(MAX_NOTE_BYTES)?;
@@ -403,7 +464,10 @@ impl KilnTools {
         request: &DeleteNoteRequest,
         preview: Option<&WritePreview>,
     ) -> Result<NoteDeleted, KilnError> {
-        let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
+        let path = NotePath::parse(
+            &self.path_of_named(&request.path)?,
+            self.reader.workspace().root(),
+        )?;
         let on_disk = self.existing_on_disk(&path)?;
         let (backlinks, ambiguous_backlinks) = self.index.with(self.budget, |_, index| {
             Ok(write::linking_notes(index, &path))
@@ -485,7 +549,10 @@ impl KilnTools {
     /// What `update_note` would do, checked as the write checks it
     /// (nothing is written).
     pub fn preview_update(&self, request: &UpdateNoteRequest) -> Result<WritePreview, KilnError> {
-        let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
+        let path = NotePath::parse(
+            &self.path_of_named(&request.path)?,
+            self.reader.workspace().root(),
+        )?;
         let on_disk = self.existing_on_disk(&path)?;
         let located = self
             .reader
@@ -513,7 +580,10 @@ impl KilnTools {
     /// What `delete_note` would do, with the notes that link to the note
     /// (nothing is deleted).
     pub fn preview_delete(&self, request: &DeleteNoteRequest) -> Result<WritePreview, KilnError> {
-        let path = NotePath::parse(&request.path, self.reader.workspace().root())?;
+        let path = NotePath::parse(
+            &self.path_of_named(&request.path)?,
+            self.reader.workspace().root(),
+        )?;
         let on_disk = self.existing_on_disk(&path)?;
         let workspace = self.reader.workspace();
         let entry = workspace.locate_entry(&on_disk)?;
@@ -975,10 +1045,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("Garden.md"), "").unwrap();
         let tools = KilnTools::new(Workspace::new(dir.path()).unwrap());
-        let error = tools.read_metadata(&request("garden")).unwrap_err();
+        let error = tools.read_metadata(&request("gardens")).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "there is no note `garden.md`; did you mean `Garden.md`?"
+            "there is no note `gardens.md`; did you mean `Garden.md`?"
         );
         std::fs::write(dir.path().join("New.md"), "# New\n").unwrap();
         assert_eq!(
@@ -991,6 +1061,81 @@ mod tests {
                 .unwrap_err()
                 .is_invalid()
         );
+    }
+
+    /// Issue 25: a note's path argument may be its name, an alias, or a
+    /// wikilink, resolved as a link from the root; results carry the real
+    /// path; several notes with the name are an error listing them.
+    #[test]
+    fn a_note_is_found_by_its_name_an_alias_or_a_wikilink() {
+        let (_dir, tools) = vault(&[
+            (
+                "en/User interface/Hotkeys.md",
+                "---\naliases: [Keyboard shortcuts]\n---\n# Hotkeys\n## Custom hotkeys\n",
+            ),
+            ("en/Index.md", "# Index\n"),
+            ("fr/Index.md", "# Index\n"),
+            ("a/Twin.md", "---\naliases: [Same]\n---\n"),
+            ("b/Other.md", "---\naliases: [same]\n---\n"),
+            ("Colon.md", "---\naliases: [\"Q: and A\"]\n---\n"),
+        ]);
+        let path = |given: &str| tools.read_metadata(&request(given)).map(|m| m.path);
+        for given in [
+            "Hotkeys",
+            "hotkeys",
+            "Keyboard shortcuts",
+            "keyboard SHORTCUTS",
+            "[[Hotkeys]]",
+            "[[Hotkeys#Custom hotkeys]]",
+            "[[Keyboard shortcuts|the keys]]",
+            "![[Hotkeys]]",
+            "User interface/Hotkeys",
+            "en/User interface/Hotkeys.md",
+        ] {
+            assert_eq!(
+                path(given).unwrap(),
+                "en/User interface/Hotkeys.md",
+                "{given}"
+            );
+        }
+        assert_eq!(path("Q: and A").unwrap(), "Colon.md");
+        for (given, candidates) in [
+            ("Index", "`en/Index.md`, `fr/Index.md`"),
+            ("[[Index]]", "`en/Index.md`, `fr/Index.md`"),
+            ("Same", "`a/Twin.md`, `b/Other.md`"),
+        ] {
+            let error = path(given).unwrap_err();
+            assert!(error.is_invalid(), "{given}: {error}");
+            let message = error.to_string();
+            assert!(
+                message.contains(&format!("names 2 notes: {candidates}")),
+                "{message}"
+            );
+        }
+        // A path to a note is that note, even when its stem is also a name.
+        assert_eq!(path("en/Index").unwrap(), "en/Index.md");
+        // Nothing by that name: the path's error, with suggestions.
+        let error = path("[[Hotkey]]").unwrap_err();
+        assert!(error.is_not_found(), "{error}");
+        assert!(error.to_string().contains("Hotkey.md"), "{error}");
+        // Every tool that takes a note's path: read_note too, with the real path.
+        let read = tools
+            .read_note(&ReadNoteRequest {
+                path: "Keyboard shortcuts".into(),
+                start_line: None,
+                end_line: None,
+                head: Some(1),
+                tail: None,
+            })
+            .unwrap();
+        assert_eq!(read.path, "en/User interface/Hotkeys.md");
+        let preview = tools
+            .preview_delete(&DeleteNoteRequest {
+                path: "[[Hotkeys]]".into(),
+                permanent: false,
+            })
+            .unwrap();
+        assert_eq!(preview.path, "en/User interface/Hotkeys.md");
     }
 
     fn list(

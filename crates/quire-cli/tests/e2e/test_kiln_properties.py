@@ -88,7 +88,9 @@ async def test_results_carry_the_frontmatter_and_stay_in_their_folder(kiln: Quir
         "projects/Done.md",
         "projects/Plan.md",
     ]
-    assert await found(kiln, {"properties": {"status": "active"}, "folder": "nowhere"}) == []
+    # A folder that is not there is not found, as in text_search (issue 25).
+    message = await kiln.error_for("FILE_NOT_FOUND", {"properties": {"status": "active"}, "folder": "nowhere"}, tool=TOOL)
+    assert "`nowhere` does not exist" in message, message
     broken = await kiln.ok_for({"properties": {"tags": "idea"}, "limit": 1}, tool=TOOL)
     assert broken["notes"] == [{"path": "broken.md", "frontmatter": {}}]
 

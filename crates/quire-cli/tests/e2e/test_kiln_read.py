@@ -68,8 +68,34 @@ async def test_an_nfd_file_name_is_read_by_its_nfc_path(kiln: Quire):
 
 
 async def test_a_missing_note_names_the_closest(kiln: Quire):
-    message = await kiln.error_for("FILE_NOT_FOUND", {"path": "notes/Job-Search"}, tool=TOOL)
-    assert message == "there is no note `notes/Job-Search.md`; did you mean `notes/job-search.md`?"
+    message = await kiln.error_for("FILE_NOT_FOUND", {"path": "notes/Job-Searches"}, tool=TOOL)
+    assert message == "there is no note `notes/Job-Searches.md`; did you mean `notes/job-search.md`?"
+
+
+async def test_a_note_is_named_as_people_and_wikilinks_name_it(kiln: Quire):
+    """Issue 25: every tool that takes a note's path also takes its name, an
+    alias or a wikilink, resolved as a link from the root; the result has
+    the real path; a name several notes have is an error listing them."""
+    (kiln.root / "notes" / "Hotkeys.md").write_text(
+        "---\naliases: [Keyboard shortcuts]\n---\n# Hotkeys\n## Custom hotkeys\n", encoding="utf-8"
+    )
+    (kiln.root / "ideas").mkdir(exist_ok=True)
+    (kiln.root / "ideas" / "Twin.md").write_text("one\n", encoding="utf-8")
+    (kiln.root / "notes" / "Twin.md").write_text("two\n", encoding="utf-8")
+    for given in ["Keyboard shortcuts", "Hotkeys", "[[Hotkeys#Custom hotkeys]]", "[[keyboard shortcuts|keys]]"]:
+        for tool in (TOOL, "read_metadata"):
+            deadline = asyncio.get_running_loop().time() + 10
+            while True:  # the watcher sees the new note a moment after it is written
+                is_error, value = await kiln.call({"path": given}, tool=tool)
+                if not is_error or asyncio.get_running_loop().time() > deadline:
+                    break
+                await asyncio.sleep(0.05)
+            assert not is_error, (given, tool, value)
+            assert value["path"] == "notes/Hotkeys.md", (given, tool, value)
+    metadata = await kiln.ok_for({"path": "Keyboard shortcuts"}, tool="read_metadata")
+    assert [heading["text"] for heading in metadata["headings"]] == ["Hotkeys", "Custom hotkeys"]
+    message = await kiln.error_for("VALIDATION_ERROR", {"path": "[[Twin]]"}, tool=TOOL)
+    assert "names 2 notes: `ideas/Twin.md`, `notes/Twin.md`" in message, message
 
 
 @pytest.mark.parametrize(
@@ -116,7 +142,7 @@ async def test_read_metadata_answers_from_the_index_and_sees_edits(kiln: Quire):
 
 
 async def test_read_metadata_refuses_what_read_note_refuses(kiln: Quire):
-    message = await kiln.error_for("FILE_NOT_FOUND", {"path": "notes/Job-Search"}, tool="read_metadata")
+    message = await kiln.error_for("FILE_NOT_FOUND", {"path": "notes/Job-Searches"}, tool="read_metadata")
     assert "did you mean `notes/job-search.md`" in message
     for path in ("notes/out", ".obsidian/workspace", "../outside/secret"):
         message = await kiln.error_for("VALIDATION_ERROR", {"path": path}, tool="read_metadata")

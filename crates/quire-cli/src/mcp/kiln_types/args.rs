@@ -53,7 +53,10 @@ fn properties_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(in crate::mcp) struct ReadNoteRequest {
-    /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
+    /// The note's path relative to the kiln root, `/`-separated, `.md`
+    /// optional; or, when no note is at that path, its name, an alias or a
+    /// wikilink (`Hotkeys`, `[[Hotkeys#Custom hotkeys]]`), found as a link
+    /// from the root would find it. The result gives the real path.
     path: String,
     /// The first line to return, from 1 (with `end_line`: an inclusive range).
     #[schemars(range(min = 1))]
@@ -85,7 +88,10 @@ impl From<ReadNoteRequest> for kiln::ReadNoteRequest {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(in crate::mcp) struct ReadMetadataRequest {
-    /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
+    /// The note's path relative to the kiln root, `/`-separated, `.md`
+    /// optional; or, when no note is at that path, its name, an alias or a
+    /// wikilink (`Hotkeys`, `[[Hotkeys#Custom hotkeys]]`), found as a link
+    /// from the root would find it. The result gives the real path.
     path: String,
 }
 
@@ -347,7 +353,10 @@ impl From<CreateNoteRequest> for kiln::CreateNoteRequest {
 #[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(in crate::mcp) struct UpdateNoteRequest {
-    /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
+    /// The note's path relative to the kiln root, `/`-separated, `.md`
+    /// optional; or, when no note is at that path, its name, an alias or a
+    /// wikilink (`Hotkeys`, `[[Hotkeys#Custom hotkeys]]`), found as a link
+    /// from the root would find it. The result gives the real path.
     path: String,
     /// The new body; the frontmatter block is kept byte for byte unless
     /// `frontmatter` is given too.
@@ -375,7 +384,10 @@ impl From<UpdateNoteRequest> for kiln::UpdateNoteRequest {
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(in crate::mcp) struct DeleteNoteRequest {
-    /// The note's path relative to the kiln root, `/`-separated, `.md` optional.
+    /// The note's path relative to the kiln root, `/`-separated, `.md`
+    /// optional; or, when no note is at that path, its name, an alias or a
+    /// wikilink (`Hotkeys`, `[[Hotkeys#Custom hotkeys]]`), found as a link
+    /// from the root would find it. The result gives the real path.
     path: String,
     /// Remove the file instead of moving it to `.trash/`.
     #[serde(default)]
