@@ -82,8 +82,11 @@ impl Extend<NotePath> for NoteSet {
 
 /// The order within a bucket: the shortest path wins an ambiguous link,
 /// ties broken by path.
+/// Shortest path first, its length counted as Obsidian (JavaScript) counts
+/// it, in UTF-16 code units, not bytes: `日本/a.md` (7) before `nihongo/a.md`
+/// (12), although its UTF-8 is 12 bytes too. Ties in path order.
 fn preference(note: &NotePath) -> (usize, &str) {
-    (note.as_str().len(), note.as_str())
+    (note.as_str().encode_utf16().count(), note.as_str())
 }
 
 fn lowercase_path(note: &NotePath) -> String {

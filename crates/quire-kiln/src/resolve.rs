@@ -80,8 +80,10 @@ impl Resolution {
 ///   `a/b/note.md`), as Obsidian allows.
 /// - A bare name matches a note's file stem anywhere, ignoring case.
 ///
-/// One match is [`Resolution::Resolved`]; of several, the shortest path
-/// (ties: path order) wins and the result is [`Resolution::Ambiguous`].
+/// One match is [`Resolution::Resolved`]; of several, a bare name's note in
+/// `source`'s own folder wins, else the shortest path counted in UTF-16
+/// code units as Obsidian counts it (ties: path order), and the result is
+/// [`Resolution::Ambiguous`].
 pub(crate) fn resolve(target: &str, source: &NotePath, notes: &NoteSet) -> Resolution {
     let target = nfc(link_path(target));
     if target.is_empty() {
@@ -106,7 +108,13 @@ pub(crate) fn resolve(target: &str, source: &NotePath, notes: &NoteSet) -> Resol
             Some(end) if has_note_extension(&target) => &target[..end],
             _ => &target,
         };
-        Resolution::of(notes.with_stem(stem).iter())
+        // A note in the linking note's own folder first (so a note's link
+        // to its own name is to itself), then the others shortest first.
+        let matches = notes.with_stem(stem);
+        let folder = source.folder_str();
+        let own = matches.iter().filter(|note| note.folder_str() == folder);
+        let others = matches.iter().filter(|note| note.folder_str() != folder);
+        Resolution::of(own.chain(others))
     }
 }
 

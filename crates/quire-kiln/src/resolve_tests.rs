@@ -180,3 +180,38 @@ fn a_link_resolves_as_obsidian_resolves_it() {
     assert!(bare.is_ambiguous());
     assert_eq!(resolve("missing", &source, &notes), Resolution::Unresolved);
 }
+
+/// Issue 25: of several notes with a bare name, the one in the linking
+/// note's own folder (a note's link to its own name is to itself), then the
+/// shortest path counted in UTF-16 code units as Obsidian counts it.
+#[test]
+fn the_own_folder_comes_first_then_the_shortest_path_in_utf16() {
+    let notes: NoteSet = [
+        "Hotkeys",
+        "en/Hotkeys",
+        "de/Hotkeys",
+        "日本語/x",
+        "abcdefgh/x",
+    ]
+    .into_iter()
+    .map(note)
+    .collect();
+    let chosen = |target: &str, from: &str| {
+        resolve(target, &note(from), &notes)
+            .path()
+            .map(ToString::to_string)
+    };
+    assert_eq!(
+        chosen("Hotkeys", "de/Intro").as_deref(),
+        Some("de/Hotkeys.md")
+    );
+    assert_eq!(
+        chosen("hotkeys#Custom", "en/Hotkeys").as_deref(),
+        Some("en/Hotkeys.md")
+    );
+    assert_eq!(chosen("Hotkeys", "fr/Intro").as_deref(), Some("Hotkeys.md"));
+    assert_eq!(chosen("Hotkeys", "Index").as_deref(), Some("Hotkeys.md"));
+    // 8 UTF-16 units against 13 (in bytes, 14 against 13).
+    assert_eq!(chosen("x", "Index").as_deref(), Some("日本語/x.md"));
+    assert!(resolve("Hotkeys", &note("de/Intro"), &notes).is_ambiguous());
+}
