@@ -15,7 +15,8 @@ pub struct NoteFacts {
     pub headings: Vec<Heading>,
     /// The `[[wikilinks]]` and `![[embeds]]`, in order.
     pub wikilinks: Vec<Wikilink>,
-    /// The Markdown links to local `.md` files, in order.
+    /// The Markdown links to local notes (`.md` files, or names without an
+    /// extension), in order.
     pub markdown_links: Vec<MarkdownLink>,
     /// Wikilinks written as frontmatter property values (`related:
     /// "[[Plan]]"`, or a list of them), as Obsidian links them.
@@ -89,7 +90,8 @@ pub struct Wikilink {
     pub line: usize,
 }
 
-/// A Markdown link to a local `.md` file: `[text](other.md#part)`.
+/// A Markdown link to a local note: `[text](other.md#part)`, or
+/// `[text](other#part)` without the extension, as Obsidian reads it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MarkdownLink {
     /// The file linked, percent-escapes decoded, without the `#fragment`.

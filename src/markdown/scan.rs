@@ -123,6 +123,8 @@ enum Walked<'a> {
     HtmlClose,
     /// A paragraph, heading or table cell ends, closing any HTML left open.
     InlineEnd,
+    /// A line ends inside a paragraph or a setext heading.
+    LineBreak,
 }
 
 fn body_events(text: &str, body_start: usize) -> Vec<(Walked<'_>, Range<usize>)> {
@@ -176,6 +178,7 @@ fn body_events(text: &str, body_start: usize) -> Vec<(Walked<'_>, Range<usize>)>
             }),
             Event::End(TagEnd::Link | TagEnd::Image) => Some(Walked::LinkEnd),
             Event::TaskListMarker(checked) => Some(Walked::Task(checked)),
+            Event::SoftBreak | Event::HardBreak => Some(Walked::LineBreak),
             Event::InlineHtml(html) => html_element(&html),
             Event::End(TagEnd::Paragraph | TagEnd::TableCell) => Some(Walked::InlineEnd),
             _ => None,
@@ -269,6 +272,13 @@ impl Walk<'_, '_> {
             Walked::HtmlOpen => self.html_depth += 1,
             Walked::HtmlClose => self.html_depth = self.html_depth.saturating_sub(1),
             Walked::InlineEnd => self.html_depth = 0,
+            // A setext heading's lines are one heading, joined by a space
+            // (as Obsidian shows and links it).
+            Walked::LineBreak => {
+                if let Some((_, _, heading)) = &mut self.heading {
+                    heading.push(' ');
+                }
+            }
         }
     }
 
@@ -322,11 +332,12 @@ impl Walk<'_, '_> {
             Some((path, heading)) => (path, Some(percent_decode(heading))),
             None => (destination, None),
         };
-        if !path.to_ascii_lowercase().ends_with(".md") {
+        let target = percent_decode(path);
+        if !is_note_destination(&target) {
             return;
         }
         self.facts.markdown_links.push(MarkdownLink {
-            target: percent_decode(path),
+            target,
             heading,
             span: Span::new(range.start, range.end),
             line: self.lines.line(range.start),
@@ -346,6 +357,18 @@ impl Walk<'_, '_> {
             line: self.lines.line(marker.start),
         });
     }
+}
+
+/// Whether a Markdown link's decoded destination (without `#fragment`)
+/// names a note: a `.md` file, or a name without an extension, which
+/// Obsidian reads as the note of that name (`[a](Target)` is `Target.md`,
+/// `[b](Three%20laws%20of%20motion)` too). Not a heading of the same note
+/// alone (empty), not a scheme (`tel:`, `obsidian:`), not another file.
+fn is_note_destination(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    !name.is_empty()
+        && !path.contains(':')
+        && (name.to_ascii_lowercase().ends_with(".md") || !name.contains('.'))
 }
 
 /// The text of an inline code span as written (`` `code` ``), as

@@ -97,9 +97,20 @@ fn wikilinks_in_code_or_comments_are_not_links() {
 
 #[test]
 fn markdown_links_only_to_local_notes() {
-    let note = "[a](other.md) [b](https://x.org/y.md) [c](mailto:a@b.md) [d](dir/My%20Note.md#Sec) [e](pic.png)\n";
+    let note = "[a](other.md) [b](https://x.org/y.md) [c](mailto:a@b.md) [d](dir/My%20Note.md#Sec) [e](pic.png) \
+                [f](Target) [g](Target#Sub) [h](Three%20laws%20of%20motion) [i](#Heading) [j](tel:123) [k](dir/)\n";
     let links = parse_note(note).markdown_links;
-    assert_eq!(links.len(), 2, "{links:?}");
+    let targets = project(&links, |l| (l.target.as_str(), l.heading.as_deref()));
+    // Issue 25: a name without `.md` is a note, as Obsidian reads it.
+    assert_eq!(
+        targets[2..],
+        [
+            ("Target", None),
+            ("Target", Some("Sub")),
+            ("Three laws of motion", None)
+        ]
+    );
+    let links = &links[..2];
     assert_eq!(
         (links[0].target.as_str(), links[0].heading.as_deref()),
         ("other.md", None)
@@ -116,6 +127,16 @@ fn headings_atx_and_setext() {
     let read = project(&facts.headings, |h| (h.level, h.text.as_str(), h.line));
     assert_eq!(read, [(1, "Title", 1), (2, "Sub", 4), (3, "Three", 6)]);
     assert_eq!(&note[facts.headings[0].span.range()], "Title\n=====\n");
+}
+
+/// Issue 25: a setext heading of several lines is one heading, its lines
+/// joined by a space.
+#[test]
+fn a_setext_headings_lines_are_joined_by_a_space() {
+    let note = "First line\nsecond  line\n===\n\nOne\\\ntwo\n---\n";
+    let facts = parse_note(note);
+    let texts = project(&facts.headings, |h| h.text.as_str());
+    assert_eq!(texts, ["First line second  line", "One two"]);
 }
 
 #[test]
