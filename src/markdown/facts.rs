@@ -47,6 +47,14 @@ pub enum NoteIssue {
     /// aliases are missing from the facts.
     #[error("{0}")]
     Frontmatter(ParseError),
+    /// A property Obsidian no longer reads (since 1.9), `tag` or `alias`.
+    #[error("the property `{key}` is not read (Obsidian 1.9 dropped it); rename it `{read}`")]
+    UnreadKey {
+        /// The key written.
+        key: &'static str,
+        /// The key that is read instead.
+        read: &'static str,
+    },
 }
 
 /// A heading.

@@ -15,8 +15,15 @@ fn starts_token(text: &str, offset: usize) -> bool {
 }
 
 // markdown.ebnf: tag-char
-fn is_tag_char(c: char) -> bool {
-    c.is_alphanumeric() || matches!(c, '_' | '-' | '/')
+/// Obsidian's tag characters: anything but white space, the ASCII
+/// punctuation other than `_`, `-` and `/`, and the General and
+/// Supplemental Punctuation blocks, so emoji and other symbols are tag
+/// characters (`#tag🎉`, `#🏷️`) and `’` or `…` end a tag.
+pub(super) fn is_tag_char(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '/');
+    }
+    !c.is_whitespace() && !matches!(c, '\u{2000}'..='\u{206F}' | '\u{2E00}'..='\u{2E7F}')
 }
 
 /// The tags written in `run` of `text`.

@@ -6,15 +6,15 @@ use serde_json::Value;
 
 use crate::frontmatter::Frontmatter;
 
-/// The values of the first of `keys` the frontmatter has: a list, a single
-/// string, or a comma-separated string; each trimmed, a leading `#` removed
-/// when `strip_hash`.
+/// The values of the property `key`: a list, a single string, or a
+/// comma-separated string; each trimmed. For `tags`, also split at white
+/// space, with a leading `#` removed.
 pub(super) fn list_property(
     frontmatter: Option<&Frontmatter>,
-    keys: &[&str],
-    strip_hash: bool,
+    key: &str,
+    tags: bool,
 ) -> Vec<String> {
-    let Some(value) = frontmatter.and_then(|fm| keys.iter().find_map(|key| fm.get(key))) else {
+    let Some(value) = frontmatter.and_then(|fm| fm.get(key)) else {
         return Vec::new();
     };
     let mut items = Vec::new();
@@ -23,17 +23,25 @@ pub(super) fn list_property(
         other => push_scalar(other, &mut items),
     }
     items
-        .into_iter()
+        .iter()
+        // A tag never holds a space: `tags: gamma delta` is two tags, as
+        // Obsidian reads it. An alias may.
+        .flat_map(|item| {
+            if tags {
+                item.split_whitespace().collect::<Vec<_>>()
+            } else {
+                vec![item.trim()]
+            }
+        })
         .map(|item| {
-            let item = item.trim();
-            if strip_hash {
+            if tags {
                 item.trim_start_matches('#')
             } else {
                 item
             }
-            .to_owned()
         })
         .filter(|item| !item.is_empty())
+        .map(str::to_owned)
         .collect()
 }
 

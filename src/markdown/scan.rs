@@ -60,10 +60,17 @@ pub fn parse_note(text: &str) -> NoteFacts {
     }
     .run(&events);
     let fm = facts.frontmatter.as_ref();
-    let property_tags = list_property(fm, &["tags", "tag"], true);
+    let property_tags = list_property(fm, "tags", true);
     let inline = facts.inline_tags.iter().map(|tag| tag.name.clone());
     facts.tags = dedup_caseless(property_tags.into_iter().chain(inline));
-    facts.aliases = dedup_caseless(list_property(fm, &["aliases", "alias"], false));
+    facts.aliases = dedup_caseless(list_property(fm, "aliases", false));
+    // Obsidian 1.9 reads neither `tag` nor `alias`: say so, or a note's
+    // tags would vanish without a word.
+    for (key, read) in [("tag", "tags"), ("alias", "aliases")] {
+        if fm.is_some_and(|fm| fm.get(key).is_some()) {
+            facts.issues.push(NoteIssue::UnreadKey { key, read });
+        }
+    }
     facts.property_links = property_links(text, fm);
     facts
 }

@@ -41,9 +41,33 @@ fn tags_merge_frontmatter_and_inline_caselessly() {
     );
     assert_eq!(facts.tags, ["Draft", "idea", "New"]);
     assert_eq!(facts.aliases, ["One", "Two"]);
+    // Obsidian 1.9 reads neither `tag` nor `alias` (issue 25): nothing is
+    // read from them, and the note says why.
     let list = parse_note("---\ntag:\n  - '#x'\n  - y\nalias: Solo\n---\n");
-    assert_eq!(list.tags, ["x", "y"]);
-    assert_eq!(list.aliases, ["Solo"]);
+    assert!(list.tags.is_empty() && list.aliases.is_empty());
+    let issues: Vec<String> = list.issues.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        issues,
+        [
+            "the property `tag` is not read (Obsidian 1.9 dropped it); rename it `tags`",
+            "the property `alias` is not read (Obsidian 1.9 dropped it); rename it `aliases`"
+        ]
+    );
+}
+
+/// Issue 25: a tag never holds a space; emoji and other symbols are tag
+/// characters, punctuation ends a tag.
+#[test]
+fn tags_are_obsidians_characters_and_never_hold_a_space() {
+    let facts = parse_note("---\ntags: \"gamma delta, #eps\"\naliases: [Two words]\n---\n");
+    assert_eq!(facts.tags, ["gamma", "delta", "eps"]);
+    assert_eq!(facts.aliases, ["Two words"]);
+    let listed = parse_note("---\ntags: [a b, c]\n---\n");
+    assert_eq!(listed.tags, ["a", "b", "c"]);
+    assert_eq!(
+        tag_names("#tag🎉 #🏷️ #日本語 #a.b #it’s #x… #mixed-😀_1/2 #(no)\n"),
+        ["tag🎉", "🏷️", "日本語", "a", "it", "x", "mixed-😀_1/2"]
+    );
 }
 
 #[test]
