@@ -72,6 +72,10 @@ pub enum PlannedChange {
         frontmatter: bool,
         /// Its words afterwards.
         word_count: usize,
+        /// The properties the new frontmatter leaves out, in key order.
+        removed_properties: Vec<String>,
+        /// The properties it gives another value, in key order.
+        changed_properties: Vec<String>,
     },
     /// A note deleted.
     Delete {
@@ -145,6 +149,8 @@ impl WritePreview {
                 content,
                 frontmatter,
                 word_count,
+                removed_properties,
+                changed_properties,
             } => {
                 let what = match (content, frontmatter) {
                     (true, true) => "Replace the content and the frontmatter of",
@@ -156,10 +162,27 @@ impl WritePreview {
                     (false, true) => " (its content is kept)",
                     _ => "",
                 };
-                format!(
+                let mut text = format!(
                     "{what} `{path}`{kept}; it will hold {}.",
                     counted(*word_count, "word", "words")
-                )
+                );
+                if !removed_properties.is_empty() {
+                    let _ = write!(
+                        text,
+                        " It removes {}: {}.",
+                        counted(removed_properties.len(), "property", "properties"),
+                        named(removed_properties)
+                    );
+                }
+                if !changed_properties.is_empty() {
+                    let _ = write!(
+                        text,
+                        " It changes {}: {}.",
+                        counted(changed_properties.len(), "property", "properties"),
+                        named(changed_properties)
+                    );
+                }
+                text
             }
             PlannedChange::Delete {
                 permanent,
@@ -262,6 +285,8 @@ mod tests {
                     content: true,
                     frontmatter: false,
                     word_count: 3,
+                    removed_properties: vec![],
+                    changed_properties: vec![],
                 },
                 "Replace the content of `a/Note.md` (its frontmatter is kept); it will hold 3 words.",
             ),
@@ -270,14 +295,29 @@ mod tests {
                     content: false,
                     frontmatter: true,
                     word_count: 3,
+                    removed_properties: vec![],
+                    changed_properties: vec![],
                 },
                 "Replace the frontmatter of `a/Note.md` (its content is kept); it will hold 3 words.",
+            ),
+            (
+                PlannedChange::Update {
+                    content: false,
+                    frontmatter: true,
+                    word_count: 1,
+                    removed_properties: vec!["aliases".into(), "tags".into()],
+                    changed_properties: vec!["status".into()],
+                },
+                "Replace the frontmatter of `a/Note.md` (its content is kept); it will hold 1 word. It removes 2 \
+                 properties: aliases, tags. It changes 1 property: status.",
             ),
             (
                 PlannedChange::Update {
                     content: true,
                     frontmatter: true,
                     word_count: 0,
+                    removed_properties: vec![],
+                    changed_properties: vec![],
                 },
                 "Replace the content and the frontmatter of `a/Note.md`; it will hold 0 words.",
             ),
@@ -351,6 +391,8 @@ mod spoofing_tests {
                 content: true,
                 frontmatter: false,
                 word_count: 2,
+                removed_properties: vec![],
+                changed_properties: vec![],
             },
             sha256: None,
             link_target: Some("contract.md".to_owned()),

@@ -150,12 +150,14 @@ fn tags_from_every_frontmatter_shape_are_found() {
         "---\ntags: [a, b]\n---\n",
         "---\ntags: b\n---\n",
         "---\ntags: \"a, #b\"\n---\n",
-        "---\ntag: '#B'\n---\n",
+        "---\ntags: 'a #B'\n---\n",
         "---\ntags:\n  - b/c\n---\n",
         "b\n\n#b/c\n",
     ] {
         assert!(finds(text, json!({"tags": "b"})), "{text:?}");
     }
+    // Obsidian 1.9 reads no `tag` key (issue 25).
+    assert!(!finds("---\ntag: '#B'\n---\n", json!({"tags": "b"})));
 }
 
 #[test]

@@ -437,6 +437,7 @@ impl KilnTools {
         let on_disk = self.existing_on_disk(&path)?;
         let (located, file) = self.lock_note(&path, &on_disk)?;
         let bytes = file.read(MAX_NOTE_BYTES)?;
+        let (removed_properties, changed_properties) = write::property_changes(&bytes, request);
         let text = updated_note_text(&path, bytes, request)?;
         // Its bytes were checked: the same bytes in another file (a link
         // swapped in, leading to another note) are not the note approved.
@@ -448,6 +449,8 @@ impl KilnTools {
             updated: write::updated_parts(request),
             word_count: write::word_count(&text),
             sha256: write::sha256(text.as_bytes()),
+            removed_properties,
+            changed_properties,
         })
     }
 
@@ -561,6 +564,7 @@ impl KilnTools {
         let file = located.open()?;
         let bytes = file.read(MAX_NOTE_BYTES)?;
         let sha256 = write::sha256(&bytes);
+        let (removed_properties, changed_properties) = write::property_changes(&bytes, request);
         let text = updated_note_text(&path, bytes, request)?;
         Ok(WritePreview {
             path: path.to_string(),
@@ -568,6 +572,8 @@ impl KilnTools {
                 content: request.content.is_some(),
                 frontmatter: request.frontmatter.is_some(),
                 word_count: write::word_count(&text),
+                removed_properties,
+                changed_properties,
             },
             sha256: Some(sha256),
             // A link (or a folder on the path that is one) leads elsewhere:
@@ -1221,6 +1227,51 @@ mod tests {
         // Given time, the same call is answered.
         let tools = tools.with_budget(DEFAULT_TOOL_BUDGET);
         assert_eq!(tools.read_metadata(&request("n1")).unwrap().path, "n1.md");
+    }
+
+    /// Issue 25: a whole-block `frontmatter` replace names, in the question
+    /// and in the result, every property it removes or changes.
+    #[test]
+    fn a_frontmatter_replace_names_the_properties_it_removes_and_changes() {
+        let (_dir, tools) = vault(&[(
+            "Hotkeys.md",
+            "---\naliases: [Keys]\ntags: [ui]\nstatus: draft\nowner: me\n---\nBody\n",
+        )]);
+        let request = UpdateNoteRequest {
+            path: "Hotkeys".into(),
+            content: None,
+            frontmatter: Some(
+                serde_json::json!({"status": "done", "owner": "me"})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+            expected_sha256: None,
+        };
+        let preview = tools.preview_update(&request).unwrap();
+        assert!(
+            preview.summary().ends_with(
+                "It removes 2 properties: aliases, tags. It changes 1 property: status."
+            ),
+            "{}",
+            preview.summary()
+        );
+        let updated = tools.update_note(&request).unwrap();
+        assert_eq!(
+            (updated.removed_properties, updated.changed_properties),
+            (
+                vec!["aliases".to_owned(), "tags".to_owned()],
+                vec!["status".to_owned()]
+            )
+        );
+        // The body alone changes no property.
+        let body = UpdateNoteRequest {
+            content: Some("New\n".into()),
+            frontmatter: None,
+            ..request
+        };
+        let updated = tools.update_note(&body).unwrap();
+        assert!(updated.removed_properties.is_empty() && updated.changed_properties.is_empty());
     }
 
     fn listing(folder: &str, recursive: bool) -> ListNotesRequest {

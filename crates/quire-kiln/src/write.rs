@@ -73,6 +73,10 @@ pub struct NoteUpdated {
     pub word_count: usize,
     /// The SHA-256 of the file now.
     pub sha256: String,
+    /// The properties a `frontmatter` replace removed, in key order.
+    pub removed_properties: Vec<String>,
+    /// The properties it gave another value, in key order.
+    pub changed_properties: Vec<String>,
 }
 
 /// The note [`KilnTools::delete_note`](crate::KilnTools::delete_note) deletes.
@@ -169,6 +173,35 @@ fn check_size(text: &str) -> Result<(), KilnError> {
         }));
     }
     Ok(())
+}
+
+/// The properties a whole-block `frontmatter` replace in `request` removes
+/// from the note whose file holds `old`, and those it gives another value,
+/// each in key order: what the user is told before a replace that reads
+/// like a one-key edit wipes the others. Nothing without `frontmatter`, or
+/// when the old block cannot be read.
+pub(super) fn property_changes(
+    old: &[u8],
+    request: &UpdateNoteRequest,
+) -> (Vec<String>, Vec<String>) {
+    let (mut removed, mut changed) = (Vec::new(), Vec::new());
+    let Some(new) = &request.frontmatter else {
+        return (removed, changed);
+    };
+    let Some(before) = std::str::from_utf8(old)
+        .ok()
+        .and_then(|old| parse_note(old).frontmatter)
+    else {
+        return (removed, changed);
+    };
+    for (key, value) in &before.values {
+        match new.get(key) {
+            None => removed.push(key.clone()),
+            Some(now) if now != value => changed.push(key.clone()),
+            Some(_) => {}
+        }
+    }
+    (removed, changed)
 }
 
 /// What was updated, by name.

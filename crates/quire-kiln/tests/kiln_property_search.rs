@@ -79,7 +79,7 @@ fn hand_made() -> (tempfile::TempDir, KilnTools) {
         ),
         (
             "projects/old/Shelved.md",
-            "---\nstatus: [active, waiting]\npriority: \"3\"\ntag: project\nreviewer:\n---\n",
+            "---\nstatus: [active, waiting]\npriority: \"3\"\ntags: project\nreviewer:\n---\n",
         ),
         (
             "daily/2024-01-05.md",

@@ -88,12 +88,15 @@ impl QuireServer {
     #[tool(
         name = "update_note",
         description = "Replace a note's body (`content`: its frontmatter block is kept byte for byte), its properties \
-                       (`frontmatter`: the whole block is replaced, the body kept byte for byte), or both. Example: \
-                       {\"path\": \"projects/Plan\", \"frontmatter\": {\"status\": \"done\"}, \"expected_sha256\": \"<sha256 from \
-                       read_note>\"}. With `expected_sha256`, nothing is written if the note changed since it was read. A note \
-                       whose frontmatter is broken is changed only by replacing its frontmatter. Returns `path`, `updated`, \
-                       `word_count` and the new `sha256`; when the user must approve first, see `pending` and `declined` in \
-                       the result.",
+                       (`frontmatter`: ALL of them, the whole block is replaced, so pass every property the note keeps; \
+                       the body is kept byte for byte), or both. Example: {\"path\": \"projects/Plan\", \"content\": \
+                       \"# Plan\\n\\nShipped.\\n\", \"expected_sha256\": \"<sha256 from read_note>\"}. To change one \
+                       property, read the note's `frontmatter` with read_metadata and pass it back whole with the change. \
+                       With `expected_sha256`, nothing is written if the note changed since it was read. A note whose \
+                       frontmatter is broken is changed only by replacing its frontmatter. Returns `path`, `updated`, \
+                       `word_count`, the new `sha256`, and `removed_properties`/`changed_properties` naming what a \
+                       `frontmatter` replace removed or changed; when the user must approve first, see `pending` and \
+                       `declined` in the result (the question names the properties removed and changed).",
         input_schema = with_confirmation(schema::input::<UpdateNoteRequest>()),
         output_schema = outcome_schema::<NoteUpdated>(false),
         meta = category("manipulate"),

@@ -97,6 +97,10 @@ async def test_the_user_is_asked_exactly_what_will_change_and_approves_once(quir
             "will lead nowhere: ideas/Asked.md."
         )
         assert (vault / ".trash" / "job-search.md").exists()
+        # A whole-block replace says which properties it removes (issue 25).
+        replaced = await server.ok_for({"path": "ideas/Asked", "frontmatter": {"owner": "me"}}, tool="update_note")
+        assert replaced["removed_properties"] == ["status"]
+        assert user.questions[3].message.endswith("it will hold 3 words. It removes 1 property: status.")
 
 
 async def test_approving_for_the_session_asks_no_more(quire: Path, vault: Path, tmp_path: Path):

@@ -70,6 +70,8 @@ async def test_create_update_and_delete_a_note(writer: Quire):
         tool="update_note",
     )
     assert updated["updated"] == ["frontmatter"]
+    # The replace is whole: what it changed is named (issue 25).
+    assert updated["changed_properties"] == ["status"] and "removed_properties" not in updated
     assert (root / "ideas" / "Fresh idea.md").read_text(encoding="utf-8") == (
         "---\nstatus: done\ntags:\n  - x\n---\n# Idea\n\nSee [[job-search]].\n"
     )

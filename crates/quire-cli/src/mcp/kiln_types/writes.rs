@@ -42,6 +42,12 @@ pub(in crate::mcp) struct NoteUpdated {
     word_count: usize,
     /// The SHA-256 of the file now.
     sha256: String,
+    /// The properties a `frontmatter` replace removed (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    removed_properties: Vec<String>,
+    /// The properties it gave another value (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    changed_properties: Vec<String>,
 }
 
 impl From<kiln::NoteUpdated> for NoteUpdated {
@@ -51,12 +57,16 @@ impl From<kiln::NoteUpdated> for NoteUpdated {
             updated,
             word_count,
             sha256,
+            removed_properties,
+            changed_properties,
         } = updated;
         NoteUpdated {
             path,
             updated,
             word_count,
             sha256,
+            removed_properties,
+            changed_properties,
         }
     }
 }
