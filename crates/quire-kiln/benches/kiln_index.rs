@@ -132,6 +132,8 @@ fn kiln_index(c: &mut Criterion) {
             path: edited.to_owned(),
             content: Some(content.to_owned()),
             frontmatter: None,
+            set_properties: None,
+            remove_properties: None,
             expected_sha256: None,
         })
     };

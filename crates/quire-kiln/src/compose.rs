@@ -22,7 +22,9 @@
 use serde_json::Value;
 use thiserror::Error;
 
-use quire_grammar::frontmatter::{ParseError, WriteError, block_end, parse, write_block};
+use quire_grammar::frontmatter::{
+    ParseError, PropertyEditError, WriteError, block_end, parse, write_block,
+};
 
 /// Why a note's new text cannot be made.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -46,6 +48,18 @@ pub enum ComposeError {
          properties as `frontmatter` and the rest as `content`"
     )]
     ContentHasFrontmatter(&'static str),
+    /// The whole block and edits of single properties, together.
+    #[error(
+        "`frontmatter` replaces every property, so it cannot come with `set_properties` or \
+         `remove_properties`: give one or the other"
+    )]
+    WholeAndEdits,
+    /// A property both set and removed.
+    #[error("the property `{0}` is both set and removed; give it in one of the two")]
+    SetAndRemoved(String),
+    /// A property cannot be set or removed.
+    #[error(transparent)]
+    PropertyEdit(#[from] PropertyEditError),
 }
 
 /// The text of a new note: `content`, after a block of `properties` when

@@ -152,14 +152,19 @@ impl WritePreview {
                 removed_properties,
                 changed_properties,
             } => {
+                let properties_change =
+                    !removed_properties.is_empty() || !changed_properties.is_empty();
                 let what = match (content, frontmatter) {
                     (true, true) => "Replace the content and the frontmatter of",
                     (true, false) => "Replace the content of",
-                    _ => "Replace the frontmatter of",
+                    (false, true) => "Replace the frontmatter of",
+                    // Single properties set or removed in place.
+                    (false, false) => "Change properties of",
                 };
                 let kept = match (content, frontmatter) {
-                    (true, false) => " (its frontmatter is kept)",
+                    (true, false) if !properties_change => " (its frontmatter is kept)",
                     (false, true) => " (its content is kept)",
+                    (false, false) => " (its content and its other properties are kept)",
                     _ => "",
                 };
                 let mut text = format!(

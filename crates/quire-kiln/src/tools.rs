@@ -437,8 +437,8 @@ impl KilnTools {
         let on_disk = self.existing_on_disk(&path)?;
         let (located, file) = self.lock_note(&path, &on_disk)?;
         let bytes = file.read(MAX_NOTE_BYTES)?;
-        let (removed_properties, changed_properties) = write::property_changes(&bytes, request);
-        let text = updated_note_text(&path, bytes, request)?;
+        let (old, text) = updated_note_text(&path, &bytes, request)?;
+        let (removed_properties, changed_properties) = write::property_changes(old, &text);
         // Its bytes were checked: the same bytes in another file (a link
         // swapped in, leading to another note) are not the note approved.
         check_identity(&path, file.stat(), expected, true)?;
@@ -564,8 +564,8 @@ impl KilnTools {
         let file = located.open()?;
         let bytes = file.read(MAX_NOTE_BYTES)?;
         let sha256 = write::sha256(&bytes);
-        let (removed_properties, changed_properties) = write::property_changes(&bytes, request);
-        let text = updated_note_text(&path, bytes, request)?;
+        let (old, text) = updated_note_text(&path, &bytes, request)?;
+        let (removed_properties, changed_properties) = write::property_changes(old, &text);
         Ok(WritePreview {
             path: path.to_string(),
             change: PlannedChange::Update {
@@ -900,19 +900,19 @@ fn not_found(index: &KilnIndex, path: &NotePath) -> KilnError {
 
 /// The text of the note `path` (its file's `bytes`) once `request` is
 /// applied, refused when `expected_sha256` no longer matches.
-fn updated_note_text(
+fn updated_note_text<'b>(
     path: &NotePath,
-    bytes: Vec<u8>,
+    bytes: &'b [u8],
     request: &UpdateNoteRequest,
-) -> Result<String, KilnError> {
+) -> Result<(&'b str, String), KilnError> {
     if let Some(expected) = &request.expected_sha256 {
-        check_unchanged(path, &bytes, expected)?;
+        check_unchanged(path, bytes, expected)?;
     }
-    let old = String::from_utf8(bytes).map_err(|error| FsError::NotUtf8 {
+    let old = std::str::from_utf8(bytes).map_err(|error| FsError::NotUtf8 {
         path: path.to_string(),
-        offset: error.utf8_error().valid_up_to(),
+        offset: error.valid_up_to(),
     })?;
-    write::updated_text(&old, request)
+    Ok((old, write::updated_text(old, request)?))
 }
 
 /// What a preview records of a file's `stat`.
@@ -1246,6 +1246,8 @@ mod tests {
                     .unwrap()
                     .clone(),
             ),
+            set_properties: None,
+            remove_properties: None,
             expected_sha256: None,
         };
         let preview = tools.preview_update(&request).unwrap();
@@ -1272,6 +1274,66 @@ mod tests {
         };
         let updated = tools.update_note(&body).unwrap();
         assert!(updated.removed_properties.is_empty() && updated.changed_properties.is_empty());
+    }
+
+    /// Issue 25: single properties set and removed in place, every other
+    /// byte (comments, other properties, the body) kept; the question and
+    /// the result say what changed.
+    #[test]
+    fn properties_are_set_and_removed_in_place() {
+        let note = "---\n# kept comment\naliases: [Keys] # mine\ntags: [ui]\ndraft: true\n---\nBody [[x]]\n";
+        let (dir, tools) = vault(&[("Hotkeys.md", note)]);
+        let mut request = UpdateNoteRequest::new("[[Hotkeys]]");
+        request.set_properties = Some(
+            serde_json::json!({"tags": ["ui", "new tag"], "status": "done"})
+                .as_object()
+                .unwrap()
+                .clone(),
+        );
+        request.remove_properties = Some(vec!["draft".into()]);
+        let preview = tools.preview_update(&request).unwrap();
+        assert_eq!(
+            preview.summary(),
+            "Change properties of `Hotkeys.md` (its content and its other properties are kept); it will \
+             hold 2 words. It removes 1 property: draft. It changes 2 properties: tags, status."
+        );
+        let updated = tools.update_note(&request).unwrap();
+        assert_eq!(updated.updated, ["properties"]);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("Hotkeys.md")).unwrap(),
+            "---\n# kept comment\naliases: [Keys] # mine\ntags:\n  - ui\n  - new tag\nstatus: done\n---\nBody [[x]]\n"
+        );
+        assert_eq!(
+            (updated.removed_properties, updated.changed_properties),
+            (
+                vec!["draft".to_owned()],
+                vec!["tags".to_owned(), "status".to_owned()]
+            )
+        );
+        // Refused: with the whole block, a key both set and removed, a key
+        // that is not there; nothing is written.
+        let before = std::fs::read_to_string(dir.path().join("Hotkeys.md")).unwrap();
+        let mut whole = UpdateNoteRequest::new("Hotkeys");
+        whole.frontmatter = Some(serde_json::Map::new());
+        whole.remove_properties = Some(vec!["tags".into()]);
+        let mut both = UpdateNoteRequest::new("Hotkeys");
+        both.set_properties = Some(serde_json::json!({"tags": 1}).as_object().unwrap().clone());
+        both.remove_properties = Some(vec!["tags".into()]);
+        let mut missing = UpdateNoteRequest::new("Hotkeys");
+        missing.remove_properties = Some(vec!["tag".into()]);
+        for (request, expected) in [
+            (whole, "cannot come with `set_properties`"),
+            (both, "both set and removed"),
+            (missing, "no property `tag` to remove"),
+        ] {
+            let error = tools.update_note(&request).unwrap_err();
+            assert!(error.is_invalid(), "{error}");
+            assert!(error.to_string().contains(expected), "{error}");
+        }
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("Hotkeys.md")).unwrap(),
+            before
+        );
     }
 
     fn listing(folder: &str, recursive: bool) -> ListNotesRequest {

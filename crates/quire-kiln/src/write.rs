@@ -18,6 +18,7 @@ use super::index::KilnIndex;
 use super::note_path::NotePath;
 use super::read::{KilnError, MAX_NOTE_BYTES, hex};
 use quire_fs::FsError;
+use quire_grammar::frontmatter::{remove_property, set_property};
 use quire_grammar::markdown::parse_note;
 
 /// The folder beneath the root that deleted notes are moved into.
@@ -57,9 +58,30 @@ pub struct UpdateNoteRequest {
     /// The note's properties, all of them: the frontmatter block is replaced
     /// whole; the body is kept byte for byte unless `content` is given too.
     pub frontmatter: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Properties to set, each in place (added when missing), every other
+    /// byte of the frontmatter kept; not with `frontmatter`.
+    pub set_properties: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Properties to remove, each with its lines only; not with
+    /// `frontmatter`.
+    pub remove_properties: Option<Vec<String>>,
     /// The `sha256` read_note returned: when the note changed since, nothing
     /// is written.
     pub expected_sha256: Option<String>,
+}
+
+impl UpdateNoteRequest {
+    /// An update of the note `path` that changes nothing yet: set the parts
+    /// to change.
+    pub fn new(path: impl Into<String>) -> Self {
+        UpdateNoteRequest {
+            path: path.into(),
+            content: None,
+            frontmatter: None,
+            set_properties: None,
+            remove_properties: None,
+            expected_sha256: None,
+        }
+    }
 }
 
 /// What `update_note` returns.
@@ -73,9 +95,10 @@ pub struct NoteUpdated {
     pub word_count: usize,
     /// The SHA-256 of the file now.
     pub sha256: String,
-    /// The properties a `frontmatter` replace removed, in key order.
+    /// The properties the update removed, in key order.
     pub removed_properties: Vec<String>,
-    /// The properties it gave another value, in key order.
+    /// The properties it set to a new value (added ones included), in key
+    /// order.
     pub changed_properties: Vec<String>,
 }
 
@@ -160,8 +183,29 @@ pub(super) fn new_note_text(request: &CreateNoteRequest) -> Result<String, KilnE
 
 /// The text of `old` once `request` is applied.
 pub(super) fn updated_text(old: &str, request: &UpdateNoteRequest) -> Result<String, KilnError> {
-    let properties = properties(request.frontmatter.as_ref());
-    let text = compose_update(old, request.content.as_deref(), properties.as_deref())?;
+    let set = request.set_properties.as_ref();
+    let removed = request.remove_properties.as_deref();
+    let edits = set.is_some() || removed.is_some();
+    if edits && request.frontmatter.is_some() {
+        return Err(ComposeError::WholeAndEdits.into());
+    }
+    if let (Some(set), Some(removed)) = (set, removed)
+        && let Some(key) = removed.iter().find(|key| set.contains_key(*key))
+    {
+        return Err(ComposeError::SetAndRemoved(key.clone()).into());
+    }
+    let mut text = if request.content.is_some() || request.frontmatter.is_some() || !edits {
+        let properties = properties(request.frontmatter.as_ref());
+        compose_update(old, request.content.as_deref(), properties.as_deref())?
+    } else {
+        old.to_owned()
+    };
+    for (key, value) in set.into_iter().flatten() {
+        text = set_property(&text, key, value).map_err(ComposeError::from)?;
+    }
+    for key in removed.into_iter().flatten() {
+        text = remove_property(&text, key).map_err(ComposeError::from)?;
+    }
     check_size(&text)?;
     Ok(text)
 }
@@ -175,32 +219,30 @@ fn check_size(text: &str) -> Result<(), KilnError> {
     Ok(())
 }
 
-/// The properties a whole-block `frontmatter` replace in `request` removes
-/// from the note whose file holds `old`, and those it gives another value,
-/// each in key order: what the user is told before a replace that reads
-/// like a one-key edit wipes the others. Nothing without `frontmatter`, or
-/// when the old block cannot be read.
-pub(super) fn property_changes(
-    old: &[u8],
-    request: &UpdateNoteRequest,
-) -> (Vec<String>, Vec<String>) {
+/// The properties an update removes from the note `old` becomes `new`,
+/// and those it sets to a new value (added ones included), each in key
+/// order: what the user is told before a replace that reads like a one-key
+/// edit wipes the others. Nothing when the old block cannot be read.
+pub(super) fn property_changes(old: &str, new: &str) -> (Vec<String>, Vec<String>) {
     let (mut removed, mut changed) = (Vec::new(), Vec::new());
-    let Some(new) = &request.frontmatter else {
+    let values = |text: &str| parse_note(text).frontmatter.map(|fm| fm.values);
+    let Some(before) = values(old) else {
         return (removed, changed);
     };
-    let Some(before) = std::str::from_utf8(old)
-        .ok()
-        .and_then(|old| parse_note(old).frontmatter)
-    else {
-        return (removed, changed);
-    };
-    for (key, value) in &before.values {
-        match new.get(key) {
+    let after = values(new).unwrap_or_default();
+    for (key, value) in &before {
+        match after.get(key) {
             None => removed.push(key.clone()),
             Some(now) if now != value => changed.push(key.clone()),
             Some(_) => {}
         }
     }
+    changed.extend(
+        after
+            .keys()
+            .filter(|key| !before.contains_key(*key))
+            .cloned(),
+    );
     (removed, changed)
 }
 
@@ -212,6 +254,9 @@ pub(super) fn updated_parts(request: &UpdateNoteRequest) -> Vec<&'static str> {
     }
     if request.frontmatter.is_some() {
         parts.push("frontmatter");
+    }
+    if request.set_properties.is_some() || request.remove_properties.is_some() {
+        parts.push("properties");
     }
     parts
 }

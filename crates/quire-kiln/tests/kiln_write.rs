@@ -42,6 +42,8 @@ fn update(
         path: path.to_owned(),
         content: content.map(str::to_owned),
         frontmatter: frontmatter.map(|value| value.as_object().unwrap().clone()),
+        set_properties: None,
+        remove_properties: None,
         expected_sha256: expected.map(str::to_owned),
     }
 }

@@ -62,6 +62,8 @@ fn create_and_update_write_the_properties_in_the_order_given() {
             frontmatter: Some(object(
                 r#"{"mid": {"z": true, "a": null}, "zeta": "last", "alpha": []}"#,
             )),
+            set_properties: None,
+            remove_properties: None,
             expected_sha256: None,
         })
         .unwrap();
@@ -76,6 +78,8 @@ fn create_and_update_write_the_properties_in_the_order_given() {
             path: "Order".to_owned(),
             content: Some("New\n".to_owned()),
             frontmatter: Some(object(r#"{"c": 1, "b": 2, "a": 3}"#)),
+            set_properties: None,
+            remove_properties: None,
             expected_sha256: None,
         })
         .unwrap();

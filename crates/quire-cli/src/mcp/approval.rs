@@ -196,7 +196,7 @@ impl Approvals {
         now: Instant,
     ) -> Result<String, getrandom::Error> {
         let pending = Pending::Write {
-            call: call.clone(),
+            call: Box::new(call.clone()),
             asked,
             preview: Box::new(preview.clone()),
         };
@@ -377,7 +377,7 @@ enum Pending {
     /// A write shown for approval: the call, how the user was asked, and
     /// the preview they were shown.
     Write {
-        call: BoundCall,
+        call: Box<BoundCall>,
         asked: Asked,
         preview: Box<WritePreview>,
     },

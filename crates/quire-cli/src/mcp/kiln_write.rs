@@ -87,16 +87,17 @@ impl QuireServer {
     /// Replace a note's body, its properties, or both.
     #[tool(
         name = "update_note",
-        description = "Replace a note's body (`content`: its frontmatter block is kept byte for byte), its properties \
-                       (`frontmatter`: ALL of them, the whole block is replaced, so pass every property the note keeps; \
-                       the body is kept byte for byte), or both. Example: {\"path\": \"projects/Plan\", \"content\": \
-                       \"# Plan\\n\\nShipped.\\n\", \"expected_sha256\": \"<sha256 from read_note>\"}. To change one \
-                       property, read the note's `frontmatter` with read_metadata and pass it back whole with the change. \
+        description = "Change a note: its body (`content`: the frontmatter block kept byte for byte), single \
+                       properties in place (`set_properties`: each set or added; `remove_properties`: names to \
+                       remove; every other property, comment and byte kept), or all its properties (`frontmatter`: \
+                       the whole block replaced, so every property left out is removed). Example, adding a tag: \
+                       {\"path\": \"projects/Plan\", \"set_properties\": {\"tags\": [\"project\", \"idea\"]}, \
+                       \"expected_sha256\": \"<sha256 from read_note>\"}. `path` may be the note's name or a wikilink. \
                        With `expected_sha256`, nothing is written if the note changed since it was read. A note whose \
                        frontmatter is broken is changed only by replacing its frontmatter. Returns `path`, `updated`, \
-                       `word_count`, the new `sha256`, and `removed_properties`/`changed_properties` naming what a \
-                       `frontmatter` replace removed or changed; when the user must approve first, see `pending` and \
-                       `declined` in the result (the question names the properties removed and changed).",
+                       `word_count`, the new `sha256`, and `removed_properties`/`changed_properties`; when the user \
+                       must approve first, see `pending` and `declined` in the result (the question names the \
+                       properties removed and changed).",
         input_schema = with_confirmation(schema::input::<UpdateNoteRequest>()),
         output_schema = outcome_schema::<NoteUpdated>(false),
         meta = category("manipulate"),

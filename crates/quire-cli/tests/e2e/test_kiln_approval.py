@@ -100,7 +100,9 @@ async def test_the_user_is_asked_exactly_what_will_change_and_approves_once(quir
         # A whole-block replace says which properties it removes (issue 25).
         replaced = await server.ok_for({"path": "ideas/Asked", "frontmatter": {"owner": "me"}}, tool="update_note")
         assert replaced["removed_properties"] == ["status"]
-        assert user.questions[3].message.endswith("it will hold 3 words. It removes 1 property: status.")
+        assert user.questions[3].message.endswith(
+            "it will hold 3 words. It removes 1 property: status. It changes 1 property: owner."
+        )
 
 
 async def test_approving_for_the_session_asks_no_more(quire: Path, vault: Path, tmp_path: Path):

@@ -71,7 +71,7 @@ async def test_create_update_and_delete_a_note(writer: Quire):
     )
     assert updated["updated"] == ["frontmatter"]
     # The replace is whole: what it changed is named (issue 25).
-    assert updated["changed_properties"] == ["status"] and "removed_properties" not in updated
+    assert updated["changed_properties"] == ["status", "tags"] and "removed_properties" not in updated
     assert (root / "ideas" / "Fresh idea.md").read_text(encoding="utf-8") == (
         "---\nstatus: done\ntags:\n  - x\n---\n# Idea\n\nSee [[job-search]].\n"
     )
@@ -114,3 +114,28 @@ async def test_refused_writes_write_nothing(writer: Quire, tool: str, arguments:
     assert expected in message, message
     after = {path: path.read_bytes() for path in writer.root.rglob("*") if path.is_file()}
     assert after == before
+
+
+async def test_a_tag_is_added_without_touching_anything_else(writer: Quire):
+    """Issue 25: `set_properties` and `remove_properties` change single
+    properties in place; comments, other properties and the body keep every
+    byte; the note may be named as a wikilink."""
+    note = writer.root / "ideas" / "Tagged.md"
+    note.parent.mkdir(exist_ok=True)
+    note.write_text("---\n# why: kept\naliases: [T] # mine\ntags: [a]\ndraft: true\n---\nBody [[x]]\n", encoding="utf-8")
+    read = await writer.ok_for({"path": "[[Tagged]]"}, tool="read_note")
+    assert read["path"] == "ideas/Tagged.md"
+    updated = await writer.ok_for(
+        {"path": "[[Tagged]]", "set_properties": {"tags": ["a", "b"]}, "remove_properties": ["draft"],
+         "expected_sha256": read["sha256"]},
+        tool="update_note",
+    )
+    assert updated["updated"] == ["properties"]
+    assert updated["changed_properties"] == ["tags"] and updated["removed_properties"] == ["draft"]
+    assert note.read_text(encoding="utf-8") == (
+        "---\n# why: kept\naliases: [T] # mine\ntags:\n  - a\n  - b\n---\nBody [[x]]\n"
+    )
+    message = await writer.error_for(
+        "VALIDATION_ERROR", {"path": "ideas/Tagged", "frontmatter": {}, "set_properties": {"x": 1}}, tool="update_note"
+    )
+    assert "cannot come with `set_properties`" in message

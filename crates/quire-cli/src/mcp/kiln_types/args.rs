@@ -361,9 +361,18 @@ pub(in crate::mcp) struct UpdateNoteRequest {
     /// The new body; the frontmatter block is kept byte for byte unless
     /// `frontmatter` is given too.
     content: Option<String>,
-    /// The note's properties, all of them: the frontmatter block is replaced
-    /// whole; the body is kept byte for byte unless `content` is given too.
+    /// The note's properties, ALL of them: the frontmatter block is replaced
+    /// whole (every property left out is removed); the body is kept byte for
+    /// byte unless `content` is given too. To change some properties only,
+    /// use `set_properties` and `remove_properties`.
     frontmatter: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Properties to set, each in place (added when missing), every other
+    /// property, comment and byte kept. Example: {"tags": ["project", "idea"],
+    /// "status": "done"}. Not with `frontmatter`.
+    set_properties: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Names of properties to remove, each with its lines only. Example:
+    /// ["draft"]. Not with `frontmatter`.
+    remove_properties: Option<Vec<String>>,
     /// The `sha256` read_note returned: when the note changed since, nothing
     /// is written.
     expected_sha256: Option<String>,
@@ -375,6 +384,8 @@ impl From<UpdateNoteRequest> for kiln::UpdateNoteRequest {
             path: args.path,
             content: args.content,
             frontmatter: args.frontmatter,
+            set_properties: args.set_properties,
+            remove_properties: args.remove_properties,
             expected_sha256: args.expected_sha256,
         }
     }
