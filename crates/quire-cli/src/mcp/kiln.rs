@@ -117,8 +117,9 @@ impl QuireServer {
     #[tool(
         name = "list_notes",
         description = format!(
-            "List the notes of a folder of the kiln, sorted by path, a page at a time: `notes` [{{path, word_count, \
-                       size, modified (RFC 3339), frontmatter (with include_frontmatter)}}], `total`, and `next_cursor` (absent on \
+            "List the notes of a folder of the kiln, sorted by path, a page at a time: `notes` [{{path, and with \
+                       include_details word_count, size, modified (RFC 3339), with include_frontmatter frontmatter}}], `total`, \
+                       and `next_cursor` (absent on \
                        the last page; pass it back as `cursor`), and on the first page `folders` [{{path, notes}}]: the immediate \
                        subfolders with the count of notes beneath each, to walk the kiln folder by folder with \
                        `recursive: false`. Example: {{\"folder\": \"projects\", \"limit\": 50}}. `folder` is \
@@ -140,7 +141,8 @@ impl QuireServer {
     )]
     fn list_notes(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
         run_tool(&self.kiln, tool, args, |kiln, args: &ListNotesRequest| {
-            kiln.list_notes(&args.clone().into()).map(NoteList::from)
+            kiln.list_notes(&args.clone().into())
+                .map(|list| NoteList::of(list, args.include_details()))
         })
     }
 
@@ -206,7 +208,8 @@ impl QuireServer {
         name = "property_search",
         description = format!(
             "Find the notes whose frontmatter properties hold the values asked for, sorted by path, a page at a \
-                       time: `notes` [{{path, frontmatter}}], `total`, and `next_cursor` (absent on the last page; pass it back \
+                       time: `notes` [{{path, and frontmatter with include_frontmatter}}], `total`, and `next_cursor` (absent on the \
+                       last page; pass it back \
                        as `cursor`). Example: {{\"properties\": {{\"status\": \"active\", \"tags\": [\"project\", \"idea\"]}}}}. \
                        Every key must match; a list of values matches any one of them; a value matches a list property \
                        holding it. `tags` are the note's frontmatter and inline tags, compared without `#` ignoring case, \
@@ -234,7 +237,7 @@ impl QuireServer {
             args,
             |kiln, args: &PropertySearchRequest| {
                 kiln.property_search(&args.clone().into())
-                    .map(PropertySearch::from)
+                    .map(|found| PropertySearch::of(found, args.include_frontmatter()))
             },
         )
     }

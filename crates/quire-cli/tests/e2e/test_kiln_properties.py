@@ -80,8 +80,14 @@ async def test_each_rule(kiln: Quire, properties: dict[str, Any], expected: list
     assert await found(kiln, {"properties": properties}) == expected
 
 
-async def test_results_carry_the_frontmatter_and_stay_in_their_folder(kiln: Quire):
-    value = await kiln.ok_for({"properties": {"tags": "tracker"}, "folder": "trackers"}, tool=TOOL)
+async def test_results_carry_the_frontmatter_when_asked_and_stay_in_their_folder(kiln: Quire):
+    # Paths only by default, so a page stays small (issue 25).
+    compact = await kiln.ok_for({"properties": {"tags": "tracker"}, "folder": "trackers"}, tool=TOOL)
+    assert all(set(note) == {"path"} for note in compact["notes"]), compact
+    value = await kiln.ok_for(
+        {"properties": {"tags": "tracker"}, "folder": "trackers", "include_frontmatter": True}, tool=TOOL
+    )
+    assert [note["path"] for note in value["notes"]] == [note["path"] for note in compact["notes"]]
     assert [note["frontmatter"]["company"] for note in value["notes"]] == ["Amazon", "Stripe"]
     assert value["notes"][1]["frontmatter"]["tags"] == ["tracker", "payments"]
     assert await found(kiln, {"properties": {"status": "active"}, "folder": "projects"}) == [
@@ -91,7 +97,7 @@ async def test_results_carry_the_frontmatter_and_stay_in_their_folder(kiln: Quir
     # A folder that is not there is not found, as in text_search (issue 25).
     message = await kiln.error_for("FILE_NOT_FOUND", {"properties": {"status": "active"}, "folder": "nowhere"}, tool=TOOL)
     assert "`nowhere` does not exist" in message, message
-    broken = await kiln.ok_for({"properties": {"tags": "idea"}, "limit": 1}, tool=TOOL)
+    broken = await kiln.ok_for({"properties": {"tags": "idea"}, "limit": 1, "include_frontmatter": True}, tool=TOOL)
     assert broken["notes"] == [{"path": "broken.md", "frontmatter": {}}]
 
 

@@ -151,6 +151,11 @@ async def test_read_metadata_refuses_what_read_note_refuses(kiln: Quire):
 
 async def test_list_notes_pages_through_a_folder(kiln: Quire):
     everything = await kiln.ok_for({"limit": 1000}, tool="list_notes")
+    # Paths only by default (issue 25); the details on request.
+    assert all(set(note) == {"path"} for note in everything["notes"])
+    detailed = await kiln.ok_for({"limit": 1000, "include_details": True}, tool="list_notes")
+    assert [note["path"] for note in detailed["notes"]] == [note["path"] for note in everything["notes"]]
+    assert all({"word_count", "size", "modified"} <= set(note) for note in detailed["notes"])
     paths = [note["path"] for note in everything["notes"]]
     assert paths == sorted(paths) and everything["total"] == len(paths)
     assert "notes/Caf\u00e9.md" in paths and not any(path.startswith(".obsidian") for path in paths)

@@ -113,12 +113,23 @@ pub(in crate::mcp) struct ListNotesRequest {
     /// Whether each note's frontmatter properties are included.
     #[serde(default)]
     include_frontmatter: bool,
+    /// Whether each note comes with its `word_count`, `size` and `modified`
+    /// (without it, only its `path`).
+    #[serde(default)]
+    include_details: bool,
     /// The most notes per page (1 to 1,000).
     #[serde(default = "default_list_limit")]
     #[schemars(range(min = 1, max = kiln::MAX_LIST_LIMIT))]
     limit: usize,
     /// The `next_cursor` of the previous page.
     cursor: Option<String>,
+}
+
+impl ListNotesRequest {
+    /// Whether the notes come with their counts and dates.
+    pub(in crate::mcp) fn include_details(&self) -> bool {
+        self.include_details
+    }
 }
 
 impl From<ListNotesRequest> for kiln::ListNotesRequest {
@@ -230,12 +241,23 @@ pub(in crate::mcp) struct PropertySearchRequest {
     /// Search only this folder and its subfolders, relative to the kiln
     /// root (the whole kiln when absent).
     folder: Option<String>,
+    /// Whether each note found comes with its frontmatter properties
+    /// (without it, only its `path`).
+    #[serde(default)]
+    include_frontmatter: bool,
     /// The most notes per page (1 to 1,000).
     #[serde(default = "default_property_limit")]
     #[schemars(range(min = 1, max = kiln::MAX_PROPERTY_LIMIT))]
     limit: usize,
     /// The `next_cursor` of the previous page.
     cursor: Option<String>,
+}
+
+impl PropertySearchRequest {
+    /// Whether the notes come with their frontmatter.
+    pub(in crate::mcp) fn include_frontmatter(&self) -> bool {
+        self.include_frontmatter
+    }
 }
 
 impl From<PropertySearchRequest> for kiln::PropertySearchRequest {

@@ -231,8 +231,9 @@ pub(in crate::mcp) struct NoteList {
     folders: Vec<ListedFolder>,
 }
 
-impl From<kiln::NoteList> for NoteList {
-    fn from(list: kiln::NoteList) -> Self {
+impl NoteList {
+    /// The kiln's page, each note's counts and dates kept when asked for.
+    pub(in crate::mcp) fn of(list: kiln::NoteList, include_details: bool) -> Self {
         let kiln::NoteList {
             notes,
             next_cursor,
@@ -240,7 +241,10 @@ impl From<kiln::NoteList> for NoteList {
             folders,
         } = list;
         NoteList {
-            notes: notes.into_iter().map(Into::into).collect(),
+            notes: notes
+                .into_iter()
+                .map(|note| ListedNote::of(note, include_details))
+                .collect(),
             next_cursor,
             total,
             folders: folders
@@ -268,19 +272,22 @@ pub(in crate::mcp) struct ListedFolder {
 pub(in crate::mcp) struct ListedNote {
     /// The note's path (NFC, with `.md`).
     path: String,
-    /// Words, as Obsidian counts them.
-    word_count: usize,
-    /// The file's size in bytes.
-    size: u64,
-    /// The file's last modification, RFC 3339 in UTC.
-    modified: String,
+    /// Words, as Obsidian counts them, with `include_details`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    word_count: Option<usize>,
+    /// The file's size in bytes, with `include_details`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    size: Option<u64>,
+    /// The file's last modification, RFC 3339 in UTC, with `include_details`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    modified: Option<String>,
     /// The frontmatter's properties, with `include_frontmatter`.
     #[serde(skip_serializing_if = "Option::is_none")]
     frontmatter: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
-impl From<kiln::ListedNote> for ListedNote {
-    fn from(note: kiln::ListedNote) -> Self {
+impl ListedNote {
+    fn of(note: kiln::ListedNote, include_details: bool) -> Self {
         let kiln::ListedNote {
             path,
             word_count,
@@ -290,9 +297,9 @@ impl From<kiln::ListedNote> for ListedNote {
         } = note;
         ListedNote {
             path,
-            word_count,
-            size,
-            modified,
+            word_count: include_details.then_some(word_count),
+            size: include_details.then_some(size),
+            modified: include_details.then_some(modified),
             frontmatter,
         }
     }

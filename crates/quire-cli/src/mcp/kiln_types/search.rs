@@ -139,15 +139,22 @@ pub(in crate::mcp) struct PropertySearch {
     total: usize,
 }
 
-impl From<kiln::PropertySearch> for PropertySearch {
-    fn from(search: kiln::PropertySearch) -> Self {
+impl PropertySearch {
+    /// The kiln's answer, each note's frontmatter kept when asked for.
+    pub(in crate::mcp) fn of(search: kiln::PropertySearch, include_frontmatter: bool) -> Self {
         let kiln::PropertySearch {
             notes,
             next_cursor,
             total,
         } = search;
         PropertySearch {
-            notes: notes.into_iter().map(Into::into).collect(),
+            notes: notes
+                .into_iter()
+                .map(|note| MatchedNote {
+                    path: note.path,
+                    frontmatter: include_frontmatter.then_some(note.frontmatter),
+                })
+                .collect(),
             next_cursor,
             total,
         }
@@ -159,15 +166,10 @@ impl From<kiln::PropertySearch> for PropertySearch {
 pub(in crate::mcp) struct MatchedNote {
     /// The note's path (NFC, with `.md`).
     path: String,
-    /// The frontmatter's properties (empty when it is broken).
-    frontmatter: Map<String, Value>,
-}
-
-impl From<kiln::MatchedNote> for MatchedNote {
-    fn from(note: kiln::MatchedNote) -> Self {
-        let kiln::MatchedNote { path, frontmatter } = note;
-        MatchedNote { path, frontmatter }
-    }
+    /// The frontmatter's properties (empty when it is broken), with
+    /// `include_frontmatter`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    frontmatter: Option<Map<String, Value>>,
 }
 
 /// What `semantic_search` returns.
