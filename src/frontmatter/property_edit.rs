@@ -92,8 +92,8 @@ pub fn set_property(text: &str, key: &str, value: &Value) -> Result<String, Prop
 }
 
 /// `text` without the top-level property `key`: the lines of its entry
-/// removed (a comment on its line goes with it, comment lines after it
-/// stay).
+/// removed, with the blank and indented lines after it (a comment on its
+/// line goes with it, comment lines at the first column after it stay).
 ///
 /// ```
 /// use quire_grammar::frontmatter::remove_property;
@@ -127,14 +127,23 @@ fn written_entry(key: &str, value: &Value, eol: &str) -> Result<String, WriteErr
 }
 
 /// From the start of the entry's first line to the end of its last line,
-/// line ending included.
+/// line ending included, and the blank or indented lines after it (an
+/// indented comment under the value): left behind, they would join a block
+/// scalar above (`|`, `|+`). A line at the first column (the next key, a
+/// comment, the closing fence) ends it.
 fn entry_lines(text: &str, entry: &Entry) -> (usize, usize) {
     let start = text[..entry.key.span.start]
         .rfind('\n')
         .map_or(0, |newline| newline + 1);
-    let end = text[entry.value.end..]
+    let mut end = text[entry.value.end..]
         .find('\n')
         .map_or(text.len(), |newline| entry.value.end + newline + 1);
+    while let Some(line) = text[end..].split_inclusive('\n').next()
+        && line.ends_with('\n')
+        && (line.trim().is_empty() || line.starts_with([' ', '\t']))
+    {
+        end += line.len();
+    }
     (start, end)
 }
 
@@ -227,6 +236,18 @@ mod tests {
         assert_eq!(
             remove_property(text, "nope"),
             Err(PropertyEditError::Missing("nope".into()))
+        );
+        // Found by the property test: lines left behind would join the
+        // block scalar above (its kept blank lines, an indented comment).
+        let kept = "---\na0: |+\n  kept\n\n\na1: a\n\na2: A\n---\n";
+        assert_eq!(
+            remove_property(kept, "a1").unwrap(),
+            "---\na0: |+\n  kept\n\n\na2: A\n---\n"
+        );
+        let commented = "---\na1: |\n  one\n\na2: !!str # tag\n  # and a comment\na3: a\n---\n";
+        assert_eq!(
+            remove_property(commented, "a2").unwrap(),
+            "---\na1: |\n  one\n\na3: a\n---\n"
         );
     }
 

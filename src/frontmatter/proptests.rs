@@ -321,3 +321,100 @@ proptest! {
         }
     }
 }
+
+/// A value as JSON gives it to `set_property`: scalars of every kind, text
+/// YAML would misread, and lists of them.
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value;
+    let text = new_value().prop_map(Value::String);
+    let scalar = prop_oneof![
+        3 => text,
+        1 => any::<i32>().prop_map(Value::from),
+        1 => any::<bool>().prop_map(Value::Bool),
+        1 => Just(Value::Null),
+        1 => (-1e6f64..1e6).prop_map(Value::from),
+    ];
+    prop_oneof![
+        3 => scalar.clone(),
+        1 => prop::collection::vec(scalar, 0..4).prop_map(Value::Array),
+    ]
+}
+
+/// Issue 25's in-place property edits: on every document `document()`
+/// writes, setting a property (present or new) and removing one succeed;
+/// the result reads back with that property as asked and every other one
+/// as before, and the bytes before the entry (and, for a set or a removal
+/// of a present key, after it) are the text's own.
+fn check_property_edits(
+    text: &str,
+    key: &str,
+    new_key: &str,
+    value: &serde_json::Value,
+) -> Result<(), TestCaseError> {
+    use super::property_edit::{remove_property, set_property};
+    let before = parse(text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let frontmatter = before
+        .frontmatter
+        .as_ref()
+        .expect("document() writes a block");
+    let entry = frontmatter.entry(key).expect("the key is in the block");
+    let others = |values: &serde_json::Map<String, serde_json::Value>, except: &str| {
+        values
+            .iter()
+            .filter(|(k, _)| k.as_str() != except)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect::<Vec<_>>()
+    };
+    for (target, is_new) in [(key, false), (new_key, true)] {
+        let edited = set_property(text, target, value).map_err(|e| {
+            TestCaseError::fail(format!("set {target:?} = {value} in {text:?}: {e}"))
+        })?;
+        let after = parse(&edited).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let values = &after.frontmatter.as_ref().expect("still a block").values;
+        prop_assert_eq!(values.get(target), Some(value));
+        prop_assert_eq!(others(values, target), others(&frontmatter.values, target));
+        let kept = if is_new {
+            frontmatter.close.start
+        } else {
+            entry.key.span.start
+        };
+        prop_assert_eq!(&edited[..kept], &text[..kept]);
+        if !is_new {
+            prop_assert!(edited.ends_with(&text[entry.value.end..]));
+        }
+    }
+    let removed = remove_property(text, key)
+        .map_err(|e| TestCaseError::fail(format!("remove {key:?} from {text:?}: {e}")))?;
+    let after = parse(&removed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let values = after
+        .frontmatter
+        .as_ref()
+        .map(|fm| fm.values.clone())
+        .unwrap_or_default();
+    prop_assert!(!values.contains_key(key));
+    prop_assert_eq!(others(&values, key), others(&frontmatter.values, key));
+    Ok(())
+}
+
+proptest! {
+    #[test]
+    fn property_edits_read_back_and_keep_the_rest(
+        (text, keys) in document(),
+        pick in any::<Index>(),
+        new_key in "[a-z][a-z0-9 _-]{0,8}",
+        value in json_value(),
+    ) {
+        let key = pick.get(&keys);
+        // A key of its own, which document() never writes (its keys end in
+        // their index).
+        let new_key = format!("{}new", new_key.trim());
+        prop_assume!(!keys.contains(&new_key));
+        check_property_edits(&text, key, &new_key, &value)?;
+    }
+
+    #[test]
+    fn property_edits_never_panic(text in yaml_ish_text(), key in "[a-k]", value in json_value()) {
+        let _ = super::property_edit::set_property(&text, &key, &value);
+        let _ = super::property_edit::remove_property(&text, &key);
+    }
+}

@@ -1336,6 +1336,62 @@ mod tests {
         );
     }
 
+    /// Names an attacker would try: links climbing out, absolute paths, a
+    /// link out of the root, empty and broken wikilinks, NUL, a huge name.
+    /// Each is refused or not found, and nothing outside the root is read.
+    #[test]
+    fn a_hostile_name_reads_nothing_outside_the_root() {
+        let top = tempfile::tempdir().unwrap();
+        let root = top.path().join("vault");
+        std::fs::create_dir_all(root.join("notes")).unwrap();
+        std::fs::write(top.path().join("secret.md"), "SECRET\n").unwrap();
+        std::fs::write(
+            root.join("notes/Plan.md"),
+            "---\naliases: [secret]\n---\nplan\n",
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(top.path().join("secret.md"), root.join("notes/out.md"))
+            .unwrap();
+        let tools = KilnTools::new(Workspace::new(&root).unwrap());
+        let read = |path: &str| {
+            tools.read_note(&ReadNoteRequest {
+                path: path.to_owned(),
+                start_line: None,
+                end_line: None,
+                head: None,
+                tail: None,
+            })
+        };
+        let huge = "x".repeat(100_000);
+        for given in [
+            "[[../secret]]",
+            "[[../../secret]]",
+            "../secret",
+            "[[/secret]]",
+            "out",
+            "[[out]]",
+            "notes/out",
+            "[[]]",
+            "[[",
+            "]]",
+            "![[#Heading]]",
+            "[[#^block]]",
+            "a\0b",
+            "[[a\0b]]",
+            huge.as_str(),
+        ] {
+            match read(given) {
+                Ok(read) => panic!("{given:?} read {:?}", read.content),
+                Err(error) => assert!(
+                    error.is_invalid() || error.is_not_found(),
+                    "{given:?}: {error:?}"
+                ),
+            }
+        }
+        // The alias `secret` is the note inside, not the file outside.
+        assert_eq!(read("secret").unwrap().path, "notes/Plan.md");
+    }
+
     fn listing(folder: &str, recursive: bool) -> ListNotesRequest {
         ListNotesRequest {
             folder: Some(folder.to_owned()),

@@ -18,7 +18,7 @@ use super::index::KilnIndex;
 use super::note_path::NotePath;
 use super::read::{KilnError, MAX_NOTE_BYTES, hex};
 use quire_fs::FsError;
-use quire_grammar::frontmatter::{remove_property, set_property};
+use quire_grammar::frontmatter::{self, remove_property, set_property};
 use quire_grammar::markdown::parse_note;
 
 /// The folder beneath the root that deleted notes are moved into.
@@ -225,7 +225,13 @@ fn check_size(text: &str) -> Result<(), KilnError> {
 /// edit wipes the others. Nothing when the old block cannot be read.
 pub(super) fn property_changes(old: &str, new: &str) -> (Vec<String>, Vec<String>) {
     let (mut removed, mut changed) = (Vec::new(), Vec::new());
-    let values = |text: &str| parse_note(text).frontmatter.map(|fm| fm.values);
+    // The frontmatter alone: no need to read the body's markdown.
+    let values = |text: &str| {
+        frontmatter::parse(text)
+            .ok()
+            .and_then(|document| document.frontmatter)
+            .map(|fm| fm.values)
+    };
     let Some(before) = values(old) else {
         return (removed, changed);
     };
