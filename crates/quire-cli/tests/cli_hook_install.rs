@@ -17,7 +17,9 @@ use std::process::Output;
 #[path = "support/git_cli.rs"]
 mod git_cli;
 
-use git_cli::{code, empty_repository, git, git_output, quire, quire_command, stderr, stdout};
+use git_cli::{
+    code, empty_repository, git, git_output, quire, quire_command_for_another_user, stderr, stdout,
+};
 
 const BAD: &str = "bad message without type";
 const GOOD: &str = "feat: add x";
@@ -274,7 +276,7 @@ fn an_unwritable_hooks_folder_is_a_clear_error() {
         fs::set_permissions(repo.path(), fs::Permissions::from_mode(0o755)).unwrap();
         let global = repo.path().join("gitconfig");
         fs::write(&global, "[safe]\n\tdirectory = *\n").unwrap();
-        quire_command(repo.path(), &["hook", "install", "commit-msg"])
+        quire_command_for_another_user(repo.path(), &["hook", "install", "commit-msg"])
             .env("GIT_CONFIG_GLOBAL", &global)
             .env("HOME", repo.path())
             .uid(65534)

@@ -59,7 +59,29 @@ pub(crate) fn quire_bin() -> PathBuf {
 /// quire in `folder` with `args`, without colour, the machine's git
 /// configuration or a standard input.
 pub(crate) fn quire_command(folder: &Path, args: &[&str]) -> Command {
-    let mut command = Command::new(quire_bin());
+    command_of(&quire_bin(), folder, args)
+}
+
+/// [`quire_command`] for another user: it runs a hard link (or, across file
+/// systems, a copy) of the binary placed in `folder`, because the build's
+/// own folder may be private to this user (a checkout in `mktemp -d`).
+/// `folder` must be reachable by that user.
+#[allow(
+    dead_code,
+    reason = "not every test that includes this runs as another user"
+)]
+pub(crate) fn quire_command_for_another_user(folder: &Path, args: &[&str]) -> Command {
+    use std::os::unix::fs::PermissionsExt;
+    let binary = folder.join("quire");
+    if std::fs::hard_link(quire_bin(), &binary).is_err() {
+        std::fs::copy(quire_bin(), &binary).unwrap();
+    }
+    std::fs::set_permissions(&binary, std::fs::Permissions::from_mode(0o755)).unwrap();
+    command_of(&binary, folder, args)
+}
+
+fn command_of(binary: &Path, folder: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(binary);
     command
         .args(args)
         .current_dir(folder)
