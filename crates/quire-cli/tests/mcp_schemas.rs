@@ -640,9 +640,19 @@ fn read_note_results_match_the_output_schema() {
     );
     assert_eq!(searched["truncated_reason"], "limit");
     assert_eq!(searched["total_matches"], 2_500);
-    assert_eq!(searched["matches"][0]["path"], "Plan.md");
+    assert_eq!(searched["notes"][0]["path"], "Plan.md");
     // Line 2 matches too: it is nobody's context.
-    assert_eq!(searched["matches"][0]["after"], json!([]));
+    assert_eq!(searched["notes"][0]["matches"][0].get("after"), None);
+    assert!(searched["next_cursor"].is_string());
+    let paged = checked(&server, "text_search", json!({"query": "line"}));
+    assert!(paged.to_string().len() <= 16 * 1024);
+    assert!(paged["truncated"].as_bool().unwrap());
+    let next = checked(
+        &server,
+        "text_search",
+        json!({"query": "line", "cursor": paged["next_cursor"]}),
+    );
+    assert_eq!(next["total_matches"], 2_500);
     let refused = call(&server, "text_search", json!({"query": "(", "regex": true}));
     assert!(refused.is_error);
     assert_eq!(refused.value["error"]["code"], "VALIDATION_ERROR");

@@ -57,13 +57,7 @@ pub(crate) fn page<'a, T>(
 
 /// The cursor that resumes after `path`.
 fn encode(path: &str) -> String {
-    use std::fmt::Write as _;
-    let mut cursor = String::with_capacity(CURSOR_TAG.len() + 2 * path.len());
-    cursor.push_str(CURSOR_TAG);
-    for byte in path.bytes() {
-        let _ = write!(cursor, "{byte:02x}");
-    }
-    cursor
+    format!("{CURSOR_TAG}{}", hex(path.as_bytes()))
 }
 
 /// The path a cursor resumes after.
@@ -72,14 +66,29 @@ fn decode(cursor: &str) -> Result<String, CursorError> {
         return Err(CursorError);
     }
     let hex = cursor.strip_prefix(CURSOR_TAG).ok_or(CursorError)?;
-    if !hex.len().is_multiple_of(2) || !hex.bytes().all(|byte| byte.is_ascii_hexdigit()) {
-        return Err(CursorError);
-    }
-    let bytes = (0..hex.len())
-        .step_by(2)
-        .map(|at| u8::from_str_radix(&hex[at..at + 2], 16).map_err(|_| CursorError))
-        .collect::<Result<Vec<u8>, CursorError>>()?;
+    let bytes = unhex(hex).ok_or(CursorError)?;
     String::from_utf8(bytes).map_err(|_| CursorError)
+}
+
+/// `bytes` as lowercase hex digits: how a cursor carries a path opaquely.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    let mut text = String::with_capacity(2 * bytes.len());
+    for byte in bytes {
+        let _ = write!(text, "{byte:02x}");
+    }
+    text
+}
+
+/// The bytes `text` spells in hex digits, or `None` when it is not hex.
+pub(crate) fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) || !text.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|at| u8::from_str_radix(&text[at..at + 2], 16).ok())
+        .collect()
 }
 
 #[cfg(test)]

@@ -104,19 +104,35 @@ pub struct TextSearchRequest {
     pub context_lines: usize,
     /// The most matches returned (1 to [`MAX_SEARCH_LIMIT`]).
     pub limit: usize,
+    /// Where to resume: the `next_cursor` of an earlier answer to the same
+    /// query (matches up to that one are left out); from the first note
+    /// when `None`.
+    pub cursor: Option<String>,
+    /// About how many bytes of text (paths, lines and context lines, as
+    /// JSON would spell them) the matches shown may take; once the next
+    /// match would pass it, the answer stops with `truncated_reason:
+    /// size` and a cursor. At least one match is always shown. No budget
+    /// when `None`.
+    pub answer_bytes: Option<usize>,
 }
 
 impl TextSearchRequest {
     /// The context lines on each side of a match when the caller names
     /// none.
-    pub const DEFAULT_CONTEXT_LINES: usize = 2;
+    pub const DEFAULT_CONTEXT_LINES: usize = 1;
 
     /// The most matches returned when the caller names no limit.
     pub const DEFAULT_LIMIT: usize = 100;
 
+    /// The text budget of an answer when the caller names no limit: about
+    /// 12 KB of matched text, so that the whole answer stays within about
+    /// 16 KB (4k tokens) of JSON.
+    pub const DEFAULT_ANSWER_BYTES: usize = 12 * 1024;
+
     /// A request for `query` with the defaults: literal, smart case, the
-    /// whole kiln, [`Self::DEFAULT_CONTEXT_LINES`] context lines,
-    /// [`Self::DEFAULT_LIMIT`] matches.
+    /// whole kiln, [`Self::DEFAULT_CONTEXT_LINES`] context line,
+    /// [`Self::DEFAULT_LIMIT`] matches within
+    /// [`Self::DEFAULT_ANSWER_BYTES`], from the first note.
     pub fn new(query: impl Into<String>) -> Self {
         TextSearchRequest {
             query: query.into(),
@@ -125,6 +141,8 @@ impl TextSearchRequest {
             folder: None,
             context_lines: Self::DEFAULT_CONTEXT_LINES,
             limit: Self::DEFAULT_LIMIT,
+            cursor: None,
+            answer_bytes: Some(Self::DEFAULT_ANSWER_BYTES),
         }
     }
 }
@@ -135,9 +153,11 @@ pub struct TextSearch {
     /// The matching lines, ordered by path then line number; at most `limit`.
     pub matches: Vec<SearchMatch>,
     /// How many lines matched in the notes searched, including those past
-    /// `limit` (a line matching twice counts once). When the time ran out,
-    /// only the notes searched by then are counted.
+    /// `limit` and before the cursor (a line matching twice counts once).
+    /// When the time ran out, only the notes searched by then are counted.
     pub total_matches: usize,
+    /// How many notes have a matching line (counted as `total_matches`).
+    pub notes_matched: usize,
     /// How many notes were searched to the end.
     pub files_searched: usize,
     /// How many notes were not searched (too large, unreadable, a FIFO
@@ -147,10 +167,13 @@ pub struct TextSearch {
     pub skipped: Vec<SkippedNote>,
     /// Whether there is more than `matches` shows.
     pub truncated: bool,
-    /// Why, when `truncated`: `limit` (more lines matched than `limit`;
-    /// narrow the query or the folder) or `time` (the time budget ran out;
-    /// the answer holds what was found by then).
+    /// Why, when `truncated`: `limit` (more lines matched than `limit`),
+    /// `size` (the next match would pass `answer_bytes`) or `time` (the
+    /// time budget ran out; the answer holds what was found by then).
     pub truncated_reason: Option<TruncatedReason>,
+    /// Pass it as `cursor` to go on after the last match shown; `None`
+    /// when nothing was left out (or nothing was shown).
+    pub next_cursor: Option<String>,
 }
 
 /// One matching line.
@@ -183,6 +206,8 @@ pub struct SkippedNote {
 pub enum TruncatedReason {
     /// More lines matched than `limit`.
     Limit,
+    /// The next match would pass the answer's byte budget.
+    Size,
     /// The time budget ran out.
     Time,
 }
@@ -221,6 +246,12 @@ pub enum SearchError {
     /// `context_lines` is over [`MAX_CONTEXT_LINES`].
     #[error("`context_lines` is {0}; give 0 to {MAX_CONTEXT_LINES}")]
     ContextLines(usize),
+    /// `cursor` is not one a search returned.
+    #[error(
+        "`cursor` is not one a text search returned; pass the `next_cursor` of the previous \
+         answer unchanged (with the same query), or leave it out to start from the first note"
+    )]
+    Cursor,
     /// `limit` is 0 or over [`MAX_SEARCH_LIMIT`].
     #[error(
         "`limit` is {0}; give 1 to {MAX_SEARCH_LIMIT}, and narrow the query or the folder for \
@@ -263,9 +294,76 @@ pub fn search_text(
     if request.limit == 0 || request.limit > MAX_SEARCH_LIMIT {
         return Err(SearchError::Limit(request.limit).into());
     }
+    let resume = request.cursor.as_deref().map(Resume::decode).transpose()?;
     let found = notes_beneath(workspace, folder, deadline)?;
-    let outcomes = search_notes(workspace, &matcher, request, &found.notes, deadline);
-    Ok(assemble(found, outcomes, request.limit))
+    let outcomes = search_notes(
+        workspace,
+        &matcher,
+        request,
+        &found.notes,
+        resume.as_ref(),
+        deadline,
+    );
+    Ok(assemble(found, outcomes, request))
+}
+
+/// The version tag every search cursor starts with.
+const CURSOR_TAG: &str = "s1.";
+
+/// Longest cursor accepted: the tag, a path of at most 4,096 bytes in hex,
+/// a dot and a line number.
+const MAX_CURSOR_CHARS: usize = CURSOR_TAG.len() + 2 * super::MAX_PATH_BYTES + 21;
+
+/// Where a search resumes: after this line of this note.
+///
+/// A cursor is `s1.`, the note's path in hex, `.`, and the line number:
+/// opaque to the caller, checked when given back, and stateless on the
+/// server. Notes created or deleted between two calls neither repeat nor
+/// shift what follows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Resume {
+    path: String,
+    line_number: u64,
+}
+
+impl Resume {
+    fn encode(&self) -> String {
+        format!(
+            "{CURSOR_TAG}{}.{}",
+            super::page::hex(self.path.as_bytes()),
+            self.line_number
+        )
+    }
+
+    fn decode(cursor: &str) -> Result<Resume, SearchError> {
+        let decoded = || -> Option<Resume> {
+            if cursor.len() > MAX_CURSOR_CHARS {
+                return None;
+            }
+            let (path, line) = cursor.strip_prefix(CURSOR_TAG)?.split_once('.')?;
+            let path = String::from_utf8(super::page::unhex(path)?).ok()?;
+            let line_number = line.parse().ok()?;
+            Some(Resume { path, line_number })
+        };
+        decoded().ok_or(SearchError::Cursor)
+    }
+
+    /// Whether a match at `line_number` of the note at `path` is at or
+    /// before this point (so left out).
+    fn covers(&self, path: &str, line_number: u64) -> bool {
+        (path, line_number) <= (self.path.as_str(), self.line_number)
+    }
+}
+
+impl SearchMatch {
+    /// The cursor that resumes a search after this match.
+    fn cursor(&self) -> String {
+        Resume {
+            path: self.path.clone(),
+            line_number: self.line_number,
+        }
+        .encode()
+    }
 }
 
 /// The matcher for `request`'s query, or why there is none.
@@ -405,6 +503,8 @@ enum Outcome {
     Searched {
         matches: Vec<SearchMatch>,
         total: usize,
+        /// How many of `total` lie past the cursor (all when there is none).
+        resumed: usize,
     },
     /// Not searched, and why.
     Skipped(String),
@@ -417,6 +517,7 @@ fn search_notes(
     matcher: &RegexMatcher,
     request: &TextSearchRequest,
     notes: &[Note],
+    resume: Option<&Resume>,
     deadline: Instant,
 ) -> Vec<Option<Outcome>> {
     let shared = Shared {
@@ -424,6 +525,7 @@ fn search_notes(
         matcher,
         request,
         notes,
+        resume,
         deadline,
         next: AtomicUsize::new(0),
         stored: AtomicUsize::new(0),
@@ -449,6 +551,8 @@ struct Shared<'a> {
     matcher: &'a RegexMatcher,
     request: &'a TextSearchRequest,
     notes: &'a [Note],
+    /// Where the matches shown start (every note is counted all the same).
+    resume: Option<&'a Resume>,
     deadline: Instant,
     /// The next note to search: notes are handed out in path order.
     next: AtomicUsize,
@@ -473,7 +577,11 @@ impl Shared<'_> {
             .line_number(false)
             .build();
         loop {
-            let index = self.next.fetch_add(1, Ordering::Relaxed);
+            // Read before taking a note: every match stored by then is of
+            // a note handed out earlier, so one searched later (by the
+            // other thread) never takes this note's room.
+            let stored = self.stored.load(Ordering::SeqCst);
+            let index = self.next.fetch_add(1, Ordering::SeqCst);
             let Some(note) = self.notes.get(index) else {
                 return;
             };
@@ -481,10 +589,15 @@ impl Shared<'_> {
                 self.timed_out.store(true, Ordering::Relaxed);
                 return;
             }
-            let room = self
-                .request
-                .limit
-                .saturating_sub(self.stored.load(Ordering::Relaxed));
+            let path = note.path.as_str();
+            let before_resume = self
+                .resume
+                .is_some_and(|resume| path < resume.path.as_str());
+            let room = if before_resume {
+                0
+            } else {
+                self.request.limit.saturating_sub(stored)
+            };
             let searcher = if room == 0 {
                 &mut counting
             } else {
@@ -492,7 +605,7 @@ impl Shared<'_> {
             };
             let outcome = self.search(searcher, note, room);
             if let Outcome::Searched { matches, .. } = &outcome {
-                self.stored.fetch_add(matches.len(), Ordering::Relaxed);
+                self.stored.fetch_add(matches.len(), Ordering::SeqCst);
             }
             if let Ok(mut outcomes) = outcomes.lock() {
                 outcomes[index] = Some(outcome);
@@ -520,8 +633,10 @@ impl Shared<'_> {
             path: note.path.as_str(),
             context_lines: self.request.context_lines,
             room,
+            resume: self.resume,
             matches: Vec::new(),
             total: 0,
+            resumed: 0,
             recent: VecDeque::new(),
             open_after: false,
         };
@@ -529,6 +644,7 @@ impl Shared<'_> {
             Ok(()) => Outcome::Searched {
                 matches: sink.matches,
                 total: sink.total,
+                resumed: sink.resumed,
             },
             Err(error) => Outcome::Skipped(format!("cannot be searched: {error}")),
         }
@@ -555,8 +671,12 @@ struct NoteSink<'a> {
     context_lines: usize,
     /// How many more matches to keep.
     room: usize,
+    /// Matches at or before it are counted, never kept.
+    resume: Option<&'a Resume>,
     matches: Vec<SearchMatch>,
     total: usize,
+    /// How many of `total` lie past the cursor.
+    resumed: usize,
     /// The last context lines since the last match or break, at most
     /// `context_lines`, with their numbers.
     recent: VecDeque<(u64, String)>,
@@ -578,11 +698,15 @@ impl Sink for NoteSink<'_> {
     fn matched(&mut self, _: &Searcher, found: &SinkMatch<'_>) -> Result<bool, Self::Error> {
         self.total += 1;
         self.open_after = false;
-        if !self.keeping() {
+        let line_number = found.line_number().unwrap_or(0);
+        let resumed = self
+            .resume
+            .is_none_or(|resume| !resume.covers(self.path, line_number));
+        self.resumed += usize::from(resumed);
+        if !self.keeping() || !resumed {
             self.recent.clear();
             return Ok(true);
         }
-        let line_number = found.line_number().unwrap_or(0);
         let line = without_ending(found.bytes());
         // Where the match starts, for a line long enough to be cut.
         let focus = if line.len() > MAX_LINE_CHARS {
@@ -695,7 +819,11 @@ fn shown_line(line: &[u8], focus: usize) -> String {
 }
 
 /// The answer from the walk's findings and each note's outcome.
-fn assemble(found: Found, outcomes: Vec<Option<Outcome>>, limit: usize) -> TextSearch {
+fn assemble(
+    found: Found,
+    outcomes: Vec<Option<Outcome>>,
+    request: &TextSearchRequest,
+) -> TextSearch {
     let Found {
         notes,
         mut skipped,
@@ -705,19 +833,39 @@ fn assemble(found: Found, outcomes: Vec<Option<Outcome>>, limit: usize) -> TextS
     let mut answer = TextSearch {
         matches: Vec::new(),
         total_matches: 0,
+        notes_matched: 0,
         files_searched: 0,
         files_skipped: 0,
         skipped: Vec::new(),
         truncated: false,
         truncated_reason: None,
+        next_cursor: None,
     };
+    let mut budget = AnswerBudget {
+        left: request.answer_bytes,
+        exhausted: false,
+    };
+    // How many matches lie past the cursor: all of them could be shown.
+    let mut showable = 0;
     for (note, outcome) in notes.iter().zip(outcomes) {
         match outcome {
-            Some(Outcome::Searched { matches, total }) => {
+            Some(Outcome::Searched {
+                matches,
+                total,
+                resumed,
+            }) => {
                 answer.files_searched += 1;
                 answer.total_matches += total;
-                let room = limit - answer.matches.len();
-                answer.matches.extend(matches.into_iter().take(room));
+                answer.notes_matched += usize::from(total > 0);
+                showable += resumed;
+                for (at, found) in matches.into_iter().enumerate() {
+                    if answer.matches.len() == request.limit
+                        || !budget.admits(&found, at == 0, answer.matches.is_empty())
+                    {
+                        break;
+                    }
+                    answer.matches.push(found);
+                }
             }
             Some(Outcome::Skipped(reason)) => {
                 skipped_count += 1;
@@ -735,13 +883,74 @@ fn assemble(found: Found, outcomes: Vec<Option<Outcome>>, limit: usize) -> TextS
     answer.skipped = skipped;
     answer.truncated_reason = if timed_out {
         Some(TruncatedReason::Time)
-    } else if answer.total_matches > answer.matches.len() {
-        Some(TruncatedReason::Limit)
-    } else {
+    } else if answer.matches.len() == showable {
         None
+    } else if budget.exhausted {
+        Some(TruncatedReason::Size)
+    } else {
+        Some(TruncatedReason::Limit)
     };
     answer.truncated = answer.truncated_reason.is_some();
+    if answer.truncated {
+        answer.next_cursor = answer.matches.last().map(SearchMatch::cursor);
+    }
     answer
+}
+
+/// What is left of an answer's text budget.
+struct AnswerBudget {
+    /// Bytes left; no budget when `None`.
+    left: Option<usize>,
+    /// Whether a match was turned away for want of room: no later one is
+    /// shown then, so the matches shown stay a prefix a cursor resumes.
+    exhausted: bool,
+}
+
+impl AnswerBudget {
+    /// The JSON keys and punctuation around one match, and around one
+    /// note's group of matches, in bytes (a little over, to be safe).
+    const PER_MATCH: usize = 60;
+    const PER_NOTE: usize = 40;
+
+    /// Whether `found` fits (taking its room if so); `first_of_note` when
+    /// it opens its note's group, `first` when nothing is shown yet (the
+    /// first match always fits).
+    fn admits(&mut self, found: &SearchMatch, first_of_note: bool, first: bool) -> bool {
+        if self.exhausted {
+            return false;
+        }
+        let Some(left) = self.left else {
+            return true;
+        };
+        let mut cost = Self::PER_MATCH + json_len(&found.line);
+        cost += found
+            .before
+            .iter()
+            .chain(&found.after)
+            .map(|line| json_len(line) + 3)
+            .sum::<usize>();
+        if first_of_note {
+            cost += Self::PER_NOTE + json_len(&found.path);
+        }
+        if cost > left && !first {
+            self.exhausted = true;
+            return false;
+        }
+        self.left = Some(left.saturating_sub(cost));
+        true
+    }
+}
+
+/// How many bytes `text` takes as a JSON string's contents: a quote or a
+/// backslash takes two, another control character up to six.
+fn json_len(text: &str) -> usize {
+    text.bytes()
+        .map(|byte| match byte {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' => 2,
+            0..=0x1f | 0x7f => 6,
+            _ => 1,
+        })
+        .sum()
 }
 
 #[cfg(test)]

@@ -168,7 +168,11 @@ fn context_lines_lead_up_to_and_follow_each_match_without_repeating_matches() {
         .replace("line 6\n", "hit 6\n")
         .replace("line 9\n", "hit 9\n");
     let dir = vault(&[("a.md", text.as_bytes())]);
-    let result = search(dir.path(), &TextSearchRequest::new("hit"));
+    let request = TextSearchRequest {
+        context_lines: 2,
+        ..TextSearchRequest::new("hit")
+    };
+    let result = search(dir.path(), &request);
     assert_eq!(
         found(&result).iter().map(|(_, n)| *n).collect::<Vec<_>>(),
         [5, 6, 9]
@@ -370,6 +374,7 @@ fn the_first_matches_are_kept_whichever_thread_searches_first() {
         dir.path(),
         &TextSearchRequest {
             limit: 1000,
+            answer_bytes: None,
             ..TextSearchRequest::new("hit")
         },
     );
@@ -379,6 +384,7 @@ fn the_first_matches_are_kept_whichever_thread_searches_first() {
             dir.path(),
             &TextSearchRequest {
                 limit,
+                answer_bytes: None,
                 ..TextSearchRequest::new("hit")
             },
         );
@@ -498,4 +504,155 @@ fn a_passed_deadline_returns_what_was_found_and_says_so() {
     assert!(result.truncated);
     assert_eq!(result.truncated_reason, Some(TruncatedReason::Time));
     assert!(result.matches.len() <= 2 && result.files_searched <= 2);
+}
+
+/// Every page of `request`, following each `next_cursor`.
+fn pages(root: &Path, request: &TextSearchRequest) -> Vec<TextSearch> {
+    let mut answers = Vec::new();
+    let mut cursor = None;
+    loop {
+        let answer = search(
+            root,
+            &TextSearchRequest {
+                cursor: cursor.clone(),
+                ..request.clone()
+            },
+        );
+        cursor = answer.next_cursor.clone();
+        answers.push(answer);
+        if cursor.is_none() {
+            return answers;
+        }
+        assert!(answers.len() < 10_000, "the cursor does not advance");
+    }
+}
+
+#[test]
+fn cursors_page_through_every_match_once_in_order() {
+    let files: Vec<(String, Vec<u8>)> = (0..120)
+        .map(|n| {
+            let hits = (n * 7) % 5;
+            let text: String = (0..hits)
+                .map(|h| format!("pad {n}\nhit {n} {h}\n"))
+                .collect();
+            (format!("f{n:03}.md"), text.into_bytes())
+        })
+        .collect();
+    let borrowed: Vec<(&str, &[u8])> = files
+        .iter()
+        .map(|(p, b)| (p.as_str(), b.as_slice()))
+        .collect();
+    let dir = vault(&borrowed);
+    let all = search(
+        dir.path(),
+        &TextSearchRequest {
+            limit: 1000,
+            answer_bytes: None,
+            ..TextSearchRequest::new("hit")
+        },
+    );
+    assert_eq!((all.truncated, all.next_cursor.as_deref()), (false, None));
+    assert_eq!(all.notes_matched, 96);
+    for (limit, answer_bytes) in [(1, None), (7, None), (100, Some(300)), (1000, Some(2_000))] {
+        let request = TextSearchRequest {
+            limit,
+            answer_bytes,
+            ..TextSearchRequest::new("hit")
+        };
+        let answers = pages(dir.path(), &request);
+        let paged: Vec<SearchMatch> = answers.iter().flat_map(|a| a.matches.clone()).collect();
+        assert_eq!(paged, all.matches, "limit {limit}, budget {answer_bytes:?}");
+        for answer in &answers {
+            assert_eq!(answer.total_matches, all.total_matches);
+            assert_eq!(answer.notes_matched, all.notes_matched);
+            assert!(!answer.matches.is_empty());
+            let reason = answer.next_cursor.as_ref().map(|_| answer.truncated_reason);
+            let expected = match answer_bytes {
+                None => Some(TruncatedReason::Limit),
+                Some(_) => Some(TruncatedReason::Size),
+            };
+            assert!(reason.is_none() || reason == Some(expected), "{reason:?}");
+        }
+        let last = answers.last().unwrap();
+        assert_eq!((last.truncated, last.truncated_reason), (false, None));
+    }
+}
+
+#[test]
+fn the_answer_budget_stops_before_the_match_that_would_pass_it() {
+    let long = "x".repeat(400);
+    let text: String = (0..100).map(|n| format!("hit {n} {long}\n")).collect();
+    let dir = vault(&[("a.md", text.as_bytes())]);
+    let answer = search(
+        dir.path(),
+        &TextSearchRequest {
+            context_lines: 0,
+            answer_bytes: Some(4_000),
+            ..TextSearchRequest::new("hit")
+        },
+    );
+    // Each match costs about 460 bytes: eight fit in 4,000.
+    assert_eq!(answer.matches.len(), 8);
+    assert_eq!(answer.truncated_reason, Some(TruncatedReason::Size));
+    assert_eq!(answer.total_matches, 100);
+    // A single match over the budget is shown all the same.
+    let tiny = search(
+        dir.path(),
+        &TextSearchRequest {
+            answer_bytes: Some(10),
+            ..TextSearchRequest::new("hit 5")
+        },
+    );
+    assert_eq!(tiny.matches.len(), 1);
+    assert!(tiny.truncated);
+}
+
+#[test]
+fn a_cursor_resumes_after_a_deleted_note_and_a_foreign_cursor_is_refused() {
+    let dir = vault(&[
+        ("a.md", b"hit\nhit\n"),
+        ("b.md", b"hit\n"),
+        ("c.md", b"hit\n"),
+    ]);
+    let first = search(
+        dir.path(),
+        &TextSearchRequest {
+            limit: 3,
+            ..TextSearchRequest::new("hit")
+        },
+    );
+    assert_eq!(
+        found(&first),
+        [("a.md".into(), 1), ("a.md".into(), 2), ("b.md".into(), 1)]
+    );
+    std::fs::remove_file(dir.path().join("b.md")).unwrap();
+    let next = search(
+        dir.path(),
+        &TextSearchRequest {
+            cursor: first.next_cursor.clone(),
+            ..TextSearchRequest::new("hit")
+        },
+    );
+    assert_eq!(found(&next), [("c.md".into(), 1)]);
+    assert_eq!(next.total_matches, 3);
+    for cursor in ["p1.61", "s1.zz.1", "s1.61.x", "s1.61", "", "s1.ff.1"] {
+        let error = search_in(
+            dir.path(),
+            "",
+            &TextSearchRequest {
+                cursor: Some(cursor.into()),
+                ..TextSearchRequest::new("hit")
+            },
+        )
+        .unwrap_err();
+        assert!(error.is_invalid(), "{cursor}: {error}");
+        assert!(error.to_string().contains("next_cursor"), "{error}");
+    }
+}
+
+#[test]
+fn json_lengths_count_escapes() {
+    assert_eq!(json_len("plain é"), "plain é".len());
+    assert_eq!(json_len("a\"b\\c\nd\te"), 13);
+    assert_eq!(json_len("\u{1}"), 6);
 }

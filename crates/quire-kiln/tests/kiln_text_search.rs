@@ -28,6 +28,7 @@ fn search(root: &Path, folder: &str, request: &TextSearchRequest) -> TextSearch 
 fn request(query: &str) -> TextSearchRequest {
     TextSearchRequest {
         limit: 1_000,
+        answer_bytes: None,
         ..TextSearchRequest::new(query)
     }
 }
@@ -166,7 +167,14 @@ fn every_note_is_searched_and_nothing_hidden_or_outside_is() {
         );
     }
     // Latin-1 notes are searched, shown lossily.
-    let latin1 = search(&root, "", &request("old editor"));
+    let latin1 = search(
+        &root,
+        "",
+        &TextSearchRequest {
+            context_lines: 2,
+            ..request("old editor")
+        },
+    );
     let paths: Vec<&String> = latin1.matches.iter().map(|m| &m.path).collect();
     assert_eq!(paths, manifest.invalid_utf8.iter().collect::<Vec<_>>());
     assert_eq!(latin1.matches[0].before, ["# Caf\u{FFFD}", ""]);

@@ -175,13 +175,15 @@ impl QuireServer {
     #[tool(
         name = "text_search",
         description = format!(
-            "Search the text of the kiln's notes, as ripgrep does: `matches` [{{path, line_number, line, before, after}}] \
-                       ordered by path then line, `total_matches` (matching lines in all the notes searched, past `limit` too), \
-                       `files_searched`, `files_skipped`, `truncated` and `truncated_reason` (`limit` or `time`). Example: \
-                       {{\"query\": \"quarterly review\", \"folder\": \"projects\", \"context_lines\": 1}}. The query is literal text \
+            "Search the text of the kiln's notes, as ripgrep does: `notes` [{{path, matches: [{{line_number, line, before, after}}]}}] \
+                       by path then line, `total_matches` and `notes_matched` (over every page), `files_searched`, `files_skipped`, \
+                       `truncated`, `truncated_reason` (`size`, `limit` or `time`) and `next_cursor`. Example: \
+                       {{\"query\": \"quarterly review\", \"folder\": \"projects\"}}. The query is literal text \
                        unless `regex` is true (ripgrep's regex syntax); `case` is `smart` (default: insensitive unless the query has \
                        an uppercase letter), `sensitive` or `insensitive`; a match never spans lines. `context_lines` is 0 to {MAX_CONTEXT_LINES} \
-                       (default {}), `limit` 1 to {MAX_SEARCH_LIMIT} (default {}). Lines over {MAX_LINE_CHARS} characters are cut around the match with `…`. \
+                       (default {}). A page holds up to {} matches and about 16 KB; pass `next_cursor` back as `cursor` for the next page, \
+                       or give `limit` (1 to {MAX_SEARCH_LIMIT}) to get that many matches at once whatever their size. \
+                       Lines over {MAX_LINE_CHARS} characters are cut around the match with `…`. \
                        Reads the files as they are now; hidden folders (.obsidian, .git, .trash) and links out of the kiln are never \
                        searched.",
             kiln::TextSearchRequest::DEFAULT_CONTEXT_LINES, kiln::TextSearchRequest::DEFAULT_LIMIT
@@ -411,8 +413,9 @@ mod tests {
             (
                 "text_search",
                 format!(
-                    "`context_lines` is 0 to {MAX_CONTEXT_LINES} (default {}), `limit` 1 to \
-                     {MAX_SEARCH_LIMIT} (default {}). Lines over {MAX_LINE_CHARS} characters",
+                    "`context_lines` is 0 to {MAX_CONTEXT_LINES} (default {}). A page holds up to {} \
+                     matches and about 16 KB; pass `next_cursor` back as `cursor` for the next page, \
+                     or give `limit` (1 to {MAX_SEARCH_LIMIT})",
                     kiln::TextSearchRequest::DEFAULT_CONTEXT_LINES,
                     kiln::TextSearchRequest::DEFAULT_LIMIT
                 ),
@@ -491,7 +494,7 @@ mod tests {
             (
                 "text_search",
                 true,
-                "/$defs/SearchMatch/properties/line/description",
+                "/$defs/LineMatch/properties/line/description",
                 format!("past {MAX_LINE_CHARS} characters"),
             ),
             (
@@ -547,11 +550,6 @@ mod tests {
                 "list_notes",
                 "/properties/limit/default",
                 kiln::ListNotesRequest::DEFAULT_LIMIT,
-            ),
-            (
-                "text_search",
-                "/properties/limit/default",
-                kiln::TextSearchRequest::DEFAULT_LIMIT,
             ),
             (
                 "text_search",

@@ -54,7 +54,7 @@ async def test_every_kiln_tool_and_the_resources_answer_over_http(kiln_http: str
             word = read_back["content"].split()[0]
             found = await structured(session, "text_search", {"query": word, "case": "sensitive", "context_lines": 0})
             assert found["total_matches"] >= 1
-            assert all(match["path"] in paths for match in found["matches"])
+            assert all(note["path"] in paths for note in found["notes"])
             props = await structured(session, "property_search", {"properties": {"no-such-key": "x"}})
             assert props["notes"] == [] and props["total"] == 0
 
@@ -76,4 +76,4 @@ async def test_every_kiln_tool_and_the_resources_answer_over_http(kiln_http: str
             else:
                 pytest.fail("the new note was not listed within 10 s")
             hit = await structured(session, "text_search", {"query": "zebracorn"})
-            assert [match["path"] for match in hit["matches"]] == ["Fresh from disk.md"]
+            assert [note["path"] for note in hit["notes"]] == ["Fresh from disk.md"]

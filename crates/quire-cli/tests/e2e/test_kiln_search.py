@@ -41,9 +41,15 @@ async def kiln(quire: Path, vault: Path, tmp_path: Path) -> AsyncIterator[Quire]
         yield session
 
 
+def flat(answer: dict) -> list[dict]:
+    """Every match of an answer, each with its note's path."""
+    return [{"path": note["path"], **match} for note in answer["notes"] for match in note["matches"]]
+
+
 async def test_matches_come_ordered_with_their_context(kiln: Quire):
-    found = await kiln.ok_for({"query": "needle", "folder": "notes"}, tool=TOOL)
-    paths = [(match["path"], match["line_number"]) for match in found["matches"]]
+    found = await kiln.ok_for({"query": "needle", "folder": "notes", "context_lines": 2}, tool=TOOL)
+    matches = flat(found)
+    paths = [(match["path"], match["line_number"]) for match in matches]
     assert paths == [
         ("notes/Caf\u00e9.md", 1),
         ("notes/latin1.md", 1),
@@ -52,12 +58,13 @@ async def test_matches_come_ordered_with_their_context(kiln: Quire):
         ("notes/search.md", 6),
     ]
     assert found["total_matches"] == 5 and found["truncated"] is False
-    assert "truncated_reason" not in found
-    one, two = found["matches"][3:]
+    assert found["notes_matched"] == 4 and [len(note["matches"]) for note in found["notes"]] == [1, 1, 1, 2]
+    assert "truncated_reason" not in found and "next_cursor" not in found
+    one, two = matches[3:]
     assert (one["before"], one["line"], one["after"]) == (["alpha", "beta"], "Needle one", ["gamma", "delta"])
     assert (two["before"], two["line"], two["after"]) == (["gamma", "delta"], "needle two", ["epsilon"])
-    assert found["matches"][1]["line"] == "caf\ufffd needle"
-    cut = found["matches"][2]["line"]
+    assert matches[1]["line"] == "caf\ufffd needle"
+    cut = matches[2]["line"]
     assert "needle" in cut and cut.startswith("\u2026") and cut.endswith("\u2026") and len(cut) < 600
     # The FIFO is named, never opened.
     assert found["files_skipped"] == 1 and found["skipped"][0]["path"] == "notes/pipe.md"
@@ -65,18 +72,26 @@ async def test_matches_come_ordered_with_their_context(kiln: Quire):
 
 async def test_case_regex_context_and_limit(kiln: Quire):
     sensitive = await kiln.ok_for({"query": "Needle", "folder": "notes"}, tool=TOOL)
-    assert [m["line"] for m in sensitive["matches"]] == ["Needle one"]
+    assert [m["line"] for m in flat(sensitive)] == ["Needle one"]
     insensitive = await kiln.ok_for({"query": "NEEDLE", "case": "insensitive", "folder": "notes"}, tool=TOOL)
     assert insensitive["total_matches"] == 5
     exact = await kiln.ok_for({"query": "needle", "case": "sensitive", "folder": "notes"}, tool=TOOL)
     assert exact["total_matches"] == 4
     regex = await kiln.ok_for({"query": r"^needle \w+$", "regex": True, "context_lines": 0}, tool=TOOL)
-    assert [(m["line"], m["before"], m["after"]) for m in regex["matches"]] == [("needle two", [], [])]
+    assert [(m["line"], m.get("before"), m.get("after")) for m in flat(regex)] == [("needle two", None, None)]
     literal = await kiln.ok_for({"query": r"^needle \w+$"}, tool=TOOL)
     assert literal["total_matches"] == 0
     limited = await kiln.ok_for({"query": "needle", "limit": 2}, tool=TOOL)
-    assert len(limited["matches"]) == 2 and limited["total_matches"] == 5
+    assert len(flat(limited)) == 2 and limited["total_matches"] == 5
     assert limited["truncated"] is True and limited["truncated_reason"] == "limit"
+    rest = await kiln.ok_for({"query": "needle", "limit": 2, "cursor": limited["next_cursor"]}, tool=TOOL)
+    last = await kiln.ok_for({"query": "needle", "limit": 2, "cursor": rest["next_cursor"]}, tool=TOOL)
+    assert "next_cursor" not in last and last["truncated"] is False
+    paged = [(m["path"], m["line_number"]) for answer in (limited, rest, last) for m in flat(answer)]
+    whole = await kiln.ok_for({"query": "needle"}, tool=TOOL)
+    assert paged == [(m["path"], m["line_number"]) for m in flat(whole)]
+    refused = await kiln.error_for("VALIDATION_ERROR", {"query": "needle", "cursor": "p1.61"}, tool=TOOL)
+    assert "next_cursor" in refused
 
 
 async def test_nothing_hidden_or_outside_is_searched(kiln: Quire):
@@ -90,7 +105,7 @@ async def test_edits_are_seen_by_the_next_call(kiln: Quire):
     assert (await kiln.ok_for({"query": "brand new words"}, tool=TOOL))["total_matches"] == 0
     (kiln.root / "notes" / "fresh.md").write_text("brand new words\n", encoding="utf-8")
     found = await kiln.ok_for({"query": "brand new words"}, tool=TOOL)
-    assert [m["path"] for m in found["matches"]] == ["notes/fresh.md"]
+    assert [m["path"] for m in flat(found)] == ["notes/fresh.md"]
 
 
 @pytest.mark.parametrize(

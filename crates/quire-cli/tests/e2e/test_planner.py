@@ -684,8 +684,8 @@ SCHEMA_SAMPLES: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
     "list_notes": ([{}, {"folder": "notes", "limit": 10}], [{"limit": -1}, {"recursive": "no"}]),
     "get_kiln_info": ([{}, {"detailed": True}], [{"detailed": "yes"}, {"verbose": True}]),
     "text_search": (
-        [{"query": "review"}, {"query": "a.b", "regex": True, "case": "sensitive", "folder": "notes", "limit": 5}],
-        [{}, {"query": 1}, {"query": "x", "case": "upper"}, {"query": "x", "context_lines": -1}],
+        [{"query": "review"}, {"query": "a.b", "regex": True, "case": "sensitive", "folder": "notes", "limit": 5, "cursor": "s1.61.1"}],
+        [{}, {"query": 1}, {"query": "x", "case": "upper"}, {"query": "x", "context_lines": -1}, {"query": "x", "cursor": 5}],
     ),
     "semantic_search": (
         [{"query": "how we chose the database"}, {"query": "x", "limit": 5, "properties": {"s": 1}, "folder": "notes", "min_score": 0.2, "mode": "hybrid"}],

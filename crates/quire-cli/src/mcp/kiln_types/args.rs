@@ -22,10 +22,6 @@ fn default_context_lines() -> usize {
     kiln::TextSearchRequest::DEFAULT_CONTEXT_LINES
 }
 
-fn default_search_limit() -> usize {
-    kiln::TextSearchRequest::DEFAULT_LIMIT
-}
-
 fn default_property_limit() -> usize {
     kiln::PropertySearchRequest::DEFAULT_LIMIT
 }
@@ -209,10 +205,14 @@ pub(in crate::mcp) struct TextSearchRequest {
     #[serde(default = "default_context_lines")]
     #[schemars(range(max = kiln::MAX_CONTEXT_LINES))]
     context_lines: usize,
-    /// The most matches returned (1 to 1,000).
-    #[serde(default = "default_search_limit")]
+    /// The most matches returned (1 to 1,000). Without it, a page holds
+    /// up to 100 matches and about 16 KB; with it, up to `limit` matches
+    /// whatever their size.
     #[schemars(range(min = 1, max = kiln::MAX_SEARCH_LIMIT))]
-    limit: usize,
+    limit: Option<usize>,
+    /// The `next_cursor` of the previous answer to the same query, to go
+    /// on after its last match.
+    cursor: Option<String>,
 }
 
 impl From<TextSearchRequest> for kiln::TextSearchRequest {
@@ -223,7 +223,14 @@ impl From<TextSearchRequest> for kiln::TextSearchRequest {
             case: args.case.into(),
             folder: args.folder,
             context_lines: args.context_lines,
-            limit: args.limit,
+            limit: args.limit.unwrap_or(kiln::TextSearchRequest::DEFAULT_LIMIT),
+            cursor: args.cursor,
+            // A limit named is a size asked for; without one, the page
+            // is kept affordable.
+            answer_bytes: match args.limit {
+                Some(_) => None,
+                None => Some(kiln::TextSearchRequest::DEFAULT_ANSWER_BYTES),
+            },
         }
     }
 }
@@ -459,7 +466,19 @@ mod tests {
                 request.limit,
                 request.regex
             ),
-            (kiln::CaseMode::Insensitive, 2, 100, false)
+            (kiln::CaseMode::Insensitive, 1, 100, false)
+        );
+        assert_eq!(
+            request.answer_bytes,
+            Some(kiln::TextSearchRequest::DEFAULT_ANSWER_BYTES)
+        );
+        let sized: kiln::TextSearchRequest =
+            decode::<TextSearchRequest>(json!({"query": "x", "limit": 100, "cursor": "s1.61.2"}))
+                .unwrap()
+                .into();
+        assert_eq!(
+            (sized.limit, sized.answer_bytes, sized.cursor.as_deref()),
+            (100, None, Some("s1.61.2"))
         );
         assert!(decode::<TextSearchRequest>(json!({"query": "x", "case": "upper"})).is_err());
         assert!(decode::<TextSearchRequest>(json!({"query": "x", "regexp": true})).is_err());

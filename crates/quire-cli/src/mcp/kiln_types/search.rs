@@ -11,12 +11,15 @@ use super::args::SearchMode;
 /// What `text_search` returns.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub(in crate::mcp) struct TextSearch {
-    /// The matching lines, ordered by path then line number; at most `limit`.
-    matches: Vec<SearchMatch>,
-    /// How many lines matched in the notes searched, including those past
-    /// `limit` (a line matching twice counts once). When the time ran out,
-    /// only the notes searched by then are counted.
+    /// The notes with matching lines on this page, by path, each with its
+    /// matches by line number.
+    notes: Vec<NoteMatches>,
+    /// How many lines matched in all the notes searched, on every page (a
+    /// line matching twice counts once). When the time ran out, only the
+    /// notes searched by then are counted.
     total_matches: usize,
+    /// How many notes have a matching line, on every page.
+    notes_matched: usize,
     /// How many notes were searched to the end.
     files_searched: usize,
     /// How many notes were not searched (too large, unreadable, a FIFO
@@ -25,13 +28,17 @@ pub(in crate::mcp) struct TextSearch {
     /// The first skipped notes, and why.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     skipped: Vec<SkippedNote>,
-    /// Whether there is more than `matches` shows.
+    /// Whether more matches than this page shows were found.
     truncated: bool,
-    /// Why, when `truncated`: `limit` (more lines matched than `limit`;
-    /// narrow the query or the folder) or `time` (the time budget ran out;
-    /// the answer holds what was found by then).
+    /// Why, when `truncated`: `size` (the page is full at about 16 KB),
+    /// `limit` (more lines matched than `limit`) or `time` (the time budget
+    /// ran out; the answer holds what was found by then).
     #[serde(skip_serializing_if = "Option::is_none")]
     truncated_reason: Option<TruncatedReason>,
+    /// Pass it back as `cursor` (with the same query) for the matches after
+    /// this page; absent when there are none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_cursor: Option<String>,
 }
 
 impl From<kiln::TextSearch> for TextSearch {
@@ -39,57 +46,69 @@ impl From<kiln::TextSearch> for TextSearch {
         let kiln::TextSearch {
             matches,
             total_matches,
+            notes_matched,
             files_searched,
             files_skipped,
             skipped,
             truncated,
             truncated_reason,
+            next_cursor,
         } = search;
+        let mut notes: Vec<NoteMatches> = Vec::new();
+        for found in matches {
+            let line = LineMatch {
+                line_number: found.line_number,
+                line: found.line,
+                before: found.before,
+                after: found.after,
+            };
+            match notes.last_mut() {
+                Some(note) if note.path == found.path => note.matches.push(line),
+                _ => notes.push(NoteMatches {
+                    path: found.path,
+                    matches: vec![line],
+                }),
+            }
+        }
         TextSearch {
-            matches: matches.into_iter().map(Into::into).collect(),
+            notes,
             total_matches,
+            notes_matched,
             files_searched,
             files_skipped,
             skipped: skipped.into_iter().map(Into::into).collect(),
             truncated,
             truncated_reason: truncated_reason.map(Into::into),
+            next_cursor,
         }
     }
 }
 
-/// One matching line.
+/// One note's matching lines.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
-pub(in crate::mcp) struct SearchMatch {
+pub(in crate::mcp) struct NoteMatches {
     /// The note's path (NFC, with `.md`).
     path: String,
+    /// Its matching lines on this page, by line number.
+    matches: Vec<LineMatch>,
+}
+
+/// One matching line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub(in crate::mcp) struct LineMatch {
     /// The line's number, from 1.
     line_number: u64,
     /// The line, without its line ending; cut around the match, with `…`,
     /// past 500 characters.
     line: String,
-    /// Up to `context_lines` lines right before it (never a matching line).
+    /// Up to `context_lines` lines right before it (never a matching line);
+    /// absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     before: Vec<String>,
-    /// Up to `context_lines` lines right after it (never a matching line).
+    /// Up to `context_lines` lines right after it (never a matching line);
+    /// absent when there are none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     after: Vec<String>,
-}
-
-impl From<kiln::SearchMatch> for SearchMatch {
-    fn from(found: kiln::SearchMatch) -> Self {
-        let kiln::SearchMatch {
-            path,
-            line_number,
-            line,
-            before,
-            after,
-        } = found;
-        SearchMatch {
-            path,
-            line_number,
-            line,
-            before,
-            after,
-        }
-    }
 }
 
 /// A note that was not searched.
@@ -114,6 +133,8 @@ impl From<kiln::SkippedNote> for SkippedNote {
 pub(in crate::mcp) enum TruncatedReason {
     /// More lines matched than `limit`.
     Limit,
+    /// The page is full (about 16 KB).
+    Size,
     /// The time budget ran out.
     Time,
 }
@@ -122,6 +143,7 @@ impl From<kiln::TruncatedReason> for TruncatedReason {
     fn from(reason: kiln::TruncatedReason) -> Self {
         match reason {
             kiln::TruncatedReason::Limit => TruncatedReason::Limit,
+            kiln::TruncatedReason::Size => TruncatedReason::Size,
             kiln::TruncatedReason::Time => TruncatedReason::Time,
         }
     }
@@ -309,6 +331,39 @@ mod tests {
     }
 
     #[test]
+    fn a_default_page_fits_16_kb_however_the_lines_are_spelled() {
+        let dir = tempfile::tempdir().unwrap();
+        let quotes = "\"\\".repeat(300);
+        let control = "\u{1}".repeat(500);
+        for n in 0..60 {
+            let text = format!("{quotes}\nneedle {quotes}\n{control}\nneedle é\n");
+            let name = format!("{}{n:02}.md", "deep/".repeat(10));
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let tools = KilnTools::new(Workspace::new(dir.path()).unwrap());
+        let mut cursor = None;
+        let mut shown = 0;
+        loop {
+            let answer = tools
+                .text_search(&kiln::TextSearchRequest {
+                    cursor: cursor.clone(),
+                    ..kiln::TextSearchRequest::new("needle")
+                })
+                .unwrap();
+            shown += answer.matches.len();
+            cursor = answer.next_cursor.clone();
+            let json = serde_json::to_string(&TextSearch::from(answer)).unwrap();
+            assert!(json.len() <= 16 * 1024, "{} bytes", json.len());
+            if cursor.is_none() {
+                break;
+            }
+        }
+        assert_eq!(shown, 120);
+    }
+
+    #[test]
     fn the_answer_serializes_with_the_spec_field_names() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.md"), "before\nneedle\n").unwrap();
@@ -322,8 +377,8 @@ mod tests {
         assert_eq!(
             serde_json::to_value(TextSearch::from(result)).unwrap(),
             serde_json::json!({
-                "matches": [{"path": "a.md", "line_number": 2, "line": "needle", "before": ["before"], "after": []}],
-                "total_matches": 1, "files_searched": 1, "files_skipped": 0, "truncated": false
+                "notes": [{"path": "a.md", "matches": [{"line_number": 2, "line": "needle", "before": ["before"]}]}],
+                "total_matches": 1, "notes_matched": 1, "files_searched": 1, "files_skipped": 0, "truncated": false
             })
         );
     }
