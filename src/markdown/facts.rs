@@ -16,7 +16,7 @@ pub struct NoteFacts {
     /// The `[[wikilinks]]` and `![[embeds]]`, in order.
     pub wikilinks: Vec<Wikilink>,
     /// The Markdown links to local notes (`.md` files, or names without an
-    /// extension), in order.
+    /// extension) and attachments ([`is_attachment_name`]), in order.
     pub markdown_links: Vec<MarkdownLink>,
     /// Wikilinks written as frontmatter property values (`related:
     /// "[[Plan]]"`, or a list of them), as Obsidian links them.
@@ -99,7 +99,8 @@ pub struct Wikilink {
 }
 
 /// A Markdown link to a local note: `[text](other.md#part)`, or
-/// `[text](other#part)` without the extension, as Obsidian reads it.
+/// `[text](other#part)` without the extension, as Obsidian reads it; or to
+/// an attachment (`[chart](img/chart.png)`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MarkdownLink {
     /// The file linked, percent-escapes decoded, without the `#fragment`.
@@ -159,4 +160,34 @@ pub struct BlockId {
     pub span: Span,
     /// The 1-based line.
     pub line: usize,
+}
+
+/// The extensions of the files besides notes that Obsidian accepts, from
+/// its help's "Accepted file formats": bases, canvases, images, audio,
+/// video and PDF (grammar/markdown.ebnf, `attachment-extension`).
+// markdown.ebnf: attachment-extension
+pub const ATTACHMENT_EXTENSIONS: [&str; 22] = [
+    "base", "canvas", "avif", "bmp", "gif", "jpeg", "jpg", "png", "svg", "webp", "flac", "m4a",
+    "mp3", "ogg", "wav", "webm", "3gp", "mkv", "mov", "mp4", "ogv", "pdf",
+];
+
+/// Whether a file name (or a path) ends with one of
+/// [`ATTACHMENT_EXTENSIONS`], in any case, after a non-empty name: a file
+/// a link can lead to besides a note.
+///
+/// ```
+/// use quire_grammar::markdown::is_attachment_name;
+///
+/// assert!(is_attachment_name("img/Chart.PNG"));
+/// assert!(!is_attachment_name("script.js"));
+/// assert!(!is_attachment_name(".png"));
+/// ```
+pub fn is_attachment_name(name: &str) -> bool {
+    let name = name.rsplit('/').next().unwrap_or(name);
+    name.rsplit_once('.').is_some_and(|(stem, extension)| {
+        !stem.is_empty()
+            && ATTACHMENT_EXTENSIONS
+                .iter()
+                .any(|accepted| extension.eq_ignore_ascii_case(accepted))
+    })
 }

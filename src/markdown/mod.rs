@@ -51,8 +51,8 @@ mod scan;
 mod wikilink;
 
 pub use facts::{
-    BlockId, Heading, MarkdownLink, NoteFacts, NoteIssue, PropertyLink, Tag, Task, Wikilink,
-    WikilinkKind,
+    ATTACHMENT_EXTENSIONS, BlockId, Heading, MarkdownLink, NoteFacts, NoteIssue, PropertyLink, Tag,
+    Task, Wikilink, WikilinkKind, is_attachment_name,
 };
 pub use scan::parse_note;
 

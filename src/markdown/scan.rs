@@ -7,7 +7,10 @@ use pulldown_cmark::{Event, LinkType, Options, Parser, Tag as CmarkTag, TagEnd};
 
 use super::comments::{comment_ranges, is_commented, uncommented};
 use super::counts::{LineIndex, line_count, word_count};
-use super::facts::{Heading, MarkdownLink, NoteFacts, NoteIssue, PropertyLink, Task, WikilinkKind};
+use super::facts::{
+    Heading, MarkdownLink, NoteFacts, NoteIssue, PropertyLink, Task, WikilinkKind,
+    is_attachment_name,
+};
 use super::inline::{block_id_at_end, tags_in};
 use super::properties::{dedup_caseless, list_property};
 use super::wikilink::read_wikilink;
@@ -340,7 +343,7 @@ impl Walk<'_, '_> {
             None => (destination, None),
         };
         let target = percent_decode(path);
-        if !is_note_destination(&target) {
+        if !is_local_destination(&target) {
             return;
         }
         self.facts.markdown_links.push(MarkdownLink {
@@ -367,15 +370,21 @@ impl Walk<'_, '_> {
 }
 
 /// Whether a Markdown link's decoded destination (without `#fragment`)
-/// names a note: a `.md` file, or a name without an extension, which
+/// names a local file Obsidian links to (grammar/markdown.ebnf,
+/// `markdown-link`): a `.md` file, a name without an extension, which
 /// Obsidian reads as the note of that name (`[a](Target)` is `Target.md`,
-/// `[b](Three%20laws%20of%20motion)` too). Not a heading of the same note
-/// alone (empty), not a scheme (`tel:`, `obsidian:`), not another file.
-fn is_note_destination(path: &str) -> bool {
+/// `[b](Three%20laws%20of%20motion)` too), or an attachment
+/// ([`is_attachment_name`]: `[c](img/chart.png)`). Not a heading of the
+/// same note alone (empty), not a scheme (`tel:`, `obsidian:`), not a file
+/// of another format.
+// markdown.ebnf: markdown-link
+fn is_local_destination(path: &str) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
     !name.is_empty()
         && !path.contains(':')
-        && (name.to_ascii_lowercase().ends_with(".md") || !name.contains('.'))
+        && (name.to_ascii_lowercase().ends_with(".md")
+            || !name.contains('.')
+            || is_attachment_name(name))
 }
 
 /// The text of an inline code span as written (`` `code` ``), as

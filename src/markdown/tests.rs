@@ -120,18 +120,22 @@ fn wikilinks_in_code_or_comments_are_not_links() {
 }
 
 #[test]
-fn markdown_links_only_to_local_notes() {
+fn markdown_links_only_to_local_notes_and_attachments() {
     let note = "[a](other.md) [b](https://x.org/y.md) [c](mailto:a@b.md) [d](dir/My%20Note.md#Sec) [e](pic.png) \
-                [f](Target) [g](Target#Sub) [h](Three%20laws%20of%20motion) [i](#Heading) [j](tel:123) [k](dir/)\n";
+                [f](Target) [g](Target#Sub) [h](Three%20laws%20of%20motion) [i](#Heading) [j](tel:123) [k](dir/) \
+                [l](app.js) [m](Scan.PDF#page=2)\n";
     let links = parse_note(note).markdown_links;
     let targets = project(&links, |l| (l.target.as_str(), l.heading.as_deref()));
-    // Issue 25: a name without `.md` is a note, as Obsidian reads it.
+    // Issue 25: a name without `.md` is a note, as Obsidian reads it, and
+    // an attachment of a format Obsidian accepts is a link; `app.js` is not.
     assert_eq!(
         targets[2..],
         [
+            ("pic.png", None),
             ("Target", None),
             ("Target", Some("Sub")),
-            ("Three laws of motion", None)
+            ("Three laws of motion", None),
+            ("Scan.PDF", Some("page=2")),
         ]
     );
     let links = &links[..2];
@@ -312,4 +316,30 @@ fn property_values_that_are_wikilinks_are_links() {
     assert_eq!(facts.wikilinks.len(), 1);
     // Broken frontmatter has no property links.
     assert!(parse_note("---\nup: [[[x\n---\n").property_links.is_empty());
+}
+
+#[test]
+fn attachments_are_the_formats_obsidian_accepts() {
+    for attachment in [
+        "diagram.png",
+        "a/b/Scan.PDF",
+        "clip.webm",
+        "board.canvas",
+        "x.3gp",
+    ] {
+        assert!(is_attachment_name(attachment), "{attachment}");
+    }
+    for other in [
+        "Plan",
+        "Plan.md",
+        "v1.2 release",
+        ".png",
+        "dir/.png",
+        "notes/2024.01",
+        "script.js",
+        "data.csv",
+        "png",
+    ] {
+        assert!(!is_attachment_name(other), "{other}");
+    }
 }

@@ -72,7 +72,8 @@ pub(crate) fn note_named(target: &str, index: &KilnIndex) -> Named {
             candidates: candidates.iter().map(ToString::to_string).collect(),
             count: match_count,
         },
-        Resolution::Unresolved => by_alias(name, index),
+        // A tool's note is never an attachment.
+        Resolution::Attachment(_) | Resolution::Unresolved => by_alias(name, index),
     }
 }
 

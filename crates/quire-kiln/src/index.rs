@@ -9,18 +9,22 @@
 //! problems, never skipped silently; its facts are those that could be read
 //! (none, for a file that could not be read at all).
 //!
+//! The index also knows the kiln's attachments (the files of the formats
+//! Obsidian accepts besides notes: images, PDFs, ...; never read), so that
+//! a link to one that exists resolves to it.
+//!
 //! Every file is found by the confined walk ([`Workspace::walk`]) and read
 //! through the confined layer, so a link out of the root is never read.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::note_path::{NotePath, is_hidden};
+use super::note_path::{NotePath, has_note_extension, is_hidden, nfc};
 use super::note_set::NoteSet;
 use super::read::MAX_NOTE_BYTES;
 use super::resolve::{candidate_stem, resolve};
-use quire_fs::{FileStat, FsError, WalkEntry, WalkOptions, Workspace};
-use quire_grammar::markdown::{NoteFacts, WikilinkKind, parse_note};
+use quire_fs::{FileKind, FileStat, FsError, WalkEntry, WalkOptions, Workspace};
+use quire_grammar::markdown::{NoteFacts, WikilinkKind, is_attachment_name, parse_note};
 
 /// One note and what the index knows of it.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,6 +65,10 @@ pub struct LinkTarget {
     pub target: String,
     /// The note it leads to; `None` when none matches.
     pub path: Option<NotePath>,
+    /// The attachment it leads to (a path relative to the root, NFC, such
+    /// as `images/diagram.png`), when it names one that exists; `path` is
+    /// `None` then.
+    pub attachment: Option<String>,
     /// Whether several notes match (`path` is the one Obsidian picks).
     pub ambiguous: bool,
     /// Whether it is an embed (`![[...]]`).
@@ -97,8 +105,11 @@ impl KilnIndex {
         read: &AtomicUsize,
     ) -> Result<KilnIndex, FsError> {
         let mut index = KilnIndex::default();
-        for entry in workspace.walk("", WalkOptions::new().extension("md"))? {
+        for entry in workspace.walk("", notes_and_attachments())? {
             match entry {
+                WalkEntry::File(file) if !has_note_extension(&file.path) => {
+                    index.set.insert_attachment(nfc(&file.path).into_owned());
+                }
                 WalkEntry::File(file) => {
                     index.add(workspace, &file.path, file.stat);
                     read.fetch_add(1, Ordering::Relaxed);
@@ -232,6 +243,9 @@ impl KilnIndex {
     /// Returns whether the set of notes changed, in which case the caller
     /// calls [`Self::relink`] once it has synced every file.
     pub fn sync_file(&mut self, workspace: &Workspace, on_disk: &str) -> bool {
+        if is_attachment_name(on_disk) && !is_hidden(on_disk) {
+            return self.sync_attachment(workspace, on_disk);
+        }
         let Ok(path) = NotePath::parse_relative(on_disk) else {
             return false;
         };
@@ -273,6 +287,28 @@ impl KilnIndex {
         }
     }
 
+    /// Adds or removes the attachment at `on_disk` as the disk has it now;
+    /// returns whether the set changed.
+    fn sync_attachment(&mut self, workspace: &Workspace, on_disk: &str) -> bool {
+        let exists = workspace
+            .locate(on_disk)
+            .is_ok_and(|located| located.kind() == Some(FileKind::Regular));
+        let path = nfc(on_disk).into_owned();
+        let name = path
+            .rsplit_once('/')
+            .map_or(path.as_str(), |(_, name)| name)
+            .to_lowercase();
+        let changed = if exists {
+            self.set.insert_attachment(path)
+        } else {
+            self.set.remove_attachment(&path)
+        };
+        if changed {
+            self.changed_stems.insert(name);
+        }
+        changed
+    }
+
     /// Brings every note beneath the folder `on_disk` (relative to the
     /// root, as on disk; empty for the root) up to date with the disk: the
     /// notes found are synced, the notes indexed there that the walk no
@@ -285,14 +321,32 @@ impl KilnIndex {
             format!("{on_disk}/")
         };
         let mut seen = BTreeSet::new();
+        let mut seen_attachments = BTreeSet::new();
         let mut changed = false;
-        if let Ok(walk) = workspace.walk(on_disk, WalkOptions::new().extension("md")) {
+        if let Ok(walk) = workspace.walk(on_disk, notes_and_attachments()) {
             for entry in walk {
                 if let WalkEntry::File(file) = entry {
-                    changed |= self.sync_file(workspace, &file.path);
+                    if has_note_extension(&file.path) {
+                        changed |= self.sync_file(workspace, &file.path);
+                    } else {
+                        let path = nfc(&file.path).into_owned();
+                        if !self.set.attachments_with_path(&path).contains(&path) {
+                            changed |= self.sync_attachment(workspace, &file.path);
+                        }
+                        seen_attachments.insert(path);
+                    }
                     seen.insert(file.path);
                 }
             }
+        }
+        let gone_attachments: Vec<String> = self
+            .set
+            .attachments()
+            .filter(|path| path.starts_with(&prefix) && !seen_attachments.contains(*path))
+            .map(str::to_owned)
+            .collect();
+        for path in &gone_attachments {
+            changed |= self.sync_attachment(workspace, path);
         }
         let gone: Vec<NotePath> = self
             .notes
@@ -442,10 +496,16 @@ fn links_of(facts: &NoteFacts, source: &NotePath, notes: &NoteSet) -> Vec<LinkTa
                 target: target.to_owned(),
                 ambiguous: resolution.is_ambiguous(),
                 path: resolution.path().cloned(),
+                attachment: resolution.attachment().map(str::to_owned),
                 embed,
             }
         })
         .collect()
+}
+
+/// What the index walks: notes, and the attachments links can lead to.
+fn notes_and_attachments() -> WalkOptions {
+    WalkOptions::new().file_filter(|name| has_note_extension(name) || is_attachment_name(name))
 }
 
 /// The text of the note at `on_disk`.

@@ -90,8 +90,8 @@ pub struct IndexDetails {
     /// Entries the walk passed over (links out of the root, special files,
     /// unreadable folders, names that are not note paths).
     pub skipped: usize,
-    /// Links that lead to no note (links to attachments such as
-    /// `![[diagram.png]]` are not counted: the index holds notes only).
+    /// Links that lead to no note and no attachment (a link to an image
+    /// or a PDF that exists is not broken).
     pub broken_links: usize,
     /// Links that several notes match.
     pub ambiguous_links: usize,
@@ -173,28 +173,13 @@ fn totals(index: &KilnIndex, info: &mut KilnInfo, details: &mut IndexDetails, de
             details.notes_with_problems += usize::from(!note.problems.is_empty());
             for link in &note.links {
                 details.broken_links +=
-                    usize::from(link.path.is_none() && !names_attachment(&link.target));
+                    usize::from(link.path.is_none() && link.attachment.is_none());
                 details.ambiguous_links += usize::from(link.ambiguous);
             }
         }
     }
     details.notes_indexed = index.len();
     details.skipped = index.skipped().len();
-}
-
-/// Whether a link's target names a file other than a note: its last
-/// segment ends in an extension (1 to 5 letters or digits after a dot, at
-/// least one a letter) other than `.md`. `[[v1.2 release]]` and
-/// `[[2024.01]]` name notes.
-fn names_attachment(target: &str) -> bool {
-    let name = target.rsplit('/').next().unwrap_or(target);
-    name.rsplit_once('.').is_some_and(|(stem, extension)| {
-        !stem.is_empty()
-            && (1..=5).contains(&extension.len())
-            && extension.chars().all(|c| c.is_ascii_alphanumeric())
-            && extension.chars().any(|c| c.is_ascii_alphabetic())
-            && !extension.eq_ignore_ascii_case("md")
-    })
 }
 
 fn fresh(freshness: Freshness, details: &mut IndexDetails) {
@@ -217,23 +202,6 @@ fn time(at: SystemTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn attachments_are_told_from_notes() {
-        for attachment in ["diagram.png", "a/b/Scan.PDF", "clip.webm"] {
-            assert!(names_attachment(attachment), "{attachment}");
-        }
-        for note in [
-            "Plan",
-            "Plan.md",
-            "v1.2 release",
-            ".hidden",
-            "notes/2024.01",
-            "x.toolong",
-        ] {
-            assert!(!names_attachment(note), "{note}");
-        }
-    }
 
     #[test]
     fn building_and_failed_states_answer_at_once() {

@@ -78,7 +78,9 @@ pub struct HeadingSummary {
 pub struct LinkSummary {
     /// The target as written (without heading, block or alias).
     pub target: String,
-    /// The note it leads to, or `None` when none does.
+    /// The note it leads to, or the attachment (an image, a PDF, ...: a
+    /// path without `.md`) when it names one that exists; `None` when
+    /// nothing matches.
     pub path: Option<String>,
     /// Whether several notes match (`path` is the one Obsidian picks).
     pub ambiguous: bool,
@@ -125,7 +127,11 @@ pub(crate) fn metadata(index: &KilnIndex, note: &IndexedNote) -> NoteMetadata {
             .iter()
             .map(|link| LinkSummary {
                 target: link.target.clone(),
-                path: link.path.as_ref().map(ToString::to_string),
+                path: link
+                    .path
+                    .as_ref()
+                    .map(ToString::to_string)
+                    .or_else(|| link.attachment.clone()),
                 ambiguous: link.ambiguous,
             })
             .collect(),

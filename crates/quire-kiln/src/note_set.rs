@@ -1,6 +1,8 @@
 //! The kiln's notes indexed for link resolution and suggestions: by
 //! lowercase stem and by lowercase path, each bucket kept shortest path
 //! first, so resolving a link is a hash lookup whatever the kiln's size.
+//! Its attachments (the other files Obsidian links to: images, PDFs, ...)
+//! are indexed the same way, by lowercase file name with its extension.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -17,6 +19,10 @@ pub(crate) struct NoteSet {
     notes: BTreeSet<NotePath>,
     by_lowercase_path: HashMap<String, Vec<NotePath>>,
     by_lowercase_stem: HashMap<String, Vec<NotePath>>,
+    /// The attachments' paths (NFC, relative to the root).
+    attachments: BTreeSet<String>,
+    attachments_by_lowercase_path: HashMap<String, Vec<String>>,
+    attachments_by_lowercase_name: HashMap<String, Vec<String>>,
 }
 
 impl NoteSet {
@@ -40,8 +46,16 @@ impl NoteSet {
         if !self.notes.remove(note) {
             return false;
         }
-        remove_from_bucket(&mut self.by_lowercase_path, &lowercase_path(note), note);
-        remove_from_bucket(&mut self.by_lowercase_stem, &lowercase_stem(note), note);
+        remove_from_bucket(
+            &mut self.by_lowercase_path,
+            &lowercase_path(note),
+            note.as_str(),
+        );
+        remove_from_bucket(
+            &mut self.by_lowercase_stem,
+            &lowercase_stem(note),
+            note.as_str(),
+        );
         true
     }
 
@@ -62,6 +76,58 @@ impl NoteSet {
     pub(crate) fn with_stem(&self, stem: &str) -> &[NotePath] {
         lookup(&self.by_lowercase_stem, stem)
     }
+
+    /// Adds an attachment (a path relative to the root, NFC, with its
+    /// extension); `false` if it was already there.
+    pub(crate) fn insert_attachment(&mut self, path: String) -> bool {
+        if self.attachments.contains(&path) {
+            return false;
+        }
+        let name = file_name(&path).to_lowercase();
+        add_to_bucket(
+            &mut self.attachments_by_lowercase_path,
+            path.to_lowercase(),
+            &path,
+        );
+        add_to_bucket(&mut self.attachments_by_lowercase_name, name, &path);
+        self.attachments.insert(path)
+    }
+
+    /// Removes an attachment; `false` if it was not there.
+    pub(crate) fn remove_attachment(&mut self, path: &str) -> bool {
+        if !self.attachments.remove(path) {
+            return false;
+        }
+        let name = file_name(path).to_lowercase();
+        remove_from_bucket(
+            &mut self.attachments_by_lowercase_path,
+            &path.to_lowercase(),
+            path,
+        );
+        remove_from_bucket(&mut self.attachments_by_lowercase_name, &name, path);
+        true
+    }
+
+    /// The attachments in path order.
+    pub(crate) fn attachments(&self) -> impl ExactSizeIterator<Item = &str> + '_ {
+        self.attachments.iter().map(String::as_str)
+    }
+
+    /// The attachments whose path is `path` ignoring case, shortest first.
+    pub(crate) fn attachments_with_path(&self, path: &str) -> &[String] {
+        lookup(&self.attachments_by_lowercase_path, path)
+    }
+
+    /// The attachments whose file name (extension included) is `name`
+    /// ignoring case, anywhere in the kiln, shortest path first.
+    pub(crate) fn attachments_named(&self, name: &str) -> &[String] {
+        lookup(&self.attachments_by_lowercase_name, name)
+    }
+}
+
+/// The last segment of a path.
+fn file_name(path: &str) -> &str {
+    path.rsplit_once('/').map_or(path, |(_, name)| name)
 }
 
 impl FromIterator<NotePath> for NoteSet {
@@ -85,8 +151,9 @@ impl Extend<NotePath> for NoteSet {
 /// Shortest path first, its length counted as Obsidian (JavaScript) counts
 /// it, in UTF-16 code units, not bytes: `日本/a.md` (7) before `nihongo/a.md`
 /// (12), although its UTF-8 is 12 bytes too. Ties in path order.
-fn preference(note: &NotePath) -> (usize, &str) {
-    (note.as_str().encode_utf16().count(), note.as_str())
+fn preference<P: AsRef<str>>(path: &P) -> (usize, &str) {
+    let path = path.as_ref();
+    (path.encode_utf16().count(), path)
 }
 
 fn lowercase_path(note: &NotePath) -> String {
@@ -97,11 +164,15 @@ fn lowercase_stem(note: &NotePath) -> String {
     note.stem().to_lowercase()
 }
 
-fn lookup<'a>(index: &'a HashMap<String, Vec<NotePath>>, key: &str) -> &'a [NotePath] {
+fn lookup<'a, P>(index: &'a HashMap<String, Vec<P>>, key: &str) -> &'a [P] {
     index.get(&key.to_lowercase()).map_or(&[], Vec::as_slice)
 }
 
-fn add_to_bucket(index: &mut HashMap<String, Vec<NotePath>>, key: String, note: &NotePath) {
+fn add_to_bucket<P: AsRef<str> + Clone>(
+    index: &mut HashMap<String, Vec<P>>,
+    key: String,
+    note: &P,
+) {
     let bucket = index.entry(key).or_default();
     let at = bucket
         .binary_search_by(|held| preference(held).cmp(&preference(note)))
@@ -109,11 +180,11 @@ fn add_to_bucket(index: &mut HashMap<String, Vec<NotePath>>, key: String, note: 
     bucket.insert(at, note.clone());
 }
 
-fn remove_from_bucket(index: &mut HashMap<String, Vec<NotePath>>, key: &str, note: &NotePath) {
+fn remove_from_bucket<P: AsRef<str>>(index: &mut HashMap<String, Vec<P>>, key: &str, path: &str) {
     let Some(bucket) = index.get_mut(key) else {
         return;
     };
-    bucket.retain(|held| held != note);
+    bucket.retain(|held| held.as_ref() != path);
     if bucket.is_empty() {
         index.remove(key);
     }

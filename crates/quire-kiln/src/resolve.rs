@@ -4,6 +4,7 @@
 
 use super::note_path::{AboveTop, NotePath, has_note_extension, lexical_segments, nfc};
 use super::note_set::NoteSet;
+use quire_grammar::markdown::is_attachment_name;
 
 /// The most candidates an [`Resolution::Ambiguous`] lists: a kiln with
 /// thousands of `index` notes must not copy them all for every link.
@@ -25,8 +26,10 @@ pub(crate) enum Resolution {
         /// How many notes matched in all.
         match_count: usize,
     },
-    /// No note matches: a broken link (or a link to something that is not a
-    /// note, such as an image).
+    /// The target names an attachment ([`is_attachment_name`]) that
+    /// exists: this one (own folder first, then the shortest path).
+    Attachment(String),
+    /// Nothing matches: a broken link.
     Unresolved,
 }
 
@@ -35,7 +38,15 @@ impl Resolution {
     pub(crate) fn path(&self) -> Option<&NotePath> {
         match self {
             Resolution::Resolved(path) | Resolution::Ambiguous { chosen: path, .. } => Some(path),
-            Resolution::Unresolved => None,
+            Resolution::Attachment(_) | Resolution::Unresolved => None,
+        }
+    }
+
+    /// The attachment the link goes to, if it goes to one.
+    pub(crate) fn attachment(&self) -> Option<&str> {
+        match self {
+            Resolution::Attachment(path) => Some(path),
+            _ => None,
         }
     }
 
@@ -79,6 +90,9 @@ impl Resolution {
 ///   allowed), or failing that the end of a path (`b/note` matches
 ///   `a/b/note.md`), as Obsidian allows.
 /// - A bare name matches a note's file stem anywhere, ignoring case.
+/// - A target whose name ends with an attachment's extension (`.png`,
+///   `.pdf`, ...) goes to the attachment of that path or name when one
+///   exists (by the same rules), else it is read as a note's.
 ///
 /// One match is [`Resolution::Resolved`]; of several, a bare name's note in
 /// `source`'s own folder wins, else the shortest path counted in UTF-16
@@ -91,6 +105,9 @@ pub(crate) fn resolve(target: &str, source: &NotePath, notes: &NoteSet) -> Resol
     }
     if target.contains('\0') {
         return Resolution::Unresolved;
+    }
+    if let Some(attachment) = attachment(&target, source, notes) {
+        return Resolution::Attachment(attachment.to_owned());
     }
     if is_relative(&target) {
         let joined = format!("{}/{target}", source.folder_str());
@@ -116,6 +133,49 @@ pub(crate) fn resolve(target: &str, source: &NotePath, notes: &NoteSet) -> Resol
         let others = matches.iter().filter(|note| note.folder_str() != folder);
         Resolution::of(own.chain(others))
     }
+}
+
+/// The attachment `target` (an NFC link path) names, if it names one that
+/// exists.
+fn attachment<'a>(target: &str, source: &NotePath, notes: &'a NoteSet) -> Option<&'a str> {
+    let name = target.rsplit_once('/').map_or(target, |(_, name)| name);
+    if !is_attachment_name(name) {
+        return None;
+    }
+    let joined;
+    let (path, by_suffix) = if is_relative(target) {
+        joined = format!("{}/{target}", source.folder_str());
+        (joined.as_str(), false)
+    } else if target.contains('/') {
+        (target, true)
+    } else {
+        let named = notes.attachments_named(name);
+        let folder = source.folder_str();
+        let in_folder = |path: &&String| path.rsplit_once('/').map_or("", |(f, _)| f) == folder;
+        return named
+            .iter()
+            .find(in_folder)
+            .or(named.first())
+            .map(String::as_str);
+    };
+    let path = lexical_segments(path, AboveTop::Refuse)?.join("/");
+    let same_path = notes.attachments_with_path(&path);
+    if let Some(found) = same_path
+        .iter()
+        .find(|held| **held == path)
+        .or(same_path.first())
+    {
+        return Some(found);
+    }
+    if !by_suffix {
+        return None;
+    }
+    let suffix = format!("/{}", path.to_lowercase());
+    notes
+        .attachments_named(name)
+        .iter()
+        .find(|held| held.to_lowercase().ends_with(&suffix))
+        .map(String::as_str)
 }
 
 /// The lowercase file stem of every note a link to `target` from `source`

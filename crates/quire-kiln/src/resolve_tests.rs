@@ -215,3 +215,64 @@ fn the_own_folder_comes_first_then_the_shortest_path_in_utf16() {
     assert_eq!(chosen("x", "Index").as_deref(), Some("日本語/x.md"));
     assert!(resolve("Hotkeys", &note("de/Intro"), &notes).is_ambiguous());
 }
+
+#[test]
+fn a_link_to_an_attachment_that_exists_resolves_to_its_file() {
+    let mut notes = kiln();
+    for path in [
+        "img/diagram.png",
+        "Projects/diagram.png",
+        "docs/Scan.pdf",
+        "v1.2",
+    ] {
+        notes.insert_attachment(path.to_owned());
+    }
+    // `v1.2` has no accepted extension: it is never an attachment.
+    notes.insert(note("img/diagram.png"));
+    let attachment = |path: &str| Resolution::Attachment(path.to_owned());
+    let cases = [
+        // Own folder first, then the shortest path.
+        (
+            "diagram.png",
+            "Projects/Plan",
+            attachment("Projects/diagram.png"),
+        ),
+        ("diagram.png", "index", attachment("img/diagram.png")),
+        ("DIAGRAM.PNG", "index", attachment("img/diagram.png")),
+        (
+            "img/diagram.png",
+            "Projects/Plan",
+            attachment("img/diagram.png"),
+        ),
+        ("/docs/scan.PDF", "index", attachment("docs/Scan.pdf")),
+        ("Scan.pdf#page=3", "index", attachment("docs/Scan.pdf")),
+        (
+            "../img/diagram.png",
+            "Projects/Plan",
+            attachment("img/diagram.png"),
+        ),
+        (
+            "./diagram.png",
+            "Projects/Plan",
+            attachment("Projects/diagram.png"),
+        ),
+        // A missing file is no link; a note named so still is.
+        ("missing.png", "index", Resolution::Unresolved),
+        ("./Scan.pdf", "index", Resolution::Unresolved),
+        ("v1.2", "index", resolved("daily/v1.2")),
+        ("img/diagram.png.md", "index", resolved("img/diagram.png")),
+    ];
+    for (target, source, expected) in cases {
+        assert_eq!(
+            resolve(target, &note(source), &notes),
+            expected,
+            "{target} from {source}"
+        );
+    }
+    assert!(notes.remove_attachment("img/diagram.png"));
+    assert_eq!(
+        resolve("img/diagram.png", &note("index"), &notes),
+        resolved("img/diagram.png"),
+        "a removed attachment is gone, and img/diagram.png is read as a note's name",
+    );
+}

@@ -20,6 +20,7 @@ use notify::event::{CreateKind, EventKind, ModifyKind, RemoveKind};
 use notify::{Config, RecommendedWatcher, RecursiveMode, Watcher};
 
 use super::note_path::is_hidden;
+use quire_grammar::markdown::is_attachment_name;
 
 /// More changed paths than this waiting at once are forgotten in favour of
 /// one rescan of the root, so a storm of events cannot grow memory.
@@ -87,7 +88,8 @@ impl PendingChanges {
         let Some(relative) = relative.to_str() else {
             return;
         };
-        let is_note = relative.ends_with(".md");
+        // An attachment counts too: a link to it resolves once it exists.
+        let is_note = relative.ends_with(".md") || is_attachment_name(relative);
         match what {
             Changed::File if is_note => self.files.insert(relative.to_owned()),
             Changed::File => return,
@@ -213,7 +215,7 @@ mod tests {
             ),
             event(
                 EventKind::Modify(ModifyKind::Data(DataChange::Any)),
-                &["/vault/image.png"],
+                &["/vault/script.js"],
             ),
             event(
                 EventKind::Create(CreateKind::File),
@@ -226,6 +228,15 @@ mod tests {
             event(EventKind::Create(CreateKind::File), &["/elsewhere/x.md"]),
         ]);
         assert!(pending.is_empty(), "{pending:?}");
+    }
+
+    #[test]
+    fn an_attachment_appearing_is_recorded_as_a_note_is() {
+        let pending = recorded(&[event(
+            EventKind::Create(CreateKind::File),
+            &["/vault/img/diagram.png"],
+        )]);
+        assert_eq!(pending.files, set(&["img/diagram.png"]));
     }
 
     #[test]

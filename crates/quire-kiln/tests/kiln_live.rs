@@ -171,7 +171,12 @@ fn kiln_info_counts_notes_words_links_and_problems() {
     fs::write(root.join("Bytes.md"), b"\xff\xfe not text\n").unwrap();
     fs::create_dir(root.join("other")).unwrap();
     fs::write(root.join("other/Plan.md"), "Another plan.\n").unwrap();
-    fs::write(root.join("Pics.md"), "![[diagram.png]] [[Nowhere]]\n").unwrap();
+    fs::write(
+        root.join("Pics.md"),
+        "![[diagram.png]] [[Nowhere]] ![[missing.png]]\n",
+    )
+    .unwrap();
+    fs::write(root.join("diagram.png"), b"\x89PNG").unwrap();
     let tools = tools(root, true);
 
     // Once built (list_notes waits for it), the totals are the notes'.
@@ -198,8 +203,8 @@ fn kiln_info_counts_notes_words_links_and_problems() {
     let details = info.index.unwrap();
     assert_eq!(details.notes_indexed, count);
     assert_eq!(details.notes_with_problems, 2, "{details:?}");
-    // [[Ideas]] and [[Nowhere]]; not the picture.
-    assert_eq!(details.broken_links, 2, "{details:?}");
+    // [[Ideas]], [[Nowhere]] and the missing picture; not the one there.
+    assert_eq!(details.broken_links, 3, "{details:?}");
     // [[Plan]] from Home: work/Plan.md and other/Plan.md.
     assert_eq!(details.ambiguous_links, 1, "{details:?}");
     assert_eq!(details.watcher, "watching");
@@ -237,4 +242,35 @@ fn kiln_info_answers_while_the_index_is_built() {
         |info| info.state == "ready",
     );
     assert_eq!(done.note_count, 3_000);
+}
+
+#[test]
+fn a_link_to_an_attachment_follows_the_file_as_it_comes_and_goes() {
+    let dir = vault();
+    let root = dir.path();
+    fs::create_dir(root.join("img")).unwrap();
+    fs::write(root.join("Pics.md"), "![[chart.png]] [[report.pdf]]\n").unwrap();
+    fs::write(root.join("img/chart.png"), b"\x89PNG").unwrap();
+    for watch in [true, false] {
+        let tools = tools(root, watch);
+        let links = |tools: &KilnTools| {
+            let request = ReadMetadataRequest {
+                path: "Pics.md".to_owned(),
+            };
+            let metadata = tools.read_metadata(&request).unwrap();
+            metadata
+                .links
+                .iter()
+                .map(|link| link.path.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(links(&tools), [Some("img/chart.png".to_owned()), None]);
+        fs::write(root.join("report.pdf"), b"%PDF").unwrap();
+        eventually(
+            || links(&tools),
+            |now| now[1].as_deref() == Some("report.pdf"),
+        );
+        fs::remove_file(root.join("report.pdf")).unwrap();
+        eventually(|| links(&tools), |now| now[1].is_none());
+    }
 }

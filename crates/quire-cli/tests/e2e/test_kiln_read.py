@@ -215,6 +215,30 @@ async def wait_for(kiln: Quire, tool: str, arguments: dict, holds) -> dict:
         await asyncio.sleep(0.05)
 
 
+async def test_links_to_attachments_that_exist_resolve_to_their_files(kiln: Quire):
+    """Issue 25: `[[file.pdf]]` and `![[image.png]]` to a file that exists
+    resolve to its path (own folder first, as for notes); a missing one is
+    `null`; a file that appears later is seen by the next call."""
+    (kiln.root / "notes" / "img").mkdir()
+    (kiln.root / "notes" / "img" / "chart.png").write_bytes(b"\x89PNG")
+    (kiln.root / "notes" / "pics.md").write_text(
+        "![[chart.png]] [[Scan.pdf#page=2]] ![[gone.jpg]] [chart](img/chart.png)\n", encoding="utf-8"
+    )
+    pics = await kiln.ok_for({"path": "notes/pics"}, tool="read_metadata")
+    assert [(link["target"], link["path"]) for link in pics["links"]] == [
+        ("chart.png", "notes/img/chart.png"),
+        ("Scan.pdf", None),
+        ("gone.jpg", None),
+        ("img/chart.png", "notes/img/chart.png"),
+    ]
+    (kiln.root / "Scan.pdf").write_bytes(b"%PDF-1.7")
+
+    def scan_found(value: dict) -> bool:
+        return value["links"][1]["path"] == "Scan.pdf"
+
+    await wait_for(kiln, "read_metadata", {"path": "notes/pics"}, scan_found)
+
+
 async def test_notes_changed_by_another_program_are_seen(kiln: Quire):
     everything = await kiln.ok_for({"limit": 1000}, tool="list_notes")
     before = [note["path"] for note in everything["notes"]]

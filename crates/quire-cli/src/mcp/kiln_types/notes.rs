@@ -193,7 +193,9 @@ impl From<kiln::HeadingSummary> for HeadingSummary {
 pub(in crate::mcp) struct LinkSummary {
     /// The target as written (without heading, block or alias).
     target: String,
-    /// The note it leads to, or `null` when none does.
+    /// The note it leads to, or the attachment (an image, a PDF, ...: a
+    /// path without `.md`) when it names one that exists; `null` when
+    /// nothing matches.
     path: Option<String>,
     /// Whether several notes match (`path` is the one Obsidian picks).
     ambiguous: bool,
@@ -363,8 +365,8 @@ pub(in crate::mcp) struct IndexDetails {
     /// Entries the walk passed over (links out of the root, special files,
     /// unreadable folders, names that are not note paths).
     skipped: usize,
-    /// Links that lead to no note (links to attachments such as
-    /// `![[diagram.png]]` are not counted: the index holds notes only).
+    /// Links that lead to no note and no attachment (a link to an image
+    /// or a PDF that exists is not broken).
     broken_links: usize,
     /// Links that several notes match.
     ambiguous_links: usize,
