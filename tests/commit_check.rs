@@ -102,3 +102,34 @@ fn every_corpus_message_gets_commitlints_verdict() {
         disagreements.join("\n")
     );
 }
+
+/// Issue 27: judging plan documents by the plan grammar under the default
+/// rules moves no verdict of the corpus: `quire check` on a document and on
+/// the history gives every message commitlint's verdict (the hook's file is
+/// cleaned up as git does first, so trailing blanks commitlint sees are
+/// gone), and none is read as a plan document.
+#[test]
+fn the_default_check_gives_commitlints_verdict_on_every_corpus_message() {
+    use quire_grammar::commit::policy::{CheckOptions, CommitCheck, JudgedBy, MessageSource};
+
+    let corpus = include_str!("corpus/commitlint/rules.jsonl");
+    let mut checked = 0;
+    for source in [
+        MessageSource::GitMessage,
+        MessageSource::Document,
+        MessageSource::History,
+    ] {
+        let check = CommitCheck::new(CheckOptions::new(source), None).unwrap();
+        for line in corpus.lines().filter(|line| !line.is_empty()) {
+            let expected: Verdict = serde_json::from_str(line).unwrap();
+            let verdict = check.check(&expected.message).unwrap();
+            assert_ne!(verdict.judged_by(), Some(JudgedBy::Plan), "{}", expected.id);
+            let valid = expected.ignored || expected.errors.is_empty();
+            if source != MessageSource::GitMessage {
+                assert_eq!(verdict.is_valid(), valid, "{} ({source:?})", expected.id);
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 3 * 674);
+}

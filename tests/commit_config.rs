@@ -158,7 +158,7 @@ fn each_mistake_names_its_line_and_what_to_write() {
             UnknownKey,
             3,
             "unknown key `type` in [commit]",
-            "the keys of [commit] are: preset, types, scopes, rules",
+            "the keys of [commit] are: preset, types, scopes, ignores, rules",
         ),
         (
             "[commit]\nheader-max-length = 72\n",

@@ -6,6 +6,9 @@
 //!                                  # which takes none of the keys below)
 //! types = ["feat", "fix", "chore"] # replaces type-enum's list
 //! scopes = ["cli", "mcp"]          # scope-enum's list
+//! ignores = ["Bump *", "* (#*)"]   # headers let through unjudged (`*`:
+//!                                  # any run of characters), as
+//!                                  # commitlint's `ignores`
 //!
 //! [commit.rules]
 //! subject-case = "off"                         # a level: "off", "warning", "error"
@@ -32,6 +35,7 @@ use std::path::{Path, PathBuf};
 
 use toml::de::{DeTable, DeValue};
 
+use super::ignores::HeaderPattern;
 use super::lint::{
     Case, Level, LintRules, Rule, RuleSetting, RuleValue, SettingError, ValueKind, When,
 };
@@ -203,11 +207,14 @@ pub struct CommitConfig {
     pub scopes: Option<Vec<String>>,
     /// `[commit.rules]`, in the order of the text.
     pub rules: Vec<RuleOverride>,
+    /// `ignores`: a message whose header one of them matches is skipped,
+    /// with either preset.
+    pub ignores: Vec<HeaderPattern>,
     source: String,
 }
 
 /// The keys of `[commit]`.
-const COMMIT_KEYS: [&str; 4] = ["preset", "types", "scopes", "rules"];
+const COMMIT_KEYS: [&str; 5] = ["preset", "types", "scopes", "ignores", "rules"];
 
 impl CommitConfig {
     /// Reads the `[commit]` table of a `quire.toml` text. A text without
@@ -446,6 +453,25 @@ impl Reader {
                     }
                 }
                 "scopes" => config.scopes = self.names("scopes", value, r#"["cli", "parser"]"#),
+                "ignores" => {
+                    let patterns = self.names("ignores", value, r#"["Bump *", "* (#*)"]"#);
+                    for pattern in patterns.unwrap_or_default() {
+                        if pattern.trim().is_empty() || pattern.chars().all(|c| c == '*') {
+                            self.report(
+                                ConfigCode::BadSetting,
+                                span_of(value),
+                                format!(
+                                    "the pattern `{}` in `ignores` would skip every message",
+                                    one_line(&pattern)
+                                ),
+                                "skips everything",
+                                "write what the headers to skip start or end with, such as `Bump *` or `* (#*)`",
+                            );
+                        } else {
+                            config.ignores.push(HeaderPattern::new(pattern));
+                        }
+                    }
+                }
                 "rules" => match value.get_ref() {
                     DeValue::Table(rules) => {
                         for (name, setting) in rules {

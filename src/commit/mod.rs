@@ -35,6 +35,7 @@ mod check;
 mod cleanup;
 pub mod config;
 mod header;
+mod ignores;
 mod kind;
 pub mod lint;
 mod parse;
@@ -49,6 +50,7 @@ pub use ast::{
 pub use check::{CheckedCommit, check_commit};
 pub use cleanup::git_cleanup;
 pub(crate) use header::{HeaderParts, ScopePart, char_span, header_parts};
+pub use ignores::{HeaderPattern, looks_like_squash_title};
 pub use kind::message_kind;
 pub use parse::{parse_commit, parse_header};
 pub use preset::{Preset, UnknownPreset};

@@ -121,7 +121,7 @@ fn parse_reads_files_and_reports_non_utf8_input() {
 #[test]
 fn check_reports_with_codes_and_help() {
     assert_eq!(code(&quire(&["check"], PLAN)), 0);
-    let output = quire(&["check"], "feature(Core): Add it\n");
+    let output = quire(&["check", "--preset", "plan"], "feature(Core): Add it\n");
     assert_eq!(code(&output), 1);
     // One mistake, one finding: the uppercase scope is not also a warning.
     assert!(
@@ -139,9 +139,60 @@ fn check_reports_with_codes_and_help() {
         ],
     );
     // Warnings alone do not fail the check.
-    let output = quire(&["check"], "fix: Title without scope\n");
+    let output = quire(&["check", "--preset", "plan"], "fix: Title without scope\n");
     assert_eq!(code(&output), 0);
     assert!(stderr(&output).contains("plan::title_ignored"));
+}
+
+/// Issue 27: `quire check` on standard input judges as the hook does (one
+/// command, one verdict) and says which rules judged a failing text; the
+/// hook's failure says the commit was aborted, where the message is kept
+/// and how to bypass once; an untyped squash title is told about `ignores`.
+#[test]
+fn check_gives_the_hooks_verdict_and_says_which_rules_judged() {
+    let folder = tempfile::tempdir().unwrap();
+    let message_file = folder.path().join("COMMIT_EDITMSG");
+    for text in ["ci: add a runner\n", "feat(greet): Add a farewell\n", PLAN] {
+        let piped = code(&quire(&["check"], text));
+        fs::write(&message_file, text).unwrap();
+        let hooked = code(&quire(
+            &["check", "--git-message", message_file.to_str().unwrap()],
+            "",
+        ));
+        assert_eq!(piped, hooked, "{text}");
+    }
+    assert_eq!(code(&quire(&["check"], "ci: add a runner\n")), 0);
+    let output = quire(&["check"], "feat(greet): Add a farewell\n");
+    assert_eq!(code(&output), 1);
+    assert_contains_all(
+        &stderr(&output),
+        &[
+            "commit::subject-case",
+            "judged by the Conventional Commits rules",
+            "`--preset plan`",
+        ],
+    );
+    assert!(!stderr(&output).contains("aborted"));
+    fs::write(&message_file, "Add the parser (#12)\n").unwrap();
+    let output = quire(
+        &["check", "--git-message", message_file.to_str().unwrap()],
+        "",
+    );
+    assert_eq!(code(&output), 1);
+    assert_contains_all(
+        &stderr(&output),
+        &[
+            "squash-merge title",
+            "ignores = [\"* (#*)\"]",
+            "the commit was aborted",
+            "COMMIT_EDITMSG",
+            "--no-verify",
+        ],
+    );
+    let json = quire(&["check", "--json"], PLAN);
+    assert_eq!(code(&json), 0);
+    let value: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(value["rules"], "plan");
 }
 
 #[test]
@@ -715,7 +766,7 @@ fn input_one_character_over_the_limit_is_refused_in_one_line() {
 
 #[test]
 fn a_long_line_within_the_limit_renders_a_clipped_snippet() {
-    let output = quire(&["check"], &"a".repeat(100_000));
+    let output = quire(&["check", "--preset", "plan"], &"a".repeat(100_000));
     assert_eq!(code(&output), 1);
     let report = stderr(&output);
     assert!(report.len() < 3_000, "{} bytes of report", report.len());
@@ -936,7 +987,7 @@ fn parse_escapes_control_characters_in_the_outline_and_json() {
 
 #[test]
 fn check_refuses_control_characters_and_reports_them_escaped() {
-    let output = quire(&["check"], HOSTILE);
+    let output = quire(&["check", "--preset", "plan"], HOSTILE);
     assert_eq!(code(&output), 1);
     let report = stderr(&output);
     assert_eq!(unprintable(&report), Vec::<char>::new(), "{report}");
@@ -954,7 +1005,7 @@ fn check_refuses_control_characters_and_reports_them_escaped() {
         ],
     );
     // A tab is fine.
-    let output = quire(&["check"], "fix(cli): Align\tcolumns\n");
+    let output = quire(&["check", "--preset", "plan"], "fix(cli): Align\tcolumns\n");
     assert_eq!(code(&output), 0, "{}", stderr(&output));
 }
 
@@ -1051,7 +1102,7 @@ fn check_shows_at_most_100_reports_and_counts_the_rest() {
         ),
     ] {
         let text = format!("fix(cli): Ring\n\n{}", "Line \u{7}\n".repeat(lines));
-        let output = quire(&["check"], &text);
+        let output = quire(&["check", "--preset", "plan"], &text);
         assert_eq!(code(&output), 1);
         let report = stderr(&output);
         assert_eq!(report.matches("plan::control_character").count(), 100);

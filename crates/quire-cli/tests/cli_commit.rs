@@ -252,8 +252,16 @@ fn conventional_is_for_check_only() {
         stderr.contains("parse and fmt read plan documents"),
         "{stderr}"
     );
-    // A plain document is read as a plan unless told otherwise.
+    // A document without plan sections is a commit message unless told
+    // otherwise (issue 27: one verdict whatever the source): the
+    // sentence-case subject fails, and the message says how to read it as a
+    // plan.
     let output = quire_in(folder.path(), &["check", "plan.txt"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("`--preset plan` judges any text as one")
+    );
+    let output = quire_in(folder.path(), &["check", "--preset", "plan", "plan.txt"]);
     assert_eq!(output.status.code(), Some(0));
     let output = quire_in(
         folder.path(),

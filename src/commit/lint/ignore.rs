@@ -36,11 +36,13 @@ pub enum IgnoredKind {
     Release,
     /// `Automatic merge ...`, `Auto-merged x into y`.
     AutomaticMerge,
+    /// A header one of `quire.toml`'s `ignores` patterns matches.
+    Configured,
 }
 
 impl IgnoredKind {
     /// The kind's name as JSON output writes it: `merge`, `revert`,
-    /// `reapply`, `autosquash`, `release`, `automatic-merge`.
+    /// `reapply`, `autosquash`, `release`, `automatic-merge`, `ignores`.
     pub fn name(self) -> &'static str {
         match self {
             IgnoredKind::Merge => "merge",
@@ -49,6 +51,7 @@ impl IgnoredKind {
             IgnoredKind::Autosquash => "autosquash",
             IgnoredKind::Release => "release",
             IgnoredKind::AutomaticMerge => "automatic-merge",
+            IgnoredKind::Configured => "ignores",
         }
     }
 

@@ -36,29 +36,31 @@
 //!
 //! The precedence is `quire check`'s: a preset named on the command line
 //! ([`CheckOptions::preset`]) wins over the file's `preset`; with neither,
-//! commit messages get the `conventional` rules and a document (`quire
-//! check FILE`) the plan grammar's. A `quire.toml` text given is always
-//! read, and refused when it is wrong, even where the plan check leaves it
-//! unused.
+//! every text, whatever its source, gets the `conventional` rules, under
+//! which a plan document (plan sections below the header) is judged by the
+//! plan grammar: one verdict for a text, from a file, standard input, the
+//! hook or the history. A `quire.toml` text given is always read, and
+//! refused when it is wrong, even where the plan check leaves it unused.
 
 mod verdict;
 
 use std::fmt;
 
-use super::Preset;
 use super::config::{CommitConfig, ConfigError};
+use super::lint::IgnoredKind;
 use super::lint::LintRules;
+use super::{HeaderPattern, Preset};
 use super::{git_cleanup, message_kind};
 use crate::plan;
 
-pub use verdict::{CommitRules, Verdict};
+pub use verdict::{CommitRules, JudgedBy, Verdict};
 
 /// Where the text a check judges comes from, which decides how it is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum MessageSource {
-    /// A document as written (`quire check FILE`): without a preset named,
-    /// it is read as a plan document, and nothing in it is skipped; it may
-    /// have at most the plan preset's `max_input_length` characters.
+    /// A document as written (`quire check FILE`): judged as it is, nothing
+    /// in it skipped; it may have at most the plan preset's
+    /// `max_input_length` characters.
     Document,
     /// The file a commit-msg hook gets (`quire check --git-message FILE`):
     /// git's cleanup first ([`git_cleanup`]: comments, the scissors line
@@ -69,14 +71,6 @@ pub enum MessageSource {
     /// A commit's message as git stores it (`quire check --range`): judged
     /// as it is, with no length limit.
     History,
-}
-
-impl MessageSource {
-    /// Whether the texts are commit messages, which get the `conventional`
-    /// rules by default; a document gets the plan grammar's.
-    fn is_commit_message(self) -> bool {
-        !matches!(self, MessageSource::Document)
-    }
 }
 
 /// What the command line's `--preset` names: the check of commit messages
@@ -164,14 +158,13 @@ impl CheckOptions {
     }
 
     /// Whether the rules depend on a `quire.toml`: they do unless the plan
-    /// grammar's check is named, or is the default (a document). When they
-    /// do not, there is no need to look for one (`quire check` then reads
-    /// only a file `--config` names, to refuse it if it is wrong).
+    /// grammar's check is named. When they do not, there is no need to look
+    /// for one (`quire check` then reads only a file `--config` names, to
+    /// refuse it if it is wrong).
     pub fn uses_config(&self) -> bool {
         match self.preset {
-            Some(PresetChoice::Commit(Preset::Conventional)) => true,
+            Some(PresetChoice::Commit(Preset::Conventional)) | None => true,
             Some(PresetChoice::Commit(Preset::Plan) | PresetChoice::Plan(_)) => false,
-            None => self.source.is_commit_message(),
         }
     }
 }
@@ -183,14 +176,16 @@ pub struct CommitCheck {
     source: MessageSource,
     preset: plan::Preset,
     rules: CommitRules,
+    /// `quire.toml`'s `ignores`.
+    ignores: Vec<HeaderPattern>,
 }
 
 impl CommitCheck {
     /// The check `options` make with the `quire.toml` text `config` (`None`
     /// when there is no file): the `conventional` rules as the file adjusts
-    /// them, unless the command line names the plan check or a plan preset,
-    /// or names nothing and the file says `preset = "plan"` (or, without a
-    /// file, the texts are documents).
+    /// them (a plan document judged by the plan grammar), unless the command
+    /// line names the plan check or a plan preset, or names nothing and the
+    /// file says `preset = "plan"`.
     ///
     /// Fails when `config` is not a usable `quire.toml`, whether or not its
     /// rules apply, with every problem and its line.
@@ -219,6 +214,7 @@ impl CommitCheck {
             source: options.source,
             preset,
             rules,
+            ignores: config.map(|config| config.ignores).unwrap_or_default(),
         })
     }
 
@@ -247,7 +243,9 @@ impl CommitCheck {
         match self.source {
             MessageSource::Document => {
                 self.within_limit(text)?;
-                Ok(self.rules.check_document(text))
+                Ok(self
+                    .ignored(text)
+                    .unwrap_or_else(|| self.rules.check_document(text)))
             }
             MessageSource::GitMessage => {
                 let message = git_cleanup(text);
@@ -256,10 +254,22 @@ impl CommitCheck {
                 if !message_kind(&message).is_generated() {
                     self.within_limit(&message)?;
                 }
-                Ok(self.rules.check_message(&message))
+                Ok(self
+                    .ignored(&message)
+                    .unwrap_or_else(|| self.rules.check_message(&message)))
             }
-            MessageSource::History => Ok(self.rules.check_message(text)),
+            MessageSource::History => Ok(self
+                .ignored(text)
+                .unwrap_or_else(|| self.rules.check_message(text))),
         }
+    }
+
+    /// The verdict on a message `ignores` lets through, if it does.
+    fn ignored(&self, message: &str) -> Option<Verdict> {
+        self.ignores
+            .iter()
+            .any(|pattern| pattern.matches(message))
+            .then(|| Verdict::skipped(message, IgnoredKind::Configured))
     }
 
     fn within_limit(&self, text: &str) -> Result<(), TooLong> {

@@ -23,20 +23,103 @@ fn check(source: MessageSource, preset: Option<PresetChoice>, config: Option<&st
 const PLAN_TOML: &str = "[commit]\npreset = \"plan\"\n";
 const BROKEN_TOML: &str = "[commit]\npreset = \"angular\"\n";
 
+/// Issue 27: one command, one verdict: a text gets the same rules from a
+/// file, standard input, the hook or the history.
 #[test]
-fn commit_messages_get_the_conventional_rules_and_documents_the_plan_rules() {
-    for source in [MessageSource::GitMessage, MessageSource::History] {
+fn every_source_gets_the_conventional_rules_unless_a_plan_check_is_named() {
+    for source in [
+        MessageSource::GitMessage,
+        MessageSource::History,
+        MessageSource::Document,
+    ] {
         assert_eq!(check(source, None, None).rules(), &conventional());
+        let named = Some(PresetChoice::Commit(Preset::Plan));
+        assert_eq!(check(source, named, None).rules(), &plan_rules());
     }
-    assert_eq!(
-        check(MessageSource::Document, None, None).rules(),
-        &plan_rules()
+    for text in [
+        "ci: add a runner
+",
+        "feat(greet): Add a farewell
+",
+    ] {
+        let verdicts: Vec<bool> = [
+            MessageSource::GitMessage,
+            MessageSource::History,
+            MessageSource::Document,
+        ]
+        .map(|source| check(source, None, None).check(text).unwrap().is_valid())
+        .to_vec();
+        assert!(
+            verdicts.windows(2).all(|pair| pair[0] == pair[1]),
+            "{text}: {verdicts:?}"
+        );
+    }
+}
+
+/// Issue 27: the planner's output (a plan document in the commit message)
+/// passes the default hook: a message with plan sections below its header
+/// is judged by the plan grammar, any other by commitlint's rules.
+#[test]
+fn a_plan_document_is_judged_by_the_plan_grammar_under_the_conventional_rules() {
+    let check = check(MessageSource::GitMessage, None, None);
+    let plan = "feat(greet): Add a farewell function\n\nGreeting users on the way out too, with a \
+                description line that is longer than one hundred characters, as the planner writes it.\n\n\
+                - Never: break the greeting\n\n- [x]: Write the farewell\n- [ ]: Test it\n";
+    let verdict = check.check(plan).unwrap();
+    assert!(verdict.is_valid(), "{:?}", verdict.to_json());
+    assert_eq!(verdict.judged_by(), Some(JudgedBy::Plan));
+    assert_eq!(verdict.to_json().unwrap()["rules"], "plan");
+    // The same header with a plain body is a commit message: sentence case
+    // is commitlint's to refuse.
+    let plain = check
+        .check("feat(greet): Add a farewell function\n\nWhy.\n")
+        .unwrap();
+    assert!(!plain.is_valid());
+    assert_eq!(plain.judged_by(), Some(JudgedBy::Conventional));
+    // A plan document breaking the plan grammar (`ci` is not one of its
+    // types) fails by its rules.
+    let broken = check
+        .check("ci(greet): Add a farewell\n\n- [ ]: Write it\n- [x]: Test it\n")
+        .unwrap();
+    assert!(!broken.is_valid());
+    assert!(broken.lint_findings().is_empty() && !broken.plan_findings().is_empty());
+}
+
+/// Issue 27: `ignores` lets a team's own headers through, with either
+/// preset, in every source; a pattern that would skip everything is
+/// refused.
+#[test]
+fn headers_matching_ignores_are_skipped() {
+    let config = "[commit]\nignores = [\"Bump *\", \"* (#*)\"]\n";
+    for source in [
+        MessageSource::GitMessage,
+        MessageSource::History,
+        MessageSource::Document,
+    ] {
+        let check = check(source, None, Some(config));
+        for header in ["Bump serde from 1 to 2\n", "Add the parser (#12)\n"] {
+            let verdict = check.check(header).unwrap();
+            assert!(verdict.is_valid() && verdict.is_ignored(), "{header}");
+            assert_eq!(verdict.to_json().unwrap()["ignored_as"], "ignores");
+            assert_eq!(verdict.judged_by(), None);
+        }
+        assert!(!check.check("Add the parser\n").unwrap().is_valid());
+    }
+    let plan = check(
+        MessageSource::GitMessage,
+        None,
+        Some("[commit]\npreset = \"plan\"\nignores = [\"Bump *\"]\n"),
     );
-    let named = Some(PresetChoice::Commit(Preset::Conventional));
-    assert_eq!(
-        check(MessageSource::Document, named, None).rules(),
-        &conventional()
-    );
+    assert!(plan.check("Bump x\n").unwrap().is_ignored());
+    for everything in ["*", "**", " "] {
+        let text = format!("[commit]\nignores = [\"{everything}\"]\n");
+        let error = CommitCheck::new(CheckOptions::new(MessageSource::GitMessage), Some(&text))
+            .unwrap_err();
+        assert!(
+            error.to_string().contains("would skip every message"),
+            "{error}"
+        );
+    }
 }
 
 #[test]
@@ -101,7 +184,7 @@ fn a_config_is_looked_for_only_when_its_rules_can_apply() {
     let uses = |source, preset| CheckOptions::new(source).preset(preset).uses_config();
     assert!(uses(MessageSource::GitMessage, None));
     assert!(uses(MessageSource::History, None));
-    assert!(!uses(MessageSource::Document, None));
+    assert!(uses(MessageSource::Document, None));
     for source in [MessageSource::Document, MessageSource::GitMessage] {
         assert!(uses(
             source,

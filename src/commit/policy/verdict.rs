@@ -1,6 +1,13 @@
 //! The rules a commit message is checked against and the verdict on one
 //! message: [`CommitRules::check_message`] is the one place that decides
-//! which messages pass, for a hook's file and for git's history alike.
+//! which messages pass, for a hook's file, a document and git's history
+//! alike.
+//!
+//! Under the `conventional` rules a message that is a plan document (plan
+//! sections, constraints or tasks, below its header: what the planner
+//! writes into a commit) is judged by the plan grammar's rules, as a whole;
+//! any other message by commitlint's. The verdict says which judged it
+//! ([`Verdict::judged_by`]).
 
 use serde_json::{Value, json};
 
@@ -15,8 +22,8 @@ use crate::plan::{ParserConfig, PlanDiagnostic, PlanDocument, may_hold_sections,
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CommitRules {
     /// Conventional Commits: commitlint's rules of a preset, as `quire.toml`
-    /// adjusts them. A body that holds plan sections (constraints, tasks)
-    /// is checked as a plan too, with `plan`.
+    /// adjusts them. A message whose body holds plan sections (constraints,
+    /// tasks) is a plan document, judged by the plan grammar with `plan`.
     Conventional {
         /// The rules.
         lint: Box<LintRules>,
@@ -41,13 +48,7 @@ impl CommitRules {
             CommitRules::Plan(config) => {
                 let kind = message_kind(message);
                 match IgnoredKind::of_kind(&kind) {
-                    Some(ignored) => Verdict {
-                        message: message.to_owned(),
-                        ignored: Some(ignored),
-                        lint: Vec::new(),
-                        plan: Vec::new(),
-                        commit: Value::Null,
-                    },
+                    Some(ignored) => Verdict::skipped(message, ignored),
                     None => Verdict::plan(message, config),
                 }
             }
@@ -61,6 +62,27 @@ impl CommitRules {
         match self {
             CommitRules::Conventional { .. } => self.check_message(text),
             CommitRules::Plan(config) => Verdict::plan(text, config),
+        }
+    }
+}
+
+/// Which rules judged a text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JudgedBy {
+    /// commitlint's rules (the `conventional` preset, as `quire.toml`
+    /// adjusts them).
+    Conventional,
+    /// The plan grammar's rules: the text is a plan document (or the plan
+    /// check was named).
+    Plan,
+}
+
+impl JudgedBy {
+    /// `conventional` or `plan`, as `--json`'s `rules` says it.
+    pub fn name(self) -> &'static str {
+        match self {
+            JudgedBy::Conventional => "conventional",
+            JudgedBy::Plan => "plan",
         }
     }
 }
@@ -81,26 +103,26 @@ pub struct Verdict {
     plan: Vec<PlanDiagnostic>,
     /// The message's parts for `--json`, or `null`.
     commit: Value,
+    /// Which rules judged it; `None` when it was skipped.
+    judged_by: Option<JudgedBy>,
 }
 
 impl Verdict {
-    /// `message` checked with commitlint's rules; its body, when it holds
-    /// plan sections, also with the plan grammar (what it says of the body:
-    /// the header is the rules' to judge).
+    /// `message` checked with commitlint's rules; or, when its body holds
+    /// plan sections, as a plan document by the plan grammar's rules.
     fn conventional(message: &str, rules: &LintRules, config: &ParserConfig) -> Verdict {
         let checked = check_commit(message, rules);
-        let plan = if checked.ignored.is_none() {
-            body_plan_findings(message, &checked.message, config)
-        } else {
-            Vec::new()
-        };
+        if checked.ignored.is_none() && is_plan_document(message, &checked.message, config) {
+            return Verdict::plan(message, config);
+        }
         let commit = serde_json::to_value(checked.summary()).unwrap_or(Value::Null);
         Verdict {
             message: message.to_owned(),
             ignored: checked.ignored,
             lint: checked.findings,
-            plan,
+            plan: Vec::new(),
             commit,
+            judged_by: checked.ignored.is_none().then_some(JudgedBy::Conventional),
         }
     }
 
@@ -119,7 +141,26 @@ impl Verdict {
             lint: Vec::new(),
             plan: findings,
             commit,
+            judged_by: Some(JudgedBy::Plan),
         }
+    }
+
+    /// `message` accepted without a look, as `ignored`.
+    pub(super) fn skipped(message: &str, ignored: IgnoredKind) -> Verdict {
+        Verdict {
+            message: message.to_owned(),
+            ignored: Some(ignored),
+            lint: Vec::new(),
+            plan: Vec::new(),
+            commit: Value::Null,
+            judged_by: None,
+        }
+    }
+
+    /// Which rules judged the text; `None` when it was skipped
+    /// ([`Verdict::ignored`]).
+    pub fn judged_by(&self) -> Option<JudgedBy> {
+        self.judged_by
     }
 
     /// The text judged, which every finding's span indexes: for a hook's
@@ -143,8 +184,7 @@ impl Verdict {
         &self.lint
     }
 
-    /// What the plan grammar found (for the `conventional` rules: in a body
-    /// that holds plan sections).
+    /// What the plan grammar found (for a text it judged).
     pub fn plan_findings(&self) -> &[PlanDiagnostic] {
         &self.plan
     }
@@ -158,10 +198,11 @@ impl Verdict {
     }
 
     /// The verdict as `quire check --json` prints it: `valid`, `ignored`
-    /// (and `ignored_as`, the kind of message skipped), `diagnostics` (the
-    /// rules' findings, then the plan grammar's, each with its line and
-    /// column) and `commit` (type, scope, breaking, description, body,
-    /// footers; `null` for a skipped message or a text without a header).
+    /// (and `ignored_as`, the kind of message skipped), `rules` (which
+    /// judged it: `conventional` or `plan`; `null` when skipped), `diagnostics` (the findings,
+    /// each with its line and column) and `commit` (type, scope, breaking,
+    /// description, body, footers; `null` for a skipped message or a text
+    /// without a header).
     pub fn to_json(&self) -> serde_json::Result<Value> {
         let index = LineIndex::new(&self.message);
         let mut diagnostics = located(&index, &self.lint)?;
@@ -170,6 +211,7 @@ impl Verdict {
             "valid": self.is_valid(),
             "ignored": self.ignored.is_some(),
             "ignored_as": self.ignored.map(IgnoredKind::name),
+            "rules": self.judged_by.map(JudgedBy::name),
             "diagnostics": diagnostics,
             "commit": self.commit,
         }))
@@ -187,31 +229,19 @@ fn located<C: DiagnosticCode>(
         .collect()
 }
 
-/// The plan grammar's findings about a body that holds plan sections
-/// (constraints or tasks), below the header; none for a body that is not a
-/// plan, which is no fault in a commit message.
-fn body_plan_findings(
-    text: &str,
-    message: &CommitMessage,
-    config: &ParserConfig,
-) -> Vec<PlanDiagnostic> {
+/// Whether a commit message is a plan document: its body holds plan
+/// sections (constraints or tasks) below the header. A body that merely
+/// mentions a list is no plan: it must parse as the plan grammar's
+/// constraints or tasks.
+fn is_plan_document(text: &str, message: &CommitMessage, config: &ParserConfig) -> bool {
     // Most bodies have no line a constraint or task could be: no parse.
     if message.body.is_none() || !may_hold_sections(text, config) {
-        return Vec::new();
+        return false;
     }
     let outcome = parse(text, config);
     let document = &outcome.document;
-    let holds_plan = document.constraints.as_ref().is_some_and(|c| !c.is_empty())
-        || document.tasks.as_ref().is_some_and(|t| !t.is_empty());
-    if !holds_plan {
-        return Vec::new();
-    }
-    let header_end = message.header.span.end;
-    outcome
-        .check_with(text, config)
-        .into_iter()
-        .filter(|finding| finding.span.start > header_end)
-        .collect()
+    document.constraints.as_ref().is_some_and(|c| !c.is_empty())
+        || document.tasks.as_ref().is_some_and(|t| !t.is_empty())
 }
 
 /// The plan grammar's reading of a commit message for `--json`.

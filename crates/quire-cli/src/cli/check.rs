@@ -6,7 +6,10 @@
 //! hook's file (`--git-message`), a document, or a message of git's history
 //! (`--range`, `--from`). This module reads the texts and prints verdicts.
 
-use quire_grammar::commit::policy::{CommitCheck, MessageSource, TooLong, Verdict};
+use quire_grammar::commit::looks_like_squash_title;
+use quire_grammar::commit::policy::{
+    CommitCheck, CommitRules, JudgedBy, MessageSource, TooLong, Verdict,
+};
 use serde_json::{Value, json};
 
 use quire_grammar::diagnostics::{LineFeeds, escape_unprintable, one_line};
@@ -30,12 +33,59 @@ pub(super) fn run(args: &SourceArgs, check: &CommitCheck, json: bool) -> anyhow:
         output::stdout_json(&verdict.to_json()?)?;
     } else {
         report(&verdict, &source.name);
+        let afterword = afterword(check, &verdict, &source.name);
+        if !verdict.is_valid() && !afterword.is_empty() {
+            output::message(&afterword);
+        }
     }
     Ok(if verdict.is_valid() {
         Outcome::Success
     } else {
         Outcome::Findings
     })
+}
+
+/// What follows the reports of a message that fails: which rules judged it
+/// and how to have the other judge it; a hint for an untyped squash-merge
+/// title; and, in the commit-msg hook, that the commit was aborted, where
+/// git keeps the message and how to commit once without the check.
+fn afterword(check: &CommitCheck, verdict: &Verdict, name: &str) -> String {
+    let named_plan = matches!(check.rules(), CommitRules::Plan(_));
+    let mut lines = Vec::new();
+    match verdict.judged_by() {
+        Some(JudgedBy::Conventional) => {
+            lines.push(
+                "judged by the Conventional Commits rules (preset `conventional`); a plan document \
+                 (tasks or constraints below the header) is judged by the plan grammar, and \
+                 `--preset plan` judges any text as one"
+                    .to_owned(),
+            );
+            if looks_like_squash_title(verdict.message()) {
+                lines.push(
+                    "this header looks like a squash-merge title without a type; to let such \
+                     titles through, add `ignores = [\"* (#*)\"]` under [commit] in quire.toml"
+                        .to_owned(),
+                );
+            }
+        }
+        Some(JudgedBy::Plan) if !named_plan => lines.push(
+            "judged as a plan document (its body has tasks or constraints) by the plan grammar's \
+             rules"
+                .to_owned(),
+        ),
+        _ => {}
+    }
+    if check.source() == MessageSource::GitMessage {
+        lines.push(format!(
+            "the commit was aborted; git keeps your message in {name}: `git commit -e -F {name}` \
+             opens it again, and `git commit --no-verify` commits once without this check"
+        ));
+    }
+    lines
+        .iter()
+        .map(|line| format!("quire: {line}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The refusal of a text with more characters than the preset allows,
