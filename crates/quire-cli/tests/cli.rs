@@ -798,12 +798,16 @@ fn a_huge_file_is_refused_without_being_read() {
     for args in [
         &["check", name][..],
         &["check", "--git-message", name],
-        &["parse", "--json", name],
+        &["parse", name],
         &["fmt", "--write", name],
     ] {
         let output = quire(args, "");
         assert_refused(&output, 1, "huge.txt is longer than", &format!("{args:?}"));
     }
+    // With --json, the refusal is the grammar's halting diagnostic.
+    let output = quire(&["parse", "--json", name], "");
+    assert_eq!((code(&output), stderr(&output).as_str()), (1, ""));
+    assert!(stdout(&output).contains("plan::input_too_long"));
     assert_eq!(
         fs::metadata(&path).unwrap().len(),
         1 << 30,
@@ -854,16 +858,16 @@ fn input_that_is_not_utf8_is_refused_by_every_command() {
 fn parse_json_on_200_mb_of_newlines_reads_only_up_to_the_limit() {
     let (output, taken) = quire_streaming(&["parse", "--json", "-"], b"\n", 200_000_000);
     assert_eq!(code(&output), 1, "{}", stderr(&output));
-    assert_one_clean_line(&output);
-    assert!(stdout(&output).is_empty());
+    assert_eq!(stderr(&output), "");
+    assert!(stdout(&output).contains("\"plan::input_too_long\""));
     assert!(taken < 8_000_000, "quire took {taken} bytes of its input");
     // A device named as a file is not read at all: only regular files are.
     let output = quire(&["parse", "--json", "/dev/zero"], "");
     assert_eq!(code(&output), 2, "{}", stderr(&output));
     assert!(
-        stderr(&output).contains("/dev/zero: it is a character device, not a regular file"),
+        stdout(&output).contains("/dev/zero: it is a character device, not a regular file"),
         "{}",
-        stderr(&output)
+        stdout(&output)
     );
 }
 
@@ -1471,4 +1475,46 @@ fn call_asks_on_the_terminal_before_reading_a_folder_outside_the_root() {
     let shown = command("n\n");
     assert!(shown.contains("did not let this session use"), "{shown}");
     assert!(!shown.contains("\"content\""), "{shown}");
+}
+
+/// Issue 27: with `--json`, every outcome is JSON on standard output: a
+/// text over the preset's limit is the grammar's halting diagnostic
+/// `plan::input_too_long` (the bounded read stays: `/dev/zero`-sized input
+/// stops at the byte limit), and a file that cannot be read is an error
+/// object; without `--json` they stay one line on stderr.
+#[test]
+fn json_commands_answer_every_outcome_in_json() {
+    for (args, input) in [
+        (vec!["parse", "--json"], "a".repeat(100_001)),
+        (vec!["parse", "--json", "-"], "é".repeat(100_001)),
+        (vec!["check", "--json"], "a".repeat(500_000)),
+    ] {
+        let output = quire(&args, &input);
+        assert_eq!(code(&output), 1, "{args:?}");
+        assert_eq!(stderr(&output), "", "{args:?}");
+        let value: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(
+            value["diagnostics"][0]["code"], "plan::input_too_long",
+            "{value}"
+        );
+        assert_eq!(value["diagnostics"][0]["severity"], "error");
+        let halted = if args[0] == "parse" {
+            value["state"] == "halted"
+        } else {
+            value["valid"] == false
+        };
+        assert!(halted, "{value}");
+    }
+    let missing = quire(&["parse", "--json", "/no/such/plan.txt"], "");
+    assert_eq!(code(&missing), 2);
+    let value: serde_json::Value = serde_json::from_slice(&missing.stdout).unwrap();
+    assert!(
+        value["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("/no/such/plan.txt")
+    );
+    let plain = quire(&["parse"], &"a".repeat(100_001));
+    assert_eq!((code(&plain), stdout(&plain).as_str()), (1, ""));
+    assert!(stderr(&plain).starts_with("error: <stdin> has 100001 characters"));
 }

@@ -305,3 +305,116 @@ fn an_unwritable_hooks_folder_is_a_clear_error() {
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
 }
+
+/// Issue 27: the planner-to-commit workflow end to end. A plan made with
+/// the planner tools (`quire call`), `quire hook install planner`, then a
+/// plain `git commit` (the editor keeps what it is given): the message is
+/// the plan, the commit-msg hook judges it as a plan document and passes
+/// it (its capitalized title and long description line would fail
+/// commitlint's rules), and the finished plan is cleared after.
+#[test]
+fn a_plan_made_with_the_planner_is_committed_through_the_installed_hooks() {
+    let repo = empty_repository();
+    let root = repo.path();
+    let planner = |tool: &str, arguments: &str| {
+        let output = quire(root, &["call", "--tools", "planner", tool, arguments]);
+        assert_eq!(
+            code(&output),
+            0,
+            "{tool}: {}{}",
+            stdout(&output),
+            stderr(&output)
+        );
+    };
+    planner(
+        "set_overarching_goal",
+        r#"{"goal": {"type": "feat", "scope": "greet", "title": "Add a farewell function"}}"#,
+    );
+    planner(
+        "set_detailed_goal",
+        r#"{"description": "Users are greeted on the way in but not on the way out, so the program says goodbye as well; this description line is longer than one hundred characters.\n- Never: change the greeting"}"#,
+    );
+    planner(
+        "set_plan",
+        r#"{"plan": [[false, "Write the farewell", []], [false, "Test it", []]]}"#,
+    );
+    planner("mark_task", r#"{"task_id": "Write the farewell"}"#);
+    planner("mark_task", r#"{"task_id": "Test it"}"#);
+    fs::write(root.join("greet.txt"), "goodbye\n").unwrap();
+    git(root, &["add", "greet.txt"]);
+
+    let output = quire(root, &["hook", "install", "planner"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "installed the prepare-commit-msg hook: .git/hooks/prepare-commit-msg\n\
+         installed the commit-msg hook: .git/hooks/commit-msg\n\
+         installed the post-commit hook: .git/hooks/post-commit\n"
+    );
+    let binary = fs::canonicalize(git_cli::quire_bin()).unwrap();
+    for hook in ["prepare-commit-msg", "commit-msg", "post-commit"] {
+        let text = fs::read_to_string(root.join(".git/hooks").join(hook)).unwrap();
+        assert!(text.contains(&format!("# quire-hook: {hook}\n")), "{text}");
+        assert!(
+            text.contains(binary.to_str().unwrap()),
+            "the absolute path: {text}"
+        );
+    }
+
+    let commit = git_cli::git_command(root)
+        .args(["commit", "-q"])
+        .env("GIT_EDITOR", "true")
+        .output()
+        .unwrap();
+    assert!(
+        commit.status.success(),
+        "the hook refused the planner's plan:\n{}",
+        String::from_utf8_lossy(&commit.stderr)
+    );
+    let message = git(root, &["log", "-1", "--format=%B"]);
+    assert!(
+        message.starts_with("feat(greet): Add a farewell function\n"),
+        "{message}"
+    );
+    assert!(message.contains("- [x]: Write the farewell"), "{message}");
+    assert!(
+        String::from_utf8_lossy(&commit.stderr).contains("the plan is finished and committed"),
+        "{}",
+        String::from_utf8_lossy(&commit.stderr)
+    );
+    assert!(!root.join(".git/QUIRE_PLAN").exists());
+    // The same message judged by `quire check` from a file gets the hook's
+    // verdict.
+    fs::write(root.join("message.txt"), format!("{message}\n")).unwrap();
+    assert_eq!(code(&quire(root, &["check", "message.txt"])), 0);
+}
+
+/// Issue 27: each hook is installed under the same rules as commit-msg:
+/// a foreign hook is kept without --force and backed up with it.
+#[test]
+fn the_planner_hooks_keep_a_foreign_hook_unless_forced() {
+    let repo = empty_repository();
+    let root = repo.path();
+    let foreign = root.join(".git/hooks/post-commit");
+    fs::write(&foreign, "#!/bin/sh\necho mine\n").unwrap();
+    let refused = quire(root, &["hook", "install", "planner"]);
+    assert_eq!(code(&refused), 2);
+    assert!(
+        stderr(&refused).contains("quire hook install post-commit --force"),
+        "{}",
+        stderr(&refused)
+    );
+    assert_eq!(
+        fs::read_to_string(&foreign).unwrap(),
+        "#!/bin/sh\necho mine\n"
+    );
+    let forced = quire(root, &["hook", "install", "post-commit", "--force"]);
+    assert_eq!(code(&forced), 0, "{}", stderr(&forced));
+    assert_eq!(
+        fs::read_to_string(root.join(".git/hooks/quire-backup/post-commit")).unwrap(),
+        "#!/bin/sh\necho mine\n"
+    );
+    let again = quire(root, &["hook", "install", "planner"]);
+    assert_eq!(code(&again), 0, "{}", stderr(&again));
+    assert!(stdout(&again).contains("the post-commit hook is already installed"));
+}

@@ -1,13 +1,16 @@
-//! `quire hook install commit-msg`: writes the git hook that checks every
-//! commit message with `quire check --git-message`, as `cog install-hook`
-//! does for cocogitto.
+//! `quire hook install HOOK...`: writes the git hooks that run quire, as
+//! `cog install-hook` does for cocogitto: `commit-msg` checks every commit
+//! message with `quire check --git-message`; `prepare-commit-msg` and
+//! `post-commit` carry the planner's plan into the commit and clear it
+//! after (`quire hook prepare-commit-msg`, `quire hook post-commit`);
+//! `planner` names all three.
 //!
 //! - Where: the folder git runs hooks from, as git itself says
 //!   (`git rev-parse --git-path hooks`), so `core.hooksPath` and worktrees
 //!   (whose hooks are the main repository's) are honoured. The folder is
 //!   made when missing.
-//! - What: a `/bin/sh` script with a marker line ([`MARKER`]) by which quire
-//!   knows the hook as its own. It runs the `quire` that installed it, by
+//! - What: a `/bin/sh` script with a marker line (`# quire-hook: NAME`) by
+//!   which quire knows the hook as its own. It runs the `quire` that installed it, by
 //!   absolute path: git GUIs and editors often run hooks with a `PATH`
 //!   that lacks `~/.cargo/bin`, and a hook that cannot find its program
 //!   blocks every commit. If that binary has gone (moved, or a package
@@ -34,8 +37,9 @@ use quire_planner::store::{StoreError, hooks_folder};
 
 use super::{Outcome, output};
 
-/// The line by which quire knows a hook as one it wrote.
-pub(super) const MARKER: &str = "# quire-hook: commit-msg";
+/// What starts the line by which quire knows a hook as one it wrote; the
+/// hook's name follows.
+const MARKER_PREFIX: &str = "# quire-hook: ";
 
 /// The folder, inside the hooks folder, that replaced hooks are moved to.
 pub(super) const BACKUP_FOLDER: &str = "quire-backup";
@@ -44,17 +48,67 @@ pub(super) const BACKUP_FOLDER: &str = "quire-backup";
 const MAX_HOOK_BYTES: u64 = 1024 * 1024;
 
 /// The hooks `quire hook install` writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
 pub(super) enum HookName {
+    /// Fills a fresh commit message with the planner's plan (`quire hook
+    /// prepare-commit-msg`).
+    PrepareCommitMsg,
     /// Checks each commit message (`quire check --git-message`).
     CommitMsg,
+    /// Clears a finished plan once a commit carries it (`quire hook
+    /// post-commit`).
+    PostCommit,
+    /// The planner's workflow: all three.
+    Planner,
 }
 
 impl HookName {
+    /// The hooks a name stands for, in the order git runs them.
+    fn hooks(self) -> &'static [HookName] {
+        match self {
+            HookName::PrepareCommitMsg => &[HookName::PrepareCommitMsg],
+            HookName::CommitMsg => &[HookName::CommitMsg],
+            HookName::PostCommit => &[HookName::PostCommit],
+            HookName::Planner => &[
+                HookName::PrepareCommitMsg,
+                HookName::CommitMsg,
+                HookName::PostCommit,
+            ],
+        }
+    }
+
     fn file_name(self) -> &'static str {
         match self {
+            HookName::PrepareCommitMsg => "prepare-commit-msg",
             HookName::CommitMsg => "commit-msg",
+            HookName::PostCommit => "post-commit",
+            HookName::Planner => "planner",
         }
+    }
+
+    /// What the hook runs after `"$quire" `, and what it does, for its
+    /// comment.
+    fn command(self) -> (&'static str, &'static str) {
+        match self {
+            HookName::PrepareCommitMsg => (
+                "hook prepare-commit-msg \"$@\"",
+                "It fills a fresh commit message with the planner's plan.",
+            ),
+            HookName::CommitMsg => (
+                "check --git-message \"$1\"",
+                "It checks each commit message; `git commit --no-verify` skips it.",
+            ),
+            HookName::PostCommit => (
+                "hook post-commit",
+                "It clears the plan once a commit carries it finished.",
+            ),
+            HookName::Planner => ("", ""),
+        }
+    }
+
+    /// The marker line of this hook.
+    fn marker(self) -> String {
+        format!("{MARKER_PREFIX}{}", self.file_name())
     }
 }
 
@@ -68,9 +122,26 @@ enum Done {
     Replaced(String),
 }
 
-/// Installs `hook` in the hooks folder of the repository the current folder
-/// is in; `force` replaces a hook quire did not write (keeping it).
-pub(super) fn install(hook: HookName, force: bool) -> anyhow::Result<Outcome> {
+/// Installs `names` (each, once, in the order git runs them) in the hooks
+/// folder of the repository the current folder is in; `force` replaces a
+/// hook quire did not write (keeping it). Stops at the first hook it cannot
+/// install, having said what it did before.
+pub(super) fn install(names: &[HookName], force: bool) -> anyhow::Result<Outcome> {
+    let mut hooks: Vec<HookName> = names
+        .iter()
+        .flat_map(|name| name.hooks())
+        .copied()
+        .collect();
+    hooks.sort();
+    hooks.dedup();
+    for hook in hooks {
+        install_one(hook, force)?;
+    }
+    Ok(Outcome::Success)
+}
+
+/// Installs one hook and says in a line what it did.
+fn install_one(hook: HookName, force: bool) -> anyhow::Result<()> {
     let here = std::env::current_dir().context("cannot read the current folder")?;
     let folder = hooks_folder(&here).map_err(|error| match error {
         StoreError::CommandFailed { detail, .. } => anyhow::anyhow!(
@@ -84,7 +155,7 @@ pub(super) fn install(hook: HookName, force: bool) -> anyhow::Result<Outcome> {
     let script = script(hook, &binary);
     let path = folder.join(hook.file_name());
     let shown = shown_path(&path, &here);
-    let done = write_hook(&folder, hook.file_name(), &script, force, &shown)?;
+    let done = write_hook(&folder, hook, &script, force, &shown)?;
     let backup_shown = |moved: &str| shown_path(&folder.join(moved), &here);
     let line = match done {
         Done::Installed => format!("installed the {} hook: {shown}", hook.file_name()),
@@ -100,26 +171,29 @@ pub(super) fn install(hook: HookName, force: bool) -> anyhow::Result<Outcome> {
         ),
     };
     output::stdout(&format!("{line}\n"))?;
-    Ok(Outcome::Success)
+    Ok(())
 }
 
 /// The hook's text: run the binary at `binary` (or `quire` on `PATH` when
 /// it is gone) on the file git passes.
 fn script(hook: HookName, binary: &Path) -> Vec<u8> {
-    let HookName::CommitMsg = hook;
+    let (command, purpose) = hook.command();
     let mut text = Vec::new();
     text.extend_from_slice(b"#!/bin/sh\n");
-    text.extend_from_slice(MARKER.as_bytes());
+    text.extend_from_slice(hook.marker().as_bytes());
     text.extend_from_slice(
-        b"\n# Written by `quire hook install commit-msg`, which rewrites it when run\n\
-          # again. It checks each commit message; `git commit --no-verify` skips it.\n\
-          # The quire that installed it, or else the one on PATH:\n\
-          quire=",
+        format!(
+            "\n# Written by `quire hook install {name}`, which rewrites it when run\n\
+             # again. {purpose}\n\
+             # The quire that installed it, or else the one on PATH:\n\
+             quire=",
+            name = hook.file_name()
+        )
+        .as_bytes(),
     );
     text.extend_from_slice(&shell_quoted(binary.as_os_str()));
     text.extend_from_slice(
-        b"\n[ -x \"$quire\" ] || quire=quire\n\
-          exec \"$quire\" check --git-message \"$1\"\n",
+        format!("\n[ -x \"$quire\" ] || quire=quire\nexec \"$quire\" {command}\n").as_bytes(),
     );
     text
 }
@@ -138,20 +212,22 @@ fn shell_quoted(text: &OsStr) -> Vec<u8> {
     quoted
 }
 
-/// Whether `text` holds the marker line.
-fn written_by_quire(text: &[u8]) -> bool {
+/// Whether `text` holds `hook`'s marker line.
+fn written_by_quire(hook: HookName, text: &[u8]) -> bool {
+    let marker = hook.marker();
     text.split(|&byte| byte == b'\n')
-        .any(|line| line == MARKER.as_bytes())
+        .any(|line| line == marker.as_bytes())
 }
 
 /// Writes `script` as `name` in `folder` (made when missing).
 fn write_hook(
     folder: &Path,
-    name: &str,
+    hook: HookName,
     script: &[u8],
     force: bool,
     shown: &str,
 ) -> anyhow::Result<Done> {
+    let name = hook.file_name();
     let Some(folder_text) = folder.to_str() else {
         bail!(
             "the hooks folder's path is not valid UTF-8 ({}); quire cannot write there",
@@ -169,7 +245,8 @@ fn write_hook(
         anyhow::anyhow!(
             "{shown} is {what} quire did not write; it was left as it is. \
              Run `quire hook install {name} --force` to replace it (it is then kept in {BACKUP_FOLDER}/ beside it), \
-             or call `quire check --git-message \"$1\"` from it yourself"
+             or run `quire {}` from it yourself",
+            hook.command().0
         )
     };
     match entry.kind() {
@@ -184,7 +261,7 @@ fn write_hook(
             let existing = file
                 .read(MAX_HOOK_BYTES)
                 .map_err(|error| in_words(error, "read", shown))?;
-            if written_by_quire(&existing) {
+            if written_by_quire(hook, &existing) {
                 let executable = file.stat().mode & 0o100 != 0;
                 if existing == script && executable {
                     return Ok(Done::AlreadyInstalled);
@@ -339,18 +416,37 @@ mod tests {
             text.ends_with("exec \"$quire\" check --git-message \"$1\"\n"),
             "{text}"
         );
-        assert!(written_by_quire(text.as_bytes()));
+        assert!(written_by_quire(HookName::CommitMsg, text.as_bytes()));
+        assert!(!written_by_quire(HookName::PostCommit, text.as_bytes()));
+        let planner = script(HookName::PrepareCommitMsg, Path::new("/usr/bin/quire"));
+        let planner = String::from_utf8(planner).unwrap();
+        assert!(planner.starts_with("#!/bin/sh\n# quire-hook: prepare-commit-msg\n"));
+        assert!(planner.ends_with("exec \"$quire\" hook prepare-commit-msg \"$@\"\n"));
+        let post = String::from_utf8(script(HookName::PostCommit, Path::new("/q"))).unwrap();
+        assert!(
+            post.ends_with("exec \"$quire\" hook post-commit\n"),
+            "{post}"
+        );
+    }
+
+    #[test]
+    fn planner_names_the_three_hooks_in_the_order_git_runs_them() {
+        assert_eq!(
+            HookName::Planner.hooks(),
+            [
+                HookName::PrepareCommitMsg,
+                HookName::CommitMsg,
+                HookName::PostCommit
+            ]
+        );
     }
 
     #[test]
     fn only_the_exact_marker_line_marks_a_hook_as_quires() {
-        assert!(!written_by_quire(
-            b"#!/bin/sh\nexec quire check --git-message \"$1\"\n"
-        ));
-        assert!(!written_by_quire(
-            b"#!/bin/sh\n# quire-hook: commit-msg and more\n"
-        ));
-        assert!(written_by_quire(b"#!/bin/sh\n# quire-hook: commit-msg\n"));
+        let ours = |text: &[u8]| written_by_quire(HookName::CommitMsg, text);
+        assert!(!ours(b"#!/bin/sh\nexec quire check --git-message \"$1\"\n"));
+        assert!(!ours(b"#!/bin/sh\n# quire-hook: commit-msg and more\n"));
+        assert!(ours(b"#!/bin/sh\n# quire-hook: commit-msg\n"));
     }
 
     #[test]

@@ -14,8 +14,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use quire_fs::FsError;
-use quire_grammar::diagnostics::{LineFeeds, escape_unprintable};
-use quire_grammar::plan::ParserConfig;
+use quire_grammar::diagnostics::{Diagnostic, LineFeeds, Severity, escape_unprintable};
+use quire_grammar::plan::{Code, ParserConfig, PlanDiagnostic};
+use quire_grammar::span::Span;
 
 use super::files::CliFile;
 use super::output::io_words;
@@ -32,18 +33,40 @@ pub(super) struct Source {
 }
 
 /// The document is longer than the preset allows: the command prints this
-/// one line and exits with status 1.
+/// one line and exits with status 1 (with `--json`, the grammar's halting
+/// diagnostic `plan::input_too_long`: [`TooLong::diagnostic`]).
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub(super) struct TooLong(String);
+#[error("{what}: {HOW_TO_SHORTEN}")]
+pub(super) struct TooLong {
+    /// What is too long, and the limit.
+    what: String,
+}
+
+/// What to do about a document that is too long.
+const HOW_TO_SHORTEN: &str = "shorten the document, or split the plan into several changes";
 
 impl TooLong {
     /// `name` has `count` characters, more than the `max_chars` the
     /// `preset` allows.
     pub(super) fn characters(name: &str, preset: &str, count: usize, max_chars: usize) -> TooLong {
-        TooLong(format!(
-            "{name} has {count} characters; the {preset} preset allows {max_chars}: shorten the document, or split the plan into several changes"
-        ))
+        TooLong {
+            what: format!("{name} has {count} characters; the {preset} preset allows {max_chars}"),
+        }
+    }
+
+    /// The refusal as the plan grammar says it when it halts on a text
+    /// over `max_input_length`: `plan::input_too_long`, an error at the
+    /// start (the text was not read whole, so no later place is known).
+    pub(super) fn diagnostic(&self) -> PlanDiagnostic {
+        Diagnostic {
+            code: Code::InputTooLong,
+            severity: Severity::Error,
+            message: self.what.clone(),
+            label: "too long".to_owned(),
+            help: HOW_TO_SHORTEN.to_owned(),
+            span: Span::at(0),
+            field: None,
+        }
     }
 }
 
@@ -89,10 +112,12 @@ impl Limit {
 
     /// The refusal of a document longer than the byte limit.
     fn too_many_bytes(&self, name: &str) -> TooLong {
-        TooLong(format!(
-            "{name} is longer than {} bytes, so it has more than the {} characters the {} preset allows: shorten the document, or split the plan into several changes",
-            self.max_bytes, self.max_chars, self.preset
-        ))
+        TooLong {
+            what: format!(
+                "{name} is longer than {} bytes, so it has more than the {} characters the {} preset allows",
+                self.max_bytes, self.max_chars, self.preset
+            ),
+        }
     }
 
     /// Refuses `text` when it has more characters than the preset allows.

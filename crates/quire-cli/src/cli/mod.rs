@@ -224,8 +224,7 @@ enum ModelsCommand {
 enum HookCommand {
     /// Fill a fresh commit message with the plan kept in the git directory.
     ///
-    /// Install: `printf '#!/bin/sh\nexec quire hook prepare-commit-msg "$@"\n' > .git/hooks/prepare-commit-msg`
-    /// and make it executable.
+    /// Install: `quire hook install prepare-commit-msg` (or `planner`).
     PrepareCommitMsg {
         /// The commit message file git passes.
         file: PathBuf,
@@ -238,19 +237,22 @@ enum HookCommand {
     /// After a commit whose message is the stored plan, remove the plan so
     /// the next commit starts fresh.
     ///
-    /// Install: `printf '#!/bin/sh\nexec quire hook post-commit\n' > .git/hooks/post-commit`
-    /// and make it executable.
+    /// Install: `quire hook install post-commit` (or `planner`).
     PostCommit,
-    /// Write a git hook that runs quire into the repository's hooks folder
+    /// Write git hooks that run quire into the repository's hooks folder
     /// (`git rev-parse --git-path hooks`: `core.hooksPath` and worktrees
-    /// honoured), executable. `commit-msg` checks each commit message.
+    /// honoured), executable, each running the quire that installed it by
+    /// its absolute path. `commit-msg` checks each commit message;
+    /// `prepare-commit-msg` fills a fresh message with the planner's plan
+    /// and `post-commit` clears a finished plan once committed; `planner`
+    /// is all three.
     ///
-    /// Says in one line what it did. Rewrites a hook it wrote before; any
-    /// other hook is kept (exit 2) unless --force.
+    /// Says in one line per hook what it did. Rewrites a hook it wrote
+    /// before; any other hook is kept (exit 2) unless --force.
     Install {
-        /// The hook to install.
-        #[arg(value_enum)]
-        hook: hook_install::HookName,
+        /// The hooks to install.
+        #[arg(value_enum, required = true, num_args = 1..)]
+        hooks: Vec<hook_install::HookName>,
         /// Replace a hook quire did not write; it is moved into the
         /// `quire-backup/` folder beside it, not deleted.
         #[arg(long)]
@@ -405,16 +407,74 @@ pub(crate) fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return usage_error(&error),
     };
+    let answer = JsonAnswer::of(&cli.command);
     match run(cli) {
         Ok(outcome) => outcome.into(),
         Err(error) if error.is::<output::Closed>() => Outcome::Success.into(),
         Err(error) => {
-            output::message(&format!("error: {}", describe(&error)));
-            if error.is::<input::TooLong>() {
+            let too_long = error.downcast_ref::<input::TooLong>();
+            let written =
+                answer.map(|answer| output::stdout_json(&answer.failure(&error, too_long)));
+            if !matches!(written, Some(Ok(()))) {
+                output::message(&format!("error: {}", describe(&error)));
+            }
+            if too_long.is_some() {
                 Outcome::Findings.into()
             } else {
                 Outcome::UsageOrIo.into()
             }
+        }
+    }
+}
+
+/// A command asked to answer in JSON, whose every outcome is JSON on
+/// standard output: a failure too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum JsonAnswer {
+    /// `parse --json`: a text over the limit is a halted parse with the
+    /// grammar's `plan::input_too_long`.
+    Parse,
+    /// `check --json` (of one text): a text over the limit is an invalid
+    /// verdict with that diagnostic.
+    Check,
+}
+
+impl JsonAnswer {
+    fn of(command: &Command) -> Option<JsonAnswer> {
+        match command {
+            Command::Parse { json: true, .. } => Some(JsonAnswer::Parse),
+            Command::Check {
+                json: true,
+                history,
+                ..
+            } if history.range().is_none() => Some(JsonAnswer::Check),
+            _ => None,
+        }
+    }
+
+    /// The answer to a command that failed with `error`: the too-long
+    /// refusal as the command's own answer with a halting diagnostic; any
+    /// other failure (a file that cannot be read, a broken `quire.toml`) as
+    /// `{"error": {"message"}}`.
+    fn failure(
+        self,
+        error: &anyhow::Error,
+        too_long: Option<&input::TooLong>,
+    ) -> serde_json::Value {
+        let Some(too_long) = too_long else {
+            return serde_json::json!({"error": {"message": describe(error)}});
+        };
+        let diagnostics = render::json("", &[too_long.diagnostic()]).unwrap_or_default();
+        match self {
+            JsonAnswer::Parse => serde_json::json!({"state": "halted", "diagnostics": diagnostics}),
+            JsonAnswer::Check => serde_json::json!({
+                "valid": false,
+                "ignored": false,
+                "ignored_as": null,
+                "rules": null,
+                "diagnostics": diagnostics,
+                "commit": null,
+            }),
         }
     }
 }
@@ -521,7 +581,9 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<Outcome> {
             sha: _,
         }) => hook::prepare_commit_msg(&file, source.as_deref()),
         Command::Hook(HookCommand::PostCommit) => hook::post_commit(),
-        Command::Hook(HookCommand::Install { hook, force }) => hook_install::install(hook, force),
+        Command::Hook(HookCommand::Install { hooks, force }) => {
+            hook_install::install(&hooks, force)
+        }
         #[cfg(feature = "semantic")]
         Command::Models(ModelsCommand::Install {
             source,
