@@ -134,7 +134,14 @@ fn a_quire_toml_that_cannot_be_used_is_a_usage_error_naming_the_line() {
     .unwrap();
     let (code, json, stderr) = check(folder.path(), "fix: typo\n", &[]);
     assert_eq!(code, 2, "{stderr}");
-    assert_eq!(json, Value::Null, "nothing on stdout");
+    // Issue 27: with --json, the failure is JSON on stdout too.
+    assert!(
+        json["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("line 4"),
+        "{json}"
+    );
     assert!(
         stderr.contains("quire.toml") && stderr.contains("line 4"),
         "{stderr}"
@@ -178,7 +185,14 @@ fn a_quire_toml_naming_the_plan_check_uses_it_and_takes_no_rules() {
 
     fs::write(&config, "[commit]\npreset = \"plan\"\ntypes = [\"feat\"]\n").unwrap();
     let (code, json, stderr) = check(folder.path(), "feat(x): Add\n", &[]);
-    assert_eq!((code, json), (2, Value::Null), "{stderr}");
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        json["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("line 2"),
+        "{json}"
+    );
     assert!(
         stderr.contains("line 2")
             && stderr.contains("preset `plan` is the plan grammar's own check"),

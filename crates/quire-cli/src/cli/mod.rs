@@ -413,11 +413,12 @@ pub(crate) fn main() -> ExitCode {
         Err(error) if error.is::<output::Closed>() => Outcome::Success.into(),
         Err(error) => {
             let too_long = error.downcast_ref::<input::TooLong>();
-            let written =
-                answer.map(|answer| output::stdout_json(&answer.failure(&error, too_long)));
-            if !matches!(written, Some(Ok(()))) {
-                output::message(&format!("error: {}", describe(&error)));
+            // With --json the answer is JSON on stdout; the line on stderr
+            // stays for whoever reads the terminal.
+            if let Some(answer) = answer {
+                let _ = output::stdout_json(&answer.failure(&error, too_long));
             }
+            output::message(&format!("error: {}", describe(&error)));
             if too_long.is_some() {
                 Outcome::Findings.into()
             } else {
