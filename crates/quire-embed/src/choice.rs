@@ -38,6 +38,16 @@ impl EmbedderChoice {
     /// files are there, else `static` when its table was distilled; what to
     /// run when neither is, or when this build runs no model in process.
     pub fn best_installed(models_dir: Option<&Path>) -> Result<EmbedderChoice, String> {
+        let mut installed = EmbedderChoice::installed(models_dir)?;
+        Ok(installed.remove(0))
+    }
+
+    /// Every embedder installed in `models_dir`, best first: `minilm` when
+    /// its files are there, `static` when its table was distilled (at least
+    /// one); what to run when neither is, or when this build runs no model
+    /// in process. A server keeps an index for each and answers from the
+    /// best complete one.
+    pub fn installed(models_dir: Option<&Path>) -> Result<Vec<EmbedderChoice>, String> {
         if !IN_PROCESS {
             return Err(
                 "this build has no in-process embedder (the `semantic` feature): rebuild it with `--features semantic`, or use `--embedder http --embedder-url URL --embedder-model NAME` for an embeddings server such as Ollama"
@@ -49,15 +59,19 @@ impl EmbedderChoice {
                 "no models folder is known (set QUIRE_MODELS_DIR, or HOME); install the `minilm` embedder with `{INSTALL_COMMAND} --models-dir DIR` and pass `--models-dir DIR`, or use `--embedder http --embedder-url URL --embedder-model NAME`"
             ));
         };
+        let mut installed = Vec::new();
         if minilm_installed(&super::minilm_dir(models_dir)) {
-            return Ok(EmbedderChoice::MiniLm {
+            installed.push(EmbedderChoice::MiniLm {
                 models_dir: models_dir.to_owned(),
             });
         }
         if static_distilled(&super::static_dir(models_dir)) {
-            return Ok(EmbedderChoice::Static {
+            installed.push(EmbedderChoice::Static {
                 models_dir: models_dir.to_owned(),
             });
+        }
+        if !installed.is_empty() {
+            return Ok(installed);
         }
         Err(format!(
             "no embedder is installed in {}; run `{INSTALL_COMMAND}` (90 MB, once; then start quire again), or use `--embedder http --embedder-url URL --embedder-model NAME` for an embeddings server such as Ollama",
@@ -129,6 +143,12 @@ mod tests {
         assert!(matches!(error, EmbedError::Load { .. }), "{error}");
 
         touch(&minilm_dir(models.path()), &MINILM_REQUIRED_FILES);
+        let every: Vec<&str> = EmbedderChoice::installed(Some(models.path()))
+            .unwrap()
+            .iter()
+            .map(EmbedderChoice::name)
+            .collect();
+        assert_eq!(every, ["minilm", "static"]);
         let choice = EmbedderChoice::best_installed(Some(models.path())).unwrap();
         assert_eq!(
             choice,

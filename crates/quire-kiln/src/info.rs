@@ -9,6 +9,7 @@ use super::index::KilnIndex;
 use super::live::{Freshness, IndexView, WatcherStatus};
 use super::metadata::rfc3339;
 use super::semantic::SemanticProgress;
+use super::semantic_search::SemanticTierState;
 
 /// The URI of the kiln's root: every note is the resource
 /// `kiln:///<path>` (see `resources/list`).
@@ -63,6 +64,9 @@ pub struct SemanticDetails {
     pub ready: bool,
     /// Why there is no semantic index, or the last problem met.
     pub problem: Option<String>,
+    /// With several tiers (embedders, best first, the fields above being
+    /// the best one's), how each stands; empty with one.
+    pub tiers: Vec<SemanticTierState>,
 }
 
 impl From<SemanticProgress> for SemanticDetails {
@@ -75,7 +79,24 @@ impl From<SemanticProgress> for SemanticDetails {
             notes_pending: progress.notes_pending,
             ready: progress.ready,
             problem: progress.problem,
+            tiers: Vec::new(),
         }
+    }
+}
+
+impl SemanticDetails {
+    /// The details of tiers, best first (at least one).
+    pub(crate) fn of_tiers(tiers: Vec<SemanticProgress>) -> Option<SemanticDetails> {
+        let states: Vec<SemanticTierState> = if tiers.len() > 1 {
+            tiers.iter().map(SemanticTierState::from).collect()
+        } else {
+            Vec::new()
+        };
+        let best = tiers.into_iter().next()?;
+        Some(SemanticDetails {
+            tiers: states,
+            ..SemanticDetails::from(best)
+        })
     }
 }
 

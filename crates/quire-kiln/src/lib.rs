@@ -91,7 +91,7 @@ pub use semantic::{
 };
 pub use semantic_search::{
     MAX_SEMANTIC_LIMIT, MAX_SEMANTIC_QUERY_CHARS, SearchMode, SemanticIndexState, SemanticMatch,
-    SemanticSearch, SemanticSearchError, SemanticSearchRequest,
+    SemanticSearch, SemanticSearchError, SemanticSearchRequest, SemanticTierState,
 };
 pub use tools::{DEFAULT_TOOL_BUDGET, KilnOptions, KilnTools};
 pub use write::{

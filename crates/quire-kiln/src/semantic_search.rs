@@ -151,8 +151,42 @@ pub struct SemanticSearch {
     pub embedder: String,
     /// How the results were ranked.
     pub mode: SearchMode,
-    /// How complete the index was for this search.
+    /// How complete the answering tier's index was for this search.
     pub index: SemanticIndexState,
+    /// With several tiers (embedders, best first), how each stands; empty
+    /// with one.
+    pub tiers: Vec<SemanticTierState>,
+    /// What the results lack, when they are not the whole answer: the
+    /// index is still loading (no results), or the answering index is not
+    /// complete.
+    pub notice: Option<String>,
+}
+
+/// How one tier's index stood when a search ran.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SemanticTierState {
+    /// Its embedder's id (its name until it is loaded).
+    pub embedder: String,
+    /// `loading`, `indexing`, `ready`, `unavailable` or `failed`.
+    pub state: String,
+    /// Whether every note is embedded as it is now.
+    pub ready: bool,
+    /// Chunks embedded.
+    pub chunks_embedded: usize,
+    /// Chunks there are (embedded and waiting).
+    pub chunks_total: usize,
+}
+
+impl From<&SemanticProgress> for SemanticTierState {
+    fn from(progress: &SemanticProgress) -> Self {
+        SemanticTierState {
+            embedder: progress.embedder.clone().unwrap_or_default(),
+            state: progress.state.to_owned(),
+            ready: progress.ready,
+            chunks_embedded: progress.chunks_embedded,
+            chunks_total: progress.chunks_total,
+        }
+    }
 }
 
 /// One note found.

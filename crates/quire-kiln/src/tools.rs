@@ -9,7 +9,7 @@ use super::by_name::{Named, link_target, note_named};
 use super::error::shown;
 use super::excerpt::ExcerptLimits;
 use super::index::{IndexedNote, KilnIndex};
-use super::info::{KilnInfo, KilnInfoRequest, kiln_info};
+use super::info::{KilnInfo, KilnInfoRequest, SemanticDetails, kiln_info};
 use super::listing::ListError;
 use super::listing::{ListNotesRequest, NoteList, list_notes};
 use super::live::LiveIndex;
@@ -27,10 +27,10 @@ use super::resources::{
 };
 use super::search::{TextSearch, TextSearchRequest, search_text};
 use super::semantic::{
-    ChunkOptions, EmbedderSource, LiveSemantic, SemanticProgress, SemanticUnavailable,
+    ChunkOptions, EmbedderSource, SemanticProgress, SemanticTiers, SemanticUnavailable,
 };
 use super::semantic_search::{
-    SemanticIndexState, SemanticSearch, SemanticSearchRequest, rank_notes,
+    SemanticIndexState, SemanticSearch, SemanticSearchRequest, SemanticTierState, rank_notes,
 };
 use super::suggest::suggest;
 use super::write::{
@@ -54,6 +54,11 @@ pub struct KilnOptions {
     /// The embedder of `semantic_search` (none by default: the tool then
     /// says how to get one).
     pub embedder: EmbedderSource,
+    /// Faster embedders, best first, each with an index of its own, that
+    /// answer `semantic_search` while the better ones are incomplete (the
+    /// static table while MiniLM embeds a large vault): a search is
+    /// answered by the best tier that is complete. None by default.
+    pub fallback_embedders: Vec<EmbedderSource>,
     /// Whether a server starts building the index (and the semantic index,
     /// with an embedder) as it starts, so that the first call finds it
     /// ready. Off, the first call that needs it builds it: `quire call`
@@ -69,6 +74,7 @@ impl Default for KilnOptions {
             budget: DEFAULT_TOOL_BUDGET,
             watch: true,
             embedder: EmbedderSource::default(),
+            fallback_embedders: Vec::new(),
             index_at_start: true,
         }
     }
@@ -79,7 +85,7 @@ impl Default for KilnOptions {
 pub struct KilnTools {
     reader: KilnReader,
     index: LiveIndex,
-    semantic: LiveSemantic,
+    semantic: SemanticTiers,
     budget: Duration,
 }
 
@@ -94,7 +100,12 @@ impl KilnTools {
     pub fn with_options(workspace: Workspace, options: KilnOptions) -> Self {
         KilnTools {
             index: LiveIndex::with_watcher(workspace.clone(), options.watch),
-            semantic: LiveSemantic::new(options.embedder, ChunkOptions::default()),
+            semantic: SemanticTiers::new(
+                std::iter::once(options.embedder)
+                    .chain(options.fallback_embedders)
+                    .collect(),
+                &ChunkOptions::default(),
+            ),
             reader: KilnReader::new(workspace),
             budget: options.budget,
         }
@@ -137,8 +148,14 @@ impl KilnTools {
         self.index.started()
     }
 
-    /// Where the semantic index stands.
+    /// Where the semantic index of the best tier (the embedder asked
+    /// for first) stands.
     pub fn semantic_progress(&self) -> SemanticProgress {
+        self.semantic.best_progress()
+    }
+
+    /// Where each tier's semantic index stands, best first.
+    pub fn semantic_tiers(&self) -> Vec<SemanticProgress> {
         self.semantic.progress()
     }
 
@@ -194,31 +211,65 @@ impl KilnTools {
             self.reader.workspace().root(),
         )?;
         self.start_indexing();
-        let embedder = self.semantic.wait(self.budget)?;
+        let answering = self.semantic.answering(self.budget)?;
+        let tiers = self.semantic.progress();
+        let tier_states = if tiers.len() > 1 {
+            tiers.iter().map(SemanticTierState::from).collect()
+        } else {
+            Vec::new()
+        };
+        let Some(answering) = answering else {
+            // Loading is not an error: the answer says so, and when to ask
+            // again.
+            let best = &tiers[0];
+            return Ok(SemanticSearch {
+                results: Vec::new(),
+                embedder: best.embedder.clone().unwrap_or_default(),
+                mode: request.mode,
+                index: SemanticIndexState::from(best),
+                tiers: tier_states,
+                notice: Some(format!(
+                    "the semantic index is still loading ({:.1} s waited): nothing could be ranked yet; ask again in a few seconds, or use text_search meanwhile",
+                    self.budget.as_secs_f64()
+                )),
+            });
+        };
+        let embedder = answering.embedder;
+        let tier = answering.tier;
         let query_vector = embedder
             .embed(&[request.query.as_str()])
             .map_err(|error| SemanticUnavailable::Query(error.to_string()))?
             .pop()
             .ok_or_else(|| SemanticUnavailable::Query("the embedder returned no vector".into()))?;
         let results = self.index.with(self.budget, |_, index| {
-            self.semantic
-                .view(|view| {
-                    rank_notes(
-                        index,
-                        &view,
-                        &query_vector,
-                        request,
-                        &folder,
-                        filter.as_ref(),
-                    )
-                })?
-                .map_err(|error| KilnError::Semantic(SemanticUnavailable::Query(error.to_string())))
+            tier.view(|view| {
+                rank_notes(
+                    index,
+                    &view,
+                    &query_vector,
+                    request,
+                    &folder,
+                    filter.as_ref(),
+                )
+            })?
+            .map_err(|error| KilnError::Semantic(SemanticUnavailable::Query(error.to_string())))
         })?;
+        let progress = tier.progress();
+        let notice = (!progress.ready).then(|| {
+            let waiting = progress.chunks_total - progress.chunks_embedded.min(progress.chunks_total);
+            format!(
+                "the `{}` index is not complete: {waiting} chunks of {} notes are not embedded yet and new notes among them are not ranked; results marked `indexing` are of an older text",
+                progress.embedder.as_deref().unwrap_or("semantic"),
+                progress.notes_pending
+            )
+        });
         Ok(SemanticSearch {
             results,
             embedder: embedder.id().to_owned(),
             mode: request.mode,
-            index: SemanticIndexState::from(&self.semantic.progress()),
+            index: SemanticIndexState::from(&progress),
+            tiers: tier_states,
+            notice,
         })
     }
 
@@ -805,7 +856,7 @@ impl KilnTools {
         let watcher = self.index.watcher_status();
         let mut info = self.index.peek(|view| kiln_info(request, view, watcher));
         if request.detailed {
-            info.semantic = Some(self.semantic.progress().into());
+            info.semantic = SemanticDetails::of_tiers(self.semantic.progress());
         }
         Ok(info)
     }

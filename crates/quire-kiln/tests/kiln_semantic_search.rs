@@ -586,15 +586,14 @@ fn a_slow_embedder_never_holds_up_the_other_tools() {
         .list_notes(&quire_kiln::ListNotesRequest::default())
         .unwrap();
     assert_eq!(listed.total, 4);
-    // The search waits its budget, then says to retry.
-    let error = search(&tools, serde_json::json!({"query": "tomato"})).unwrap_err();
-    assert!(error.retryable(), "{error}");
-    assert!(
-        error
-            .to_string()
-            .contains("`slow` embedder is still loading"),
-        "{error}"
-    );
+    // The search waits its budget; loading is not an error: no results
+    // yet, and the answer says so (issue 26).
+    let loading = search(&tools, serde_json::json!({"query": "tomato"})).unwrap();
+    assert!(loading.results.is_empty());
+    assert_eq!(loading.embedder, "slow");
+    assert!(!loading.index.ready);
+    let notice = loading.notice.unwrap();
+    assert!(notice.contains("still loading"), "{notice}");
     *gate.0.lock().unwrap() = true;
     gate.1.notify_all();
     eventually("the index to be ready", || {
@@ -649,4 +648,96 @@ fn two_servers_on_one_vault_share_the_saved_index_safely() {
     let workspace = Workspace::new(dir.path()).unwrap();
     let saved = quire_kiln::SemanticIndex::load(&workspace, "test-hashing-64", 64).unwrap();
     assert_eq!(saved.note_count(), 4);
+}
+
+/// The test embedder under another id, so that two tiers keep two indexes.
+#[derive(Debug)]
+struct Named(&'static str, HashingEmbedder);
+
+impl Embedder for Named {
+    fn id(&self) -> &str {
+        self.0
+    }
+
+    fn dimension(&self) -> usize {
+        self.1.dimension()
+    }
+
+    fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.1.embed(texts)
+    }
+}
+
+/// Issue 26: with a better embedder still loading and a fast one complete,
+/// a search is answered at once by the fast tier, saying so and how each
+/// tier stands; once the better one is complete, it answers.
+#[test]
+fn the_best_complete_tier_answers_and_the_better_one_takes_over() {
+    let dir = vault();
+    let gate = Arc::new((std::sync::Mutex::new(false), std::sync::Condvar::new()));
+    let held = Arc::clone(&gate);
+    let better = EmbedderSource::Load {
+        name: "better".into(),
+        load: Arc::new(move || {
+            let (open, opened) = &*held;
+            let mut open = open.lock().unwrap();
+            while !*open {
+                open = opened.wait(open).unwrap();
+            }
+            Ok(Arc::new(Named("better-64", HashingEmbedder::new())) as Arc<dyn Embedder>)
+        }),
+    };
+    let fast = EmbedderSource::ready(Arc::new(Named("fast-64", HashingEmbedder::new())));
+    let tools = KilnTools::with_options(
+        Workspace::new(dir.path()).unwrap(),
+        KilnOptions {
+            budget: Duration::from_secs(10),
+            embedder: better,
+            fallback_embedders: vec![fast],
+            ..KilnOptions::default()
+        },
+    );
+    tools.start_indexing();
+    let started = Instant::now();
+    let first = search(&tools, serde_json::json!({"query": "tomato leaves"})).unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "answered by the fast tier without waiting for the better one"
+    );
+    assert_eq!(first.embedder, "fast-64");
+    assert_eq!(paths(&first)[0], "garden/Tomatoes.md");
+    assert!(
+        first.index.ready && first.notice.is_none(),
+        "{:?}",
+        first.notice
+    );
+    let states: Vec<(&str, &str, bool)> = first
+        .tiers
+        .iter()
+        .map(|tier| (tier.embedder.as_str(), tier.state.as_str(), tier.ready))
+        .collect();
+    assert_eq!(
+        states,
+        [("better", "loading", false), ("fast-64", "ready", true)]
+    );
+    let info = tools
+        .get_kiln_info(&KilnInfoRequest { detailed: true })
+        .unwrap();
+    let semantic = info.semantic.unwrap();
+    assert_eq!(
+        (semantic.embedder.as_deref(), semantic.tiers.len()),
+        (Some("better"), 2)
+    );
+
+    *gate.0.lock().unwrap() = true;
+    gate.1.notify_all();
+    eventually("the better tier to answer", || {
+        search(&tools, serde_json::json!({"query": "tomato leaves"}))
+            .is_ok_and(|found| found.embedder == "better-64" && found.index.ready)
+    });
+    // Each tier saved an index of its own.
+    for id in ["better-64", "fast-64"] {
+        let saved = dir.path().join(INDEX_FOLDER).join(index_file_name(id));
+        eventually("each tier's index to be saved", || saved.exists());
+    }
 }

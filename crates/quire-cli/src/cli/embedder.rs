@@ -25,8 +25,9 @@ pub(crate) enum EmbedderName {
 #[derive(Debug, Args, Default)]
 pub(crate) struct EmbedderArgs {
     /// The embedder of semantic_search: `minilm`, `static`, `http` or
-    /// `none` (default: `minilm` when installed, else `static` when
-    /// distilled, else none).
+    /// `none` (default: every one installed, `minilm` and the `static`
+    /// table, each with its own index; a search is answered by the best
+    /// complete one, so the fast static tier answers while MiniLM embeds).
     #[arg(long, value_enum, value_name = "NAME")]
     embedder: Option<EmbedderName>,
     /// With --embedder http: the server's base URL, such as
@@ -87,6 +88,20 @@ impl EmbedderArgs {
         Ok(())
     }
 
+    /// The embedders installed after the best one, which a server keeps
+    /// as faster tiers ([`quire_kiln::KilnOptions::fallback_embedders`]):
+    /// none when `--embedder` names one.
+    pub(crate) fn fallbacks(&self) -> Vec<EmbedderSource> {
+        use quire_embed::{EmbedderChoice, default_models_dir};
+        if self.embedder.is_some() {
+            return Vec::new();
+        }
+        let models_dir = self.models_dir.clone().or_else(default_models_dir);
+        EmbedderChoice::installed(models_dir.as_deref())
+            .map(|installed| installed.into_iter().skip(1).map(source_of).collect())
+            .unwrap_or_default()
+    }
+
     /// The embedder asked for, or the best installed; what the server
     /// says when there is none (or when this build runs no model in
     /// process and none was asked for).
@@ -125,9 +140,14 @@ impl EmbedderArgs {
                 Err(why) => return Ok(EmbedderSource::Unavailable(why)),
             },
         };
-        Ok(EmbedderSource::Load {
-            name: choice.name().to_owned(),
-            load: std::sync::Arc::new(move || choice.load()),
-        })
+        Ok(source_of(choice))
+    }
+}
+
+/// The source that loads `choice` on the indexing thread.
+fn source_of(choice: quire_embed::EmbedderChoice) -> EmbedderSource {
+    EmbedderSource::Load {
+        name: choice.name().to_owned(),
+        load: std::sync::Arc::new(move || choice.load()),
     }
 }

@@ -64,6 +64,7 @@ impl KilnArgs {
             budget: self.tool_timeout.unwrap_or(defaults.budget),
             watch: !self.no_watch,
             embedder: self.embedder.source()?,
+            fallback_embedders: self.embedder.fallbacks(),
             ..defaults
         })
     }

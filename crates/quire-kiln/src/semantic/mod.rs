@@ -12,8 +12,9 @@
 //!   [`SemanticIndex::load`]);
 //! - [`refresh`] (or [`plan_refresh`] then [`apply_plan`]): bring an index
 //!   up to date with the notes on disk, embedding only what changed;
-//! - [`LiveSemantic`]: the index as the server keeps it, loaded and kept
-//!   in step with the notes on a thread of its own;
+//! - `LiveSemantic`: the index as the server keeps it, loaded and kept
+//!   in step with the notes on a thread of its own; `SemanticTiers`:
+//!   several of them, best first, the best complete one answering;
 //! - [`Bm25Index`] and [`hybrid_search`]: BM25 over the same chunks, fused
 //!   with the semantic ranking by weighted reciprocal rank fusion.
 //!
@@ -29,15 +30,17 @@ mod hybrid;
 mod live;
 mod persist;
 mod store;
+mod tiers;
 
 pub use build::{PlannedNote, RefreshPlan, RefreshReport, apply_plan, plan_refresh, refresh};
 pub use chunk::{Chunk, ChunkOptions, chunk_note, note_title};
 pub use error::SemanticError;
 pub use hybrid::{Bm25Index, HybridParams, hybrid_search, hybrid_search_with};
+pub(crate) use live::SemanticView;
 pub use live::{EmbedderSource, LoadEmbedder, SAVE_EVERY, SemanticProgress, SemanticUnavailable};
-pub(crate) use live::{LiveSemantic, SemanticView};
 pub use persist::{INDEX_FOLDER, index_file_name};
 pub use store::{ContentSha, Hit, SemanticIndex, content_sha};
+pub(crate) use tiers::SemanticTiers;
 
 #[cfg(test)]
 #[allow(dead_code)]

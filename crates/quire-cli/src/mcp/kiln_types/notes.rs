@@ -5,6 +5,8 @@ use quire_kiln as kiln;
 use schemars::JsonSchema;
 use serde::Serialize;
 
+use super::search::SemanticTierState;
+
 /// What `read_note` returns.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub(in crate::mcp) struct NoteRead {
@@ -442,6 +444,10 @@ pub(in crate::mcp) struct SemanticDetails {
     /// Why there is no semantic index, or the last problem met.
     #[serde(skip_serializing_if = "Option::is_none")]
     problem: Option<String>,
+    /// With several tiers (embedders, best first; the fields above are the
+    /// best one's), how each stands; absent with one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tiers: Vec<SemanticTierState>,
 }
 
 impl From<kiln::SemanticDetails> for SemanticDetails {
@@ -454,6 +460,7 @@ impl From<kiln::SemanticDetails> for SemanticDetails {
             notes_pending,
             ready,
             problem,
+            tiers,
         } = details;
         SemanticDetails {
             state,
@@ -463,6 +470,7 @@ impl From<kiln::SemanticDetails> for SemanticDetails {
             notes_pending,
             ready,
             problem,
+            tiers: tiers.into_iter().map(Into::into).collect(),
         }
     }
 }

@@ -203,8 +203,18 @@ pub(in crate::mcp) struct SemanticSearch {
     embedder: String,
     /// How the results were ranked.
     mode: SearchMode,
-    /// How complete the index was for this search.
+    /// How complete the answering index was for this search.
     index: SemanticIndexState,
+    /// With several tiers (embedders, best first; the best complete one
+    /// answers), how each stands; absent with one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    tiers: Vec<SemanticTierState>,
+    /// What the results lack, when they are not the whole answer: the index
+    /// is still loading (no results yet: ask again in a few seconds), or the
+    /// answering index is not complete (notes not embedded yet are not
+    /// ranked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    notice: Option<String>,
 }
 
 impl From<kiln::SemanticSearch> for SemanticSearch {
@@ -214,12 +224,50 @@ impl From<kiln::SemanticSearch> for SemanticSearch {
             embedder,
             mode,
             index,
+            tiers,
+            notice,
         } = search;
         SemanticSearch {
             results: results.into_iter().map(Into::into).collect(),
             embedder,
             mode: mode.into(),
             index: index.into(),
+            tiers: tiers.into_iter().map(Into::into).collect(),
+            notice,
+        }
+    }
+}
+
+/// How one tier's semantic index stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub(in crate::mcp) struct SemanticTierState {
+    /// Its embedder's id (its name until it is loaded).
+    embedder: String,
+    /// `loading`, `indexing`, `ready`, `unavailable` or `failed`.
+    state: String,
+    /// Whether every note is embedded as it is now.
+    ready: bool,
+    /// Chunks embedded.
+    chunks_embedded: usize,
+    /// Chunks there are (embedded and waiting).
+    chunks_total: usize,
+}
+
+impl From<kiln::SemanticTierState> for SemanticTierState {
+    fn from(tier: kiln::SemanticTierState) -> Self {
+        let kiln::SemanticTierState {
+            embedder,
+            state,
+            ready,
+            chunks_embedded,
+            chunks_total,
+        } = tier;
+        SemanticTierState {
+            embedder,
+            state,
+            ready,
+            chunks_embedded,
+            chunks_total,
         }
     }
 }
