@@ -1327,6 +1327,60 @@ fn the_git_listing_names_renamed_deleted_and_binary_files() {
     );
 }
 
+/// Issue 27: with one untracked 100 KB file in the repository, each of
+/// these tools returned the whole diff, 71.7 KB, on every call. By default
+/// each result now stays under 16 KB and lists the file with its lines;
+/// with `include_diff` the diff is there, cut at 64 KiB.
+#[test]
+fn a_100_kb_untracked_file_keeps_every_default_result_under_16_kb() {
+    let sandbox = Sandbox::new(Kind::Git);
+    // 1,600 lines of 64 bytes.
+    let big: String = (0..1_600)
+        .map(|n| format!("{n:05} {}\n", "x".repeat(57)))
+        .collect();
+    assert_eq!(big.len(), 100 * 1024);
+    fs::write(sandbox.root.join("big.txt"), &big).unwrap();
+    let calls = [
+        ("set_overarching_goal", json!({ "goal": goal() })),
+        ("set_detailed_goal", json!({"description": "Why."})),
+        ("set_plan", json!({"plan": [[false, "Write it", []]]})),
+        ("mark_task", json!({"task_id": "1"})),
+    ];
+    for (tool, arguments) in calls.clone() {
+        let response = sandbox.call(tool, arguments).unwrap();
+        let size = serde_json::to_string(&response).unwrap().len();
+        assert!(size < 16 * 1024, "{tool}: {size} bytes");
+        assert_eq!(
+            response["changes"],
+            json!({
+                "files": [{"path": "big.txt", "status": "added", "lines_added": 1_600, "lines_removed": 0}],
+                "files_total": 1,
+                "files_shown": 1,
+            }),
+            "{tool}"
+        );
+    }
+    for (tool, mut arguments) in calls {
+        arguments["include_diff"] = json!(true);
+        let response = sandbox.call(tool, arguments).unwrap();
+        let diff = response["changes"]["diff"].as_str().unwrap();
+        assert!(
+            diff.starts_with("diff --git a/big.txt b/big.txt\n"),
+            "{tool}"
+        );
+        assert!(
+            diff.contains(&format!("\n+00000 {}\n", "x".repeat(57))),
+            "{tool}"
+        );
+        let (kept, cut) = diff
+            .rsplit_once("\n[the diff is cut at 64 KiB: ")
+            .unwrap_or_else(|| panic!("{tool}: the diff is not cut"));
+        assert!(kept.len() < 64 * 1024, "{tool}: {}", kept.len());
+        assert!(cut.ends_with(" more bytes not shown]\n"), "{tool}: {cut}");
+        assert_eq!(response["changes"]["files_total"], 1, "{tool}");
+    }
+}
+
 #[test]
 fn a_file_name_that_is_not_utf8_is_listed_as_shown() {
     use std::os::unix::ffi::OsStrExt;

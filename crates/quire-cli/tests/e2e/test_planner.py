@@ -6,6 +6,7 @@ description). Every step checks the answer and what the store holds."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import subprocess
@@ -911,3 +912,31 @@ async def test_a_long_diff_is_cut_at_64_kib_saying_how_much_was_left_out(planner
     assert full.startswith(diff)
     assert len(full.encode()) - len(diff.encode()) == left_out
 
+
+@pytest.mark.parametrize("store", ["git"], indirect=True)
+async def test_a_100_kb_untracked_file_keeps_every_default_result_under_16_kb(planner: Planner, store: Store):
+    """Issue 27: with one untracked 100 KB file, each of these tools returned
+    the whole diff (71.7 KB) on every call. By default each result is under
+    16 KB and lists the file with its lines; `include_diff` adds the diff,
+    cut at 64 KiB."""
+    big = "".join(f"{number:05} {'x' * 57}\n" for number in range(1_600))
+    assert len(big.encode()) == 100 * 1024
+    (store.root / "big.txt").write_text(big, encoding="utf-8")
+    calls = [
+        ("set_overarching_goal", {"goal": GOAL}),
+        ("set_detailed_goal", {"description": DESCRIPTION}),
+        ("set_plan", {"plan": PLAN}),
+        ("mark_task", {"task_id": "1.1"}),
+    ]
+    for tool, arguments in calls:
+        value = await planner.ok(tool, **arguments)
+        size = len(json.dumps(value, separators=(",", ":")).encode())
+        assert size < 16 * 1024, (tool, size)
+        assert value["changes"] == listing(added("README.md", 1), added("big.txt", 1_600)), (tool, value["changes"])
+    for tool, arguments in calls:
+        value = await planner.ok(tool, **arguments, include_diff=True)
+        diff = value["changes"]["diff"]
+        assert f"+++ b/big.txt\n@@ -0,0 +1,1600 @@\n+00000 {'x' * 57}\n" in diff, (tool, diff[:500])
+        kept, _, cut = diff.rstrip("\n").rpartition("\n")
+        assert cut.startswith("[the diff is cut at 64 KiB: ") and cut.endswith(" more bytes not shown]"), (tool, cut)
+        assert len(kept.encode()) < 64 * 1024, tool
