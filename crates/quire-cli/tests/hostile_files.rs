@@ -760,29 +760,41 @@ fn changes_are_listed_beneath_the_root_only() {
     let vault = Vault::new();
     vault.git(&["init", "-q"]);
     fs::create_dir_all(vault.path("work")).unwrap();
-    let (value, changes) = changes_of_work_beside_private(&vault);
+    let (value, diff) = changes_of_work_beside_private(&vault);
     assert!(
-        changes.starts_with("?? mine.txt\n\ndiff --git a/mine.txt b/mine.txt\n"),
+        diff.starts_with("diff --git a/mine.txt b/mine.txt\n"),
         "{value}"
     );
 }
 
 /// `gather_requirements` rooted at `work/` of a repository that also has a
-/// change in `private/`: its response and `changes`, which (the changed
-/// files, then their diff) must not show what lies outside the root.
+/// change in `private/`, by default and with `include_diff`: its response
+/// with the diff, and the diff. Neither the files listed nor their diff may
+/// show what lies outside the root.
 fn changes_of_work_beside_private(vault: &Vault) -> (Value, String) {
     vault.write("work/mine.txt", "mine");
     vault.write("private/theirs.txt", "theirs");
-    let mut command = vault.command(quire_bin().to_str().unwrap());
-    command
-        .args(["call", "gather_requirements", "--root"])
-        .arg(vault.path("work"));
-    let output = finish(command);
-    let value: Value =
-        serde_json::from_slice(&output.stdout).unwrap_or_else(|_| panic!("{}", stderr(&output)));
-    let changes = value["changes"].as_str().unwrap().to_owned();
-    assert!(!changes.contains("theirs"), "{value}");
-    (value, changes)
+    let gather = |arguments: Value| {
+        let mut command = vault.command(quire_bin().to_str().unwrap());
+        command
+            .args(["call", "gather_requirements", "--root"])
+            .arg(vault.path("work"))
+            .arg(arguments.to_string());
+        let output = finish(command);
+        let value: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|_| panic!("{}", stderr(&output)));
+        assert!(!value["changes"].to_string().contains("theirs"), "{value}");
+        value
+    };
+    let listed = gather(json!({}));
+    assert_eq!(
+        listed["changes"]["files"],
+        json!([{"path": "mine.txt", "status": "added", "lines_added": 1, "lines_removed": 0}]),
+        "{listed}"
+    );
+    let value = gather(json!({"include_diff": true}));
+    let diff = value["changes"]["diff"].as_str().unwrap().to_owned();
+    (value, diff)
 }
 
 #[test]
@@ -808,10 +820,10 @@ fn jj_changes_are_listed_beneath_the_root_only() {
         .output()
         .unwrap();
     assert!(output.status.success(), "{output:?}");
-    let (value, changes) = changes_of_work_beside_private(&vault);
+    let (value, diff) = changes_of_work_beside_private(&vault);
     assert_eq!(value["store"], "jj", "{value}");
     assert!(
-        changes.starts_with("A mine.txt\n\ndiff --git a/work/mine.txt b/work/mine.txt\n"),
+        diff.starts_with("diff --git a/work/mine.txt b/work/mine.txt\n"),
         "{value}"
     );
 }
@@ -874,14 +886,23 @@ fn the_diff_never_reads_through_links_or_special_files() {
     rustix::fs::mkfifoat(rustix::fs::CWD, vault.path("pipe.md"), 0o644.into()).unwrap();
     let (code, value) = vault.call("gather_requirements", json!({}), &[]);
     assert_eq!(code, 0, "{value}");
-    let changes = value["changes"].as_str().unwrap();
-    assert!(!changes.contains("TOP SECRET"), "{changes}");
-    assert!(changes.contains("?? leak.md"), "{changes}");
-    assert!(changes.contains("new file mode 120000"), "{changes}");
+    let listed = value["changes"].to_string();
+    assert!(!listed.contains("TOP SECRET"), "{listed}");
+    // A link's one line is the path it holds.
+    let files = value["changes"]["files"].as_array().unwrap();
     assert!(
-        changes.contains(&format!("+{}", secret.display())),
-        "{changes}"
+        files.contains(
+            &json!({"path": "leak.md", "status": "added", "lines_added": 1, "lines_removed": 0})
+        ),
+        "{listed}"
     );
+    let (code, value) = vault.call("gather_requirements", json!({"include_diff": true}), &[]);
+    assert_eq!(code, 0, "{value}");
+    let diff = value["changes"]["diff"].as_str().unwrap();
+    assert!(!diff.contains("TOP SECRET"), "{diff}");
+    assert!(diff.contains("diff --git a/leak.md b/leak.md\n"), "{diff}");
+    assert!(diff.contains("new file mode 120000"), "{diff}");
+    assert!(diff.contains(&format!("+{}", secret.display())), "{diff}");
 }
 
 // ---------------------------------------------------------------------------

@@ -78,14 +78,21 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
     let mut samples = BTreeMap::from([
         (
             "gather_requirements",
-            (vec![json!({})], vec![json!({"stage": 1})]),
+            (
+                vec![json!({}), json!({"include_diff": true})],
+                vec![json!({"stage": 1}), json!({"include_diff": "yes"})],
+            ),
         ),
         (
             "set_overarching_goal",
             (
-                vec![json!({ "goal": goal })],
+                vec![
+                    json!({ "goal": goal }),
+                    json!({ "goal": goal, "start_new": false, "include_diff": true }),
+                ],
                 vec![
                     json!({}),
+                    json!({"goal": goal, "include_diff": 1}),
                     json!({"goal": "feat(cli): Add a hook"}),
                     json!({"goal": {"type": "feature", "scope": "cli", "breaking": false, "title": "x"}}),
                     json!({"goal": goal, "extra": true}),
@@ -95,8 +102,15 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
         (
             "set_detailed_goal",
             (
-                vec![json!({"description": "Why.\n- Never: skip the tests"})],
-                vec![json!({}), json!({"description": 7})],
+                vec![
+                    json!({"description": "Why.\n- Never: skip the tests"}),
+                    json!({"description": "Why.", "include_diff": false}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"description": 7}),
+                    json!({"description": "Why.", "include_diff": null}),
+                ],
             ),
         ),
         (
@@ -105,6 +119,7 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
                 vec![
                     json!({"plan": [[false, "Parse", []]]}),
                     json!({"plan": [[true, "Parse", [[false, "Headers", [[false, "Scopes", [[true, "Case", []]]]]]]], [false, "Docs", []]]}),
+                    json!({"plan": [[false, "Parse", []]], "include_diff": true}),
                 ],
                 vec![
                     json!({}),
@@ -125,9 +140,11 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
                 vec![
                     json!({"task_id": "1.2"}),
                     json!({"task_id": "Parse", "completed": false}),
+                    json!({"task_id": "Parse", "include_diff": true}),
                 ],
                 vec![
                     json!({}),
+                    json!({"task_id": "1", "include_diff": "true"}),
                     json!({"task_id": 1}),
                     json!({"task_id": "1", "completed": "yes"}),
                 ],
@@ -135,7 +152,10 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
         ),
         (
             "finish_job",
-            (vec![json!({})], vec![json!({"force": true})]),
+            (
+                vec![json!({}), json!({"include_diff": false})],
+                vec![json!({"force": true}), json!({"include_diff": []})],
+            ),
         ),
         (
             "create_note",
@@ -518,17 +538,122 @@ fn planner_results_of_every_stage_match_the_output_schema_in_a_git_repository() 
         .status()
         .unwrap();
     assert!(git.success());
-    // A change in the work tree, so that `changes` (files and diff) is there.
+    // A change in the work tree, so that `changes` is there.
     fs::write(folder.path().join("notes.txt"), "draft\n").unwrap();
     let results = every_stage(&server(folder.path(), None));
     for result in &results {
         assert_eq!(result["store"], "git");
-        let changes = result["changes"].as_str().expect("changes are reported");
-        assert!(
-            changes.starts_with("?? notes.txt\n\ndiff --git a/notes.txt"),
-            "{changes}"
+        assert_eq!(
+            result["changes"],
+            json!({
+                "files": [{"path": "notes.txt", "status": "added", "lines_added": 1, "lines_removed": 0}],
+                "files_total": 1,
+                "files_shown": 1
+            })
         );
     }
+}
+
+/// git in `folder`, with a fixed identity and no configuration of the
+/// machine's.
+fn git(folder: &Path, args: &[&str]) {
+    let status = Command::new("git")
+        .args(args)
+        .current_dir(folder)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "A")
+        .env("GIT_AUTHOR_EMAIL", "a@example.com")
+        .env("GIT_COMMITTER_NAME", "A")
+        .env("GIT_COMMITTER_EMAIL", "a@example.com")
+        .status()
+        .unwrap();
+    assert!(status.success(), "git {args:?}");
+}
+
+#[test]
+fn planner_results_with_every_kind_of_changed_file_match_the_output_schema() {
+    let folder = tempfile::tempdir().unwrap();
+    let root = folder.path();
+    git(root, &["init", "-q"]);
+    fs::write(root.join("old.txt"), "one\n").unwrap();
+    fs::write(root.join("gone.txt"), "two\n").unwrap();
+    git(root, &["add", "."]);
+    git(root, &["commit", "-q", "-m", "Start"]);
+    git(root, &["mv", "old.txt", "new.txt"]);
+    fs::remove_file(root.join("gone.txt")).unwrap();
+    fs::write(root.join("picture.png"), b"\x89PNG\r\n\x1a\n\0\0").unwrap();
+    // More new files than are counted, and more than the list holds.
+    fs::create_dir(root.join("many")).unwrap();
+    for n in 0..150 {
+        fs::write(root.join(format!("many/{n:03}.txt")), "x\n").unwrap();
+    }
+    let server = server(root, None);
+    let listed = checked(&server, "gather_requirements", json!({}));
+    let changes = &listed["changes"];
+    assert_eq!(changes["files_total"], 153);
+    let files = changes["files"].as_array().unwrap();
+    assert!(files.len() < 153, "{changes}");
+    assert_eq!(changes["files_shown"], files.len());
+    let with_diff = checked(
+        &server,
+        "gather_requirements",
+        json!({"include_diff": true}),
+    );
+    assert!(with_diff["changes"]["diff"].is_string(), "{with_diff}");
+    // The kinds the list holds, the first ones by path: `gone.txt`, then
+    // `many/000.txt` and on.
+    assert_eq!(
+        files[0],
+        json!({"path": "gone.txt", "status": "deleted", "lines_added": 0, "lines_removed": 1})
+    );
+    // Past the list's room: the rename, the binary file, and new files
+    // whose lines were not counted, each checked against the schema too.
+    let output = validator(
+        "gather_requirements",
+        "output",
+        &schemas(&server)["gather_requirements"].1,
+    );
+    let mut whole = listed.clone();
+    whole["changes"]["files"] = json!([
+        {"path": "many/149.txt", "status": "added"},
+        {"path": "new.txt", "status": "renamed", "previous_path": "old.txt", "lines_added": 0, "lines_removed": 0},
+        {"path": "picture.png", "status": "added", "binary": true},
+    ]);
+    assert!(output.is_valid(&whole), "{whole:#}");
+    whole["changes"]["files"][0]["status"] = json!("untracked");
+    assert!(
+        !output.is_valid(&whole),
+        "a status the schema does not name"
+    );
+}
+
+#[test]
+fn planner_results_whose_changes_cannot_be_read_match_the_output_schema() {
+    // A plan file beside a `.jj` folder that is no repository: jj fails,
+    // and the plan file still works, saying why there are no changes.
+    let folder = tempfile::tempdir().unwrap();
+    fs::create_dir(folder.path().join(".jj")).unwrap();
+    let server = server(folder.path(), Some("PLAN.md"));
+    let result = checked(&server, "gather_requirements", json!({}));
+    let Some(changes) = result.get("changes") else {
+        // Without jj there is no working copy to read.
+        let jj = Command::new("jj").arg("--version").output();
+        assert!(jj.is_err(), "jj runs, so its failure is reported: {result}");
+        eprintln!(
+            "SKIPPED: planner_results_whose_changes_cannot_be_read_match_the_output_schema: jj is not installed"
+        );
+        return;
+    };
+    assert_eq!(changes["files"], json!([]));
+    assert_eq!(changes["files_total"], 0);
+    let error = changes["error"].as_str().unwrap();
+    assert!(
+        error.starts_with(
+            "the working copy's changes cannot be read: `jj log -r @ --no-graph -T quire_changed_files` failed:"
+        ),
+        "{error}"
+    );
 }
 
 #[test]

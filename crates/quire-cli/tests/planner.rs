@@ -25,7 +25,7 @@ use std::sync::{Arc, OnceLock};
 use quire_cli::mcp::{QuireServer, Toolset, planner_guidance};
 use quire_fs::Workspace;
 use quire_grammar::plan::{ParserConfig, Task, parse};
-use quire_planner::store::StoreKind;
+use quire_planner::store::{ChangedFile, ChangesDetail, FileStatus, LineCounts, StoreKind};
 use quire_planner::{Goal, NextStep, PlannerError, PlannerTools, Stage};
 use serde_json::{Value, json};
 use tempfile::TempDir;
@@ -1172,12 +1172,37 @@ fn a_broken_jj_repository_is_a_store_error_without_absolute_paths() {
 
 // ---------------------------------------------------------------- changes
 
-/// `gather_requirements`'s summary of the working copy's changed files.
-fn changes(sandbox: &Sandbox) -> Option<String> {
+/// `gather_requirements`'s `changes`: the changed files by default.
+fn changes(sandbox: &Sandbox) -> Option<Value> {
     let response = sandbox.call("gather_requirements", json!({})).unwrap();
-    response
-        .get("changes")
-        .map(|changes| changes.as_str().expect("changes is text").to_owned())
+    let changes = response.get("changes").cloned()?;
+    assert_eq!(changes.get("diff"), None, "no diff unless asked: {changes}");
+    Some(changes)
+}
+
+/// `gather_requirements`' `changes.diff` with `include_diff`, after checking
+/// that the files it lists are the default's.
+fn diff(sandbox: &Sandbox) -> Option<String> {
+    let response = sandbox
+        .call("gather_requirements", json!({"include_diff": true}))
+        .unwrap();
+    let mut changes = response.get("changes").cloned()?;
+    let diff = changes
+        .as_object_mut()
+        .and_then(|changes| changes.remove("diff"))
+        .expect("the diff, when asked for");
+    assert_eq!(Some(changes), self::changes(sandbox), "the same files");
+    Some(diff.as_str().expect("the diff is text").to_owned())
+}
+
+/// A changed file as a result lists it, with its lines added and removed.
+fn listed(path: &str, status: &str, added: u64, removed: u64) -> Value {
+    json!({"path": path, "status": status, "lines_added": added, "lines_removed": removed})
+}
+
+/// `changes` listing every one of `files`.
+fn all_of(files: &[Value]) -> Value {
+    json!({"files": files, "files_total": files.len(), "files_shown": files.len()})
 }
 
 /// `text` without git's `index <blob>..<blob>` lines, whose abbreviated
@@ -1197,53 +1222,187 @@ fn new_file_diff(path: &str, content: &str, hunk: &str) -> String {
 }
 
 #[test]
-fn gather_requirements_lists_the_changed_files_of_a_git_work_tree_with_their_diff() {
+fn every_tool_lists_the_changed_files_of_a_git_work_tree_and_the_diff_on_request() {
     let sandbox = Sandbox::new(Kind::Git);
     assert_eq!(changes(&sandbox), None, "a fresh repository is clean");
+    assert_eq!(diff(&sandbox), None);
     sandbox
         .call("set_overarching_goal", json!({ "goal": goal() }))
         .unwrap();
     assert_eq!(changes(&sandbox), None, "the plan is not in the work tree");
 
-    // Before the first commit: an untracked file is a new file in the diff.
+    // Before the first commit: an untracked file is a new file.
     fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
-    let expected = format!(
-        "?? notes.txt\n\n{}",
-        new_file_diff("notes.txt", "draft", "@@ -0,0 +1 @@")
+    let expected = all_of(&[listed("notes.txt", "added", 1, 0)]);
+    assert_eq!(changes(&sandbox), Some(expected.clone()));
+    let new_notes = new_file_diff("notes.txt", "draft", "@@ -0,0 +1 @@");
+    assert_eq!(
+        diff(&sandbox).map(|diff| without_index_lines(&diff)),
+        Some(new_notes.clone())
     );
-    assert_eq!(without_index_lines(&changes(&sandbox).unwrap()), expected);
-    // Every tool's answer carries it.
+    // Every tool's answer carries it, and the diff when asked.
     let set = sandbox
         .call("set_detailed_goal", json!({"description": "Why."}))
         .unwrap();
+    assert_eq!(set["changes"], expected);
+    let set = sandbox
+        .call(
+            "set_plan",
+            json!({"plan": [[false, "Write it", []]], "include_diff": true}),
+        )
+        .unwrap();
     assert_eq!(
-        without_index_lines(set["changes"].as_str().unwrap()),
-        expected
+        without_index_lines(set["changes"]["diff"].as_str().unwrap()),
+        new_notes
+    );
+    let marked = sandbox
+        .call("mark_task", json!({"task_id": "1", "include_diff": false}))
+        .unwrap();
+    assert_eq!(marked["changes"], expected);
+    let finished = sandbox
+        .call("finish_job", json!({"include_diff": true}))
+        .unwrap();
+    assert_eq!(finished["stage"], 6);
+    assert_eq!(
+        without_index_lines(finished["changes"]["diff"].as_str().unwrap()),
+        new_notes
     );
 
-    // Staged before the first commit: diffed against the empty tree.
+    // Staged before the first commit: compared with the empty tree.
     sandbox.run("git", &["add", "notes.txt"]);
+    assert_eq!(changes(&sandbox), Some(expected));
     assert_eq!(
-        without_index_lines(&changes(&sandbox).unwrap()),
-        format!(
-            "A  notes.txt\n\n{}",
-            new_file_diff("notes.txt", "draft", "@@ -0,0 +1 @@")
-        )
+        diff(&sandbox).map(|diff| without_index_lines(&diff)),
+        Some(new_notes)
     );
     sandbox.run("git", &["commit", "-q", "-m", "Add notes"]);
     assert_eq!(changes(&sandbox), None, "committed: clean again");
 
     // A change to a tracked file, and a new file in a folder.
-    fs::write(sandbox.root.join("notes.txt"), "final\n").unwrap();
+    fs::write(sandbox.root.join("notes.txt"), "final\nand more\n").unwrap();
     fs::create_dir(sandbox.root.join("src")).unwrap();
     fs::write(sandbox.root.join("src/lib.rs"), "fn main() {}\n").unwrap();
     assert_eq!(
-        without_index_lines(&changes(&sandbox).unwrap()),
+        changes(&sandbox),
+        Some(all_of(&[
+            listed("notes.txt", "modified", 2, 1),
+            listed("src/lib.rs", "added", 1, 0),
+        ]))
+    );
+    assert_eq!(
+        without_index_lines(&diff(&sandbox).unwrap()),
         format!(
-            " M notes.txt\n?? src/lib.rs\n\n\
-             diff --git a/notes.txt b/notes.txt\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-draft\n+final\n{}",
+            "diff --git a/notes.txt b/notes.txt\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1,2 @@\n-draft\n+final\n+and more\n{}",
             new_file_diff("src/lib.rs", "fn main() {}", "@@ -0,0 +1 @@")
         )
+    );
+}
+
+#[test]
+fn the_git_listing_names_renamed_deleted_and_binary_files() {
+    let sandbox = Sandbox::new(Kind::Git);
+    fs::write(sandbox.root.join("old.txt"), "one\ntwo\nthree\n").unwrap();
+    fs::write(sandbox.root.join("gone.txt"), "a\nb\n").unwrap();
+    sandbox.run("git", &["add", "."]);
+    sandbox.run("git", &["commit", "-q", "-m", "Start"]);
+    sandbox.run("git", &["mv", "old.txt", "new.txt"]);
+    fs::remove_file(sandbox.root.join("gone.txt")).unwrap();
+    fs::write(sandbox.root.join("picture.png"), b"\x89PNG\r\n\x1a\n\0\0\0").unwrap();
+    fs::write(sandbox.root.join("empty.txt"), "").unwrap();
+    // Renames are found whatever the configuration says.
+    sandbox.run("git", &["config", "diff.renames", "false"]);
+    assert_eq!(
+        changes(&sandbox),
+        Some(all_of(&[
+            listed("empty.txt", "added", 0, 0),
+            listed("gone.txt", "deleted", 0, 2),
+            json!({"path": "new.txt", "status": "renamed", "previous_path": "old.txt", "lines_added": 0, "lines_removed": 0}),
+            json!({"path": "picture.png", "status": "added", "binary": true}),
+        ]))
+    );
+    let diff = diff(&sandbox).unwrap();
+    assert!(
+        diff.contains("rename from old.txt\nrename to new.txt\n"),
+        "{diff}"
+    );
+}
+
+/// Issue 27: with one untracked 100 KB file in the repository, each of
+/// these tools returned the whole diff, 71.7 KB, on every call. By default
+/// each result now stays under 16 KB and lists the file with its lines;
+/// with `include_diff` the diff is there, cut at 64 KiB.
+#[test]
+fn a_100_kb_untracked_file_keeps_every_default_result_under_16_kb() {
+    let sandbox = Sandbox::new(Kind::Git);
+    // 1,600 lines of 64 bytes.
+    let big: String = (0..1_600)
+        .map(|n| format!("{n:05} {}\n", "x".repeat(57)))
+        .collect();
+    assert_eq!(big.len(), 100 * 1024);
+    fs::write(sandbox.root.join("big.txt"), &big).unwrap();
+    let calls = [
+        ("set_overarching_goal", json!({ "goal": goal() })),
+        ("set_detailed_goal", json!({"description": "Why."})),
+        ("set_plan", json!({"plan": [[false, "Write it", []]]})),
+        ("mark_task", json!({"task_id": "1"})),
+    ];
+    for (tool, arguments) in calls.clone() {
+        let response = sandbox.call(tool, arguments).unwrap();
+        let size = serde_json::to_string(&response).unwrap().len();
+        assert!(size < 16 * 1024, "{tool}: {size} bytes");
+        assert_eq!(
+            response["changes"],
+            json!({
+                "files": [{"path": "big.txt", "status": "added", "lines_added": 1_600, "lines_removed": 0}],
+                "files_total": 1,
+                "files_shown": 1,
+            }),
+            "{tool}"
+        );
+    }
+    for (tool, mut arguments) in calls {
+        arguments["include_diff"] = json!(true);
+        let response = sandbox.call(tool, arguments).unwrap();
+        let diff = response["changes"]["diff"].as_str().unwrap();
+        assert!(
+            diff.starts_with("diff --git a/big.txt b/big.txt\n"),
+            "{tool}"
+        );
+        assert!(
+            diff.contains(&format!("\n+00000 {}\n", "x".repeat(57))),
+            "{tool}"
+        );
+        let (kept, cut) = diff
+            .rsplit_once("\n[the diff is cut at 64 KiB: ")
+            .unwrap_or_else(|| panic!("{tool}: the diff is not cut"));
+        assert!(kept.len() < 64 * 1024, "{tool}: {}", kept.len());
+        assert!(cut.ends_with(" more bytes not shown]\n"), "{tool}: {cut}");
+        assert_eq!(response["changes"]["files_total"], 1, "{tool}");
+    }
+}
+
+#[test]
+fn a_file_name_that_is_not_utf8_is_listed_as_shown() {
+    use std::os::unix::ffi::OsStrExt;
+
+    let sandbox = Sandbox::new(Kind::Git);
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9.txt");
+    fs::write(sandbox.root.join(name), "x\n").unwrap();
+    fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
+    // Its lines are not counted and its diff is left out (git is given
+    // paths as text), and the call still answers.
+    assert_eq!(
+        changes(&sandbox),
+        Some(all_of(&[
+            json!({"path": "caf\u{fffd}.txt", "status": "added"}),
+            listed("notes.txt", "added", 1, 0),
+        ]))
+    );
+    let diff = diff(&sandbox).unwrap();
+    assert!(diff.contains("+++ b/notes.txt\n"), "{diff}");
+    assert!(
+        diff.ends_with("\n+draft\n[the diff of 1 new file whose name is not UTF-8 is not shown]\n"),
+        "{diff}"
     );
 }
 
@@ -1259,12 +1418,9 @@ fn output_in(sandbox: &Sandbox, folder: &Path, program: &str, args: &[&str]) -> 
         .stdout
 }
 
-/// The `[the diff is cut at 64 KiB: ...]` line of `changes`, and the diff
-/// text before it.
-fn cut_diff(changes: &str) -> (&str, &str) {
-    let (_, diff) = changes
-        .split_once("\n\n")
-        .expect("a summary, then the diff");
+/// The diff text before its `[the diff is cut at 64 KiB: ...]` line, and
+/// that line.
+fn cut_diff(diff: &str) -> (&str, &str) {
     let at = diff
         .rfind("\n[the diff is cut at 64 KiB: ")
         .expect("a cut line");
@@ -1279,13 +1435,18 @@ fn a_long_git_diff_is_cut_at_64_kib_saying_how_much_was_left_out() {
     fs::write(sandbox.root.join("a-big.txt"), &big).unwrap();
     fs::write(sandbox.root.join("b.txt"), "b\n").unwrap();
     fs::write(sandbox.root.join("c.txt"), "c\n").unwrap();
-    let changes = changes(&sandbox).unwrap();
-    assert!(
-        changes.starts_with(
-            "?? a-big.txt\n?? b.txt\n?? c.txt\n\ndiff --git a/a-big.txt b/a-big.txt\n"
-        )
+    // Every file is counted, whatever the diff's cap.
+    assert_eq!(
+        changes(&sandbox),
+        Some(all_of(&[
+            listed("a-big.txt", "added", 10_000, 0),
+            listed("b.txt", "added", 1, 0),
+            listed("c.txt", "added", 1, 0),
+        ]))
     );
-    let (kept, cut) = cut_diff(&changes);
+    let diff = diff(&sandbox).unwrap();
+    assert!(diff.starts_with("diff --git a/a-big.txt b/a-big.txt\n"));
+    let (kept, cut) = cut_diff(&diff);
     // What git prints for the file in full: the kept part is its beginning,
     // whole lines within 64 KiB, and the cut line counts the rest.
     let full = output_in(
@@ -1315,35 +1476,95 @@ fn a_long_git_diff_is_cut_at_64_kib_saying_how_much_was_left_out() {
     assert_eq!(
         cut,
         format!(
-            "[the diff is cut at 64 KiB: {} more bytes and the diff of 2 more new files not shown]",
+            "[the diff is cut at 64 KiB: {} more bytes and the diff of 2 more new files not shown]\n",
             full.len() - kept.len()
         )
     );
 }
 
 #[test]
-fn the_git_diff_shows_at_most_100_new_files_and_counts_the_rest() {
+fn git_counts_the_lines_and_shows_the_diff_of_at_most_100_new_files() {
     let sandbox = Sandbox::new(Kind::Git);
     for n in 0..105 {
         fs::write(sandbox.root.join(format!("f{n:03}.txt")), "x\n").unwrap();
     }
     let changes = changes(&sandbox).unwrap();
-    assert_eq!(changes.matches("\ndiff --git ").count(), 100);
-    assert!(changes.contains("diff --git a/f099.txt b/f099.txt\n"));
-    assert!(!changes.contains("diff --git a/f100.txt"));
+    assert_eq!(
+        (
+            changes["files_total"].as_u64(),
+            changes["files_shown"].as_u64()
+        ),
+        (Some(105), Some(105))
+    );
+    let files = changes["files"].as_array().unwrap();
+    assert_eq!(files[99], listed("f099.txt", "added", 1, 0));
+    // Past the first 100, one command each, the lines are not counted.
+    assert_eq!(files[100], json!({"path": "f100.txt", "status": "added"}));
+    assert_eq!(files[104], json!({"path": "f104.txt", "status": "added"}));
+    let diff = diff(&sandbox).unwrap();
+    assert_eq!(diff.matches("diff --git ").count(), 100);
+    assert!(diff.contains("diff --git a/f099.txt b/f099.txt\n"));
+    assert!(!diff.contains("diff --git a/f100.txt"));
     assert!(
-        changes.ends_with(
-            "\n+x\n[the diff is cut at 100 new files: the diff of 5 more new files not shown]"
+        diff.ends_with(
+            "\n+x\n[the diff is cut at 100 new files: the diff of 5 more new files not shown]\n"
         ),
         "{}",
-        &changes[changes.len() - 200..]
+        &diff[diff.len() - 200..]
     );
 }
 
 #[test]
-fn gather_requirements_lists_the_changed_files_of_a_jj_working_copy_with_their_diff() {
+fn a_long_list_of_files_is_cut_at_8_kib_saying_how_many_there_are() {
+    let sandbox = Sandbox::new(Kind::Git);
+    let folder = "a-folder-with-a-rather-long-name/and-another-level-below-it";
+    fs::create_dir_all(sandbox.root.join(folder)).unwrap();
+    for n in 0..1_000 {
+        fs::write(
+            sandbox.root.join(format!("{folder}/file-{n:04}.txt")),
+            "x\n",
+        )
+        .unwrap();
+    }
+    for (tool, arguments) in [
+        ("gather_requirements", json!({})),
+        ("set_overarching_goal", json!({ "goal": goal() })),
+        ("gather_requirements", json!({"include_diff": true})),
+    ] {
+        let response = sandbox.call(tool, arguments).unwrap();
+        let changes = &response["changes"];
+        let files = changes["files"].as_array().unwrap();
+        let listed_bytes = serde_json::to_string(files).unwrap().len();
+        assert!(listed_bytes <= 8 * 1024, "{tool}: {listed_bytes}");
+        assert!(
+            listed_bytes > 8 * 1024 - 200,
+            "{tool}: as many as fit: {listed_bytes}"
+        );
+        assert_eq!(changes["files_total"], 1_000, "{tool}");
+        assert_eq!(changes["files_shown"], files.len(), "{tool}");
+        // The first ones by path.
+        assert_eq!(
+            files[0]["path"],
+            format!("{folder}/file-0000.txt"),
+            "{tool}"
+        );
+        let last = files.len() - 1;
+        assert_eq!(
+            files[last]["path"],
+            format!("{folder}/file-{last:04}.txt"),
+            "{tool}"
+        );
+        let size = serde_json::to_string(&response).unwrap().len();
+        if changes.get("diff").is_none() {
+            assert!(size < 16 * 1024, "{tool}: {size} bytes");
+        }
+    }
+}
+
+#[test]
+fn every_tool_lists_the_changed_files_of_a_jj_working_copy_and_the_diff_on_request() {
     let Some(jj) = jj_or_skip(
-        "gather_requirements_lists_the_changed_files_of_a_jj_working_copy_with_their_diff",
+        "every_tool_lists_the_changed_files_of_a_jj_working_copy_and_the_diff_on_request",
     ) else {
         return;
     };
@@ -1359,17 +1580,26 @@ fn gather_requirements_lists_the_changed_files_of_a_jj_working_copy_with_their_d
     );
 
     fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
-    let expected = format!(
-        "A notes.txt\n\n{}",
-        new_file_diff("notes.txt", "draft", "@@ -0,0 +1,1 @@")
+    let expected = all_of(&[listed("notes.txt", "added", 1, 0)]);
+    let new_notes = new_file_diff("notes.txt", "draft", "@@ -0,0 +1,1 @@");
+    assert_eq!(changes(&sandbox), Some(expected.clone()));
+    assert_eq!(
+        diff(&sandbox).map(|diff| without_index_lines(&diff)),
+        Some(new_notes.clone())
     );
-    assert_eq!(without_index_lines(&changes(&sandbox).unwrap()), expected);
     let set = sandbox
         .call("set_detailed_goal", json!({"description": "Why."}))
         .unwrap();
+    assert_eq!(set["changes"], expected);
+    let set = sandbox
+        .call(
+            "set_detailed_goal",
+            json!({"description": "Why.", "include_diff": true}),
+        )
+        .unwrap();
     assert_eq!(
-        without_index_lines(set["changes"].as_str().unwrap()),
-        expected
+        without_index_lines(set["changes"]["diff"].as_str().unwrap()),
+        new_notes
     );
     assert_eq!(
         sandbox.stored(),
@@ -1378,11 +1608,34 @@ fn gather_requirements_lists_the_changed_files_of_a_jj_working_copy_with_their_d
     );
     assert_eq!(sandbox.run("jj", &["diff", "--summary"]), "A notes.txt\n");
 
-    // A long diff is cut, and says by how much.
+    // A commit, then a change of each kind.
+    fs::write(sandbox.root.join("old.txt"), "one\ntwo\n").unwrap();
+    fs::write(sandbox.root.join("gone.txt"), "a\nb\nc\n").unwrap();
+    sandbox.run("jj", &["new"]);
+    fs::rename(sandbox.root.join("old.txt"), sandbox.root.join("new.txt")).unwrap();
+    fs::remove_file(sandbox.root.join("gone.txt")).unwrap();
+    fs::write(sandbox.root.join("notes.txt"), "draft\nfinal\n").unwrap();
+    fs::write(sandbox.root.join("picture.png"), b"\x89PNG\r\n\x1a\n\0\0\0").unwrap();
+    assert_eq!(
+        changes(&sandbox),
+        Some(all_of(&[
+            listed("gone.txt", "deleted", 0, 3),
+            json!({"path": "new.txt", "status": "renamed", "previous_path": "old.txt", "lines_added": 0, "lines_removed": 0}),
+            listed("notes.txt", "modified", 1, 0),
+            json!({"path": "picture.png", "status": "added", "binary": true}),
+        ]))
+    );
+
+    // A long diff is cut, and says by how much; the lines are all counted.
     let big: String = (0..10_000).map(|n| format!("line {n:05}\n")).collect();
+    sandbox.run("jj", &["new"]);
     fs::write(sandbox.root.join("notes.txt"), &big).unwrap();
-    let changes = changes(&sandbox).unwrap();
-    let (kept, cut) = cut_diff(&changes);
+    assert_eq!(
+        changes(&sandbox),
+        Some(all_of(&[listed("notes.txt", "modified", 10_000, 2)]))
+    );
+    let diff = diff(&sandbox).unwrap();
+    let (kept, cut) = cut_diff(&diff);
     let full = sandbox.run("jj", &["diff", "--git", "."]);
     assert!(full.starts_with(kept), "the kept diff is the start of jj's");
     assert!(
@@ -1393,7 +1646,7 @@ fn gather_requirements_lists_the_changed_files_of_a_jj_working_copy_with_their_d
     assert_eq!(
         cut,
         format!(
-            "[the diff is cut at 64 KiB: {} more bytes not shown]",
+            "[the diff is cut at 64 KiB: {} more bytes not shown]\n",
             full.len() - kept.len()
         )
     );
@@ -1419,9 +1672,10 @@ fn tripwire(sandbox: &Sandbox) -> (PathBuf, PathBuf) {
     (script, marker)
 }
 
-/// The tool's `changes`, after checking that `trigger` (the program run by
-/// hand) does run the tripwire, and that the tool does not.
-fn changes_without_tripping(sandbox: &Sandbox, marker: &Path, trigger: &[&str]) -> String {
+/// The tool's `changes` and their diff, after checking that `trigger` (the
+/// program run by hand) does run the tripwire, and that the tool, listing
+/// the files or showing the diff, does not.
+fn changes_without_tripping(sandbox: &Sandbox, marker: &Path, trigger: &[&str]) -> (Value, String) {
     let _ = sandbox
         .command(trigger[0])
         .args(&trigger[1..])
@@ -1430,12 +1684,13 @@ fn changes_without_tripping(sandbox: &Sandbox, marker: &Path, trigger: &[&str]) 
     assert!(marker.exists(), "the tripwire works");
     fs::remove_file(marker).unwrap();
     let changes = changes(sandbox).unwrap();
+    let diff = diff(sandbox).unwrap();
     assert!(
         !marker.exists(),
         "ran: {}",
         fs::read_to_string(marker).unwrap()
     );
-    changes
+    (changes, diff)
 }
 
 #[test]
@@ -1455,12 +1710,18 @@ fn the_git_diff_runs_no_diff_program_the_repository_configures() {
     fs::write(sandbox.root.join("notes.txt"), "final\n").unwrap();
     fs::write(sandbox.root.join("new.txt"), "new\n").unwrap();
     // `git diff` itself would run them.
-    let changes = changes_without_tripping(&sandbox, &marker, &["git", "diff", "HEAD"]);
+    let (changes, diff) = changes_without_tripping(&sandbox, &marker, &["git", "diff", "HEAD"]);
     assert_eq!(
-        without_index_lines(&changes),
+        changes,
+        all_of(&[
+            listed("new.txt", "added", 1, 0),
+            listed("notes.txt", "modified", 1, 1),
+        ])
+    );
+    assert_eq!(
+        without_index_lines(&diff),
         format!(
-            " M notes.txt\n?? new.txt\n\n\
-             diff --git a/notes.txt b/notes.txt\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-draft\n+final\n{}",
+            "diff --git a/notes.txt b/notes.txt\n--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-draft\n+final\n{}",
             new_file_diff("new.txt", "new", "@@ -0,0 +1 @@")
         )
     );
@@ -1541,13 +1802,11 @@ fn the_jj_diff_runs_no_diff_program_the_repository_configures() {
         &["config", "set", "--repo", "ui.diff-formatter", &formatter],
     );
     fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
-    let changes = changes_without_tripping(&sandbox, &marker, &["jj", "diff"]);
+    let (changes, diff) = changes_without_tripping(&sandbox, &marker, &["jj", "diff"]);
+    assert_eq!(changes, all_of(&[listed("notes.txt", "added", 1, 0)]));
     assert_eq!(
-        without_index_lines(&changes),
-        format!(
-            "A notes.txt\n\n{}",
-            new_file_diff("notes.txt", "draft", "@@ -0,0 +1,1 @@")
-        )
+        without_index_lines(&diff),
+        new_file_diff("notes.txt", "draft", "@@ -0,0 +1,1 @@")
     );
 }
 
@@ -1582,8 +1841,11 @@ fn the_jj_store_runs_no_signing_program_the_repository_configures() {
         .call("set_overarching_goal", json!({ "goal": goal() }))
         .unwrap();
     fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
-    let changes = changes(&sandbox).unwrap();
-    assert!(changes.starts_with("A notes.txt"), "{changes}");
+    assert_eq!(
+        changes(&sandbox),
+        Some(all_of(&[listed("notes.txt", "added", 1, 0)]))
+    );
+    assert!(diff(&sandbox).unwrap().contains("+++ b/notes.txt"));
     assert!(
         !marker.exists(),
         "ran: {}",
@@ -1639,13 +1901,13 @@ fn a_plan_file_outside_any_working_copy_has_no_changes() {
     assert_eq!(changes(&sandbox), None);
 }
 
-/// `quire call gather_requirements --plan-file PLAN.md` in the sandbox's
-/// repository; the `changes` it reports.
-fn plan_file_changes(sandbox: &Sandbox) -> Option<String> {
+/// `quire call gather_requirements ARGUMENTS --plan-file PLAN.md` in the
+/// sandbox's repository; the `changes` it reports.
+fn plan_file_changes(sandbox: &Sandbox, arguments: Value) -> Option<Value> {
     let output = sandbox.quire(&[
         "call",
         "gather_requirements",
-        "{}",
+        &arguments.to_string(),
         "--root",
         ".",
         "--tools",
@@ -1661,26 +1923,26 @@ fn plan_file_changes(sandbox: &Sandbox) -> Option<String> {
     );
     let value: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(value["store"], "file");
-    value
-        .get("changes")
-        .map(|changes| changes.as_str().unwrap().to_owned())
+    value.get("changes").cloned()
 }
 
 #[test]
 fn a_plan_file_in_a_git_work_tree_reports_its_changes() {
     let sandbox = Sandbox::new(Kind::Git);
     assert_eq!(
-        plan_file_changes(&sandbox),
+        plan_file_changes(&sandbox, json!({})),
         None,
         "a fresh repository is clean"
     );
     fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
     assert_eq!(
-        without_index_lines(&plan_file_changes(&sandbox).unwrap()),
-        format!(
-            "?? notes.txt\n\n{}",
-            new_file_diff("notes.txt", "draft", "@@ -0,0 +1 @@")
-        )
+        plan_file_changes(&sandbox, json!({})),
+        Some(all_of(&[listed("notes.txt", "added", 1, 0)]))
+    );
+    let with_diff = plan_file_changes(&sandbox, json!({"include_diff": true})).unwrap();
+    assert_eq!(
+        without_index_lines(with_diff["diff"].as_str().unwrap()),
+        new_file_diff("notes.txt", "draft", "@@ -0,0 +1 @@")
     );
     // Only what lies beneath the root, named relative to it.
     fs::create_dir(sandbox.root.join("sub")).unwrap();
@@ -1714,13 +1976,7 @@ fn a_plan_file_in_a_git_work_tree_reports_its_changes() {
         .output()
         .unwrap();
     let value: Value = serde_json::from_slice(&output.stdout).unwrap();
-    assert_eq!(
-        without_index_lines(value["changes"].as_str().unwrap()),
-        format!(
-            "?? x.txt\n\n{}",
-            new_file_diff("x.txt", "x", "@@ -0,0 +1 @@")
-        )
-    );
+    assert_eq!(value["changes"], all_of(&[listed("x.txt", "added", 1, 0)]));
 }
 
 #[test]
@@ -1730,17 +1986,19 @@ fn a_plan_file_in_a_jj_working_copy_reports_its_changes() {
     };
     let sandbox = Sandbox::jj(jj);
     assert_eq!(
-        plan_file_changes(&sandbox),
+        plan_file_changes(&sandbox, json!({})),
         None,
         "a fresh repository is clean"
     );
     fs::write(sandbox.root.join("notes.txt"), "draft\n").unwrap();
     assert_eq!(
-        without_index_lines(&plan_file_changes(&sandbox).unwrap()),
-        format!(
-            "A notes.txt\n\n{}",
-            new_file_diff("notes.txt", "draft", "@@ -0,0 +1,1 @@")
-        )
+        plan_file_changes(&sandbox, json!({})),
+        Some(all_of(&[listed("notes.txt", "added", 1, 0)]))
+    );
+    let with_diff = plan_file_changes(&sandbox, json!({"include_diff": true})).unwrap();
+    assert_eq!(
+        without_index_lines(with_diff["diff"].as_str().unwrap()),
+        new_file_diff("notes.txt", "draft", "@@ -0,0 +1,1 @@")
     );
 }
 
@@ -1751,7 +2009,7 @@ fn a_plan_file_still_works_where_the_repository_program_is_missing() {
     let empty = tempfile::tempdir().unwrap();
     let sandbox = Sandbox::with_path(Kind::Bare, empty.path().as_os_str().to_owned());
     fs::create_dir(sandbox.root.join(".jj")).unwrap();
-    assert_eq!(plan_file_changes(&sandbox), None);
+    assert_eq!(plan_file_changes(&sandbox, json!({})), None);
 }
 
 // ------------------------------------------------------------ concurrency
@@ -2330,18 +2588,35 @@ fn detect_chooses_the_plan_file_then_jj_then_git() {
     );
     // The plan file is in a working copy, so its changes are reported; the
     // `.jj` folder here is no repository, and a plan file still works.
-    let changes = file.changes().unwrap().unwrap();
+    let changes = file.changes(ChangesDetail::Files).unwrap().unwrap();
+    assert_eq!(changes.files, []);
+    let error = changes
+        .unreadable
+        .expect("why they cannot be read")
+        .to_string();
     assert!(
-        changes.starts_with(
-            "(the working copy's changes cannot be read: `jj diff --summary .` failed:"
-        ),
-        "{changes}"
+        error.starts_with("`jj log -r @ --no-graph -T quire_changed_files` failed:"),
+        "{error}"
     );
     fs::remove_dir(git.root.join(".jj")).unwrap();
-    let changes = file.changes().unwrap().unwrap();
+    let changes = file.changes(ChangesDetail::FilesAndDiff).unwrap().unwrap();
+    assert_eq!(changes.unreadable, None);
+    assert_eq!(
+        changes.files,
+        [ChangedFile {
+            path: "PLAN.md".into(),
+            status: FileStatus::Added,
+            previous_path: None,
+            lines: LineCounts::Counted {
+                added: 1,
+                removed: 0
+            },
+        }]
+    );
+    let diff = changes.diff.expect("asked for");
     assert!(
-        changes.starts_with("?? PLAN.md\n\ndiff --git a/PLAN.md b/PLAN.md\n"),
-        "{changes}"
+        diff.starts_with("diff --git a/PLAN.md b/PLAN.md\n"),
+        "{diff}"
     );
 }
 

@@ -5,7 +5,7 @@ use quire_grammar::plan::PlanDocument;
 
 use super::next::{NextStep, TaskRef};
 use super::stage::Stage;
-use super::store::StoreKind;
+use super::store::{StoreKind, WorkingCopyChanges};
 
 /// The plan after a call (the stored plan, for a call that only reads it).
 #[derive(Clone, Debug, PartialEq)]
@@ -25,9 +25,11 @@ pub struct PlanReport {
     pub edit: Option<Edit>,
     /// What to do next.
     pub next: NextStep,
-    /// The working copy's changes beneath the root, when there are any
-    /// (see [`PlanStore::changes`](crate::store::PlanStore::changes)).
-    pub changes: Option<String>,
+    /// The working copy's changes beneath the root, when there are any:
+    /// the changed files, and their diff when
+    /// [`PlannerTools::with_changes`](crate::PlannerTools::with_changes)
+    /// asks for it (see [`PlanStore::changes`](crate::store::PlanStore::changes)).
+    pub changes: Option<WorkingCopyChanges>,
     /// What in the stored plan breaks the plan's rules, each on one line
     /// with its line and how to fix it: the next edit fails unless it
     /// fixes these.

@@ -10,7 +10,7 @@ use super::findings::Findings;
 use super::next::NextStep;
 use super::report::{Edit, PlanReport, PreviousPlan};
 use super::stage::Stage;
-use super::store::{self, PlanStore, StoreKind};
+use super::store::{self, ChangesDetail, PlanStore, StoreKind, WorkingCopyChanges};
 use quire_fs::Workspace;
 use quire_grammar::plan::{
     ParseOutcome, ParserConfig, PlanDiagnostic, PlanDocument, Task, format, parse, validate_with,
@@ -21,12 +21,15 @@ pub const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The planner toolset over one workspace. Read-modify-write of the plan is
 /// serialized across threads and processes, so concurrent calls never lose
-/// an update.
+/// an update. Cloning it is cheap: the clones share the workspace's open
+/// folder.
+#[derive(Clone)]
 pub struct PlannerTools {
     workspace: Workspace,
     plan_file: Option<PathBuf>,
     config: ParserConfig,
     lock_timeout: Duration,
+    changes_detail: ChangesDetail,
 }
 
 impl PlannerTools {
@@ -38,6 +41,7 @@ impl PlannerTools {
             plan_file,
             config: ParserConfig::COMMIT_MESSAGE,
             lock_timeout: LOCK_TIMEOUT,
+            changes_detail: ChangesDetail::Files,
         }
     }
 
@@ -45,6 +49,38 @@ impl PlannerTools {
     /// [`LOCK_TIMEOUT`]).
     pub fn with_lock_timeout(mut self, timeout: Duration) -> Self {
         self.lock_timeout = timeout;
+        self
+    }
+
+    /// How much of the working copy's changes each report carries (default
+    /// [`ChangesDetail::Files`]: the changed files and their line counts,
+    /// without the diff).
+    ///
+    /// ```
+    /// use quire_planner::PlannerTools;
+    /// use quire_planner::store::{ChangesDetail, FileStatus, LineCounts};
+    ///
+    /// let folder = tempfile::tempdir()?;
+    /// # let git = |args: &[&str]| std::process::Command::new("git").args(args)
+    /// #     .current_dir(folder.path()).env("GIT_CONFIG_GLOBAL", "/dev/null")
+    /// #     .status().map(|status| assert!(status.success()));
+    /// git(&["init", "-q"])?;
+    /// std::fs::write(folder.path().join("notes.txt"), "one\ntwo\n")?;
+    /// let tools = PlannerTools::new(quire_fs::Workspace::new(folder.path())?, None);
+    ///
+    /// let changes = tools.gather_requirements()?.changes.expect("a new file");
+    /// assert_eq!(changes.files[0].path, "notes.txt");
+    /// assert_eq!(changes.files[0].status, FileStatus::Added);
+    /// assert_eq!(changes.files[0].lines, LineCounts::Counted { added: 2, removed: 0 });
+    /// assert_eq!(changes.diff, None);
+    ///
+    /// let with_diff = tools.with_changes(ChangesDetail::FilesAndDiff);
+    /// let diff = with_diff.gather_requirements()?.changes.and_then(|changes| changes.diff);
+    /// assert!(diff.expect("asked for").contains("+++ b/notes.txt\n@@ -0,0 +1,2 @@\n+one\n+two\n"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_changes(mut self, detail: ChangesDetail) -> Self {
+        self.changes_detail = detail;
         self
     }
 
@@ -125,7 +161,7 @@ impl PlannerTools {
         let store = self.store()?;
         self.locked(store.as_ref(), || {
             let text = store.load()?;
-            let changes = store.changes()?;
+            let changes = store.changes(self.changes_detail)?;
             let outcome = parse(&text, &self.config);
             if !outcome.is_parsed() {
                 return Ok(self.unreadable(store.as_ref(), text, outcome, changes));
@@ -148,7 +184,7 @@ impl PlannerTools {
             let previous = store.load()?;
             // Nothing stored: nothing to keep, and no empty jj change to leave behind.
             let kept = !previous.trim().is_empty() && store.start_new()?;
-            let changes = store.changes()?;
+            let changes = store.changes(self.changes_detail)?;
             store.save(&checked.text)?;
             let previous_plan = if previous.trim().is_empty() {
                 PreviousPlan::None
@@ -208,7 +244,7 @@ impl PlannerTools {
             let checked = self.checked_text(&document)?;
             // Everything that can fail happens before the plan is stored: a
             // failed call changes nothing.
-            let changes = store.changes()?;
+            let changes = store.changes(self.changes_detail)?;
             store.save(&checked.text)?;
             Ok(checked.report(self, store.as_ref(), edit, changes))
         })
@@ -287,7 +323,7 @@ impl PlannerTools {
         outcome: &ParseOutcome,
         validated: &[PlanDiagnostic],
         edit: Option<Edit>,
-        changes: Option<String>,
+        changes: Option<WorkingCopyChanges>,
     ) -> PlanReport {
         let document = &outcome.document;
         let next = NextStep::of(document);
@@ -312,7 +348,7 @@ impl PlannerTools {
         store: &dyn PlanStore,
         text: String,
         outcome: ParseOutcome,
-        changes: Option<String>,
+        changes: Option<WorkingCopyChanges>,
     ) -> PlanReport {
         let findings = Findings::of(&text, &outcome.diagnostics, &[]);
         PlanReport {
@@ -353,7 +389,7 @@ impl CheckedText {
         tools: &PlannerTools,
         store: &dyn PlanStore,
         edit: Edit,
-        changes: Option<String>,
+        changes: Option<WorkingCopyChanges>,
     ) -> PlanReport {
         tools.report(
             store,

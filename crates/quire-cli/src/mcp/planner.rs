@@ -7,8 +7,8 @@ use rmcp::{tool, tool_router};
 use serde::de::DeserializeOwned;
 
 use super::planner_types::{
-    MarkTaskRequest, NoParameters, PlannerResponse, SetDetailedGoalRequest,
-    SetOverarchingGoalRequest, SetPlanRequest,
+    ChangesArgument, IncludeDiffRequest, MAX_LISTED_FILES_BYTES, MarkTaskRequest, PlannerResponse,
+    SetDetailedGoalRequest, SetOverarchingGoalRequest, SetPlanRequest,
 };
 use super::result::{ToolFuture, run_tool};
 use super::server::QuireServer;
@@ -16,15 +16,17 @@ use quire_grammar::plan::{ALLOWED_TYPES, MAX_TASK_DEPTH, ParserConfig};
 use quire_planner::store::MAX_DIFF_BYTES;
 use quire_planner::{PlanReport, PlannerError, PlannerTools};
 
-/// `gather_requirements`' description, with the most of a diff `changes`
-/// carries.
+/// `gather_requirements`' description, with the most of the file list and
+/// of the diff `changes` carries.
 fn gather_requirements_description() -> String {
     format!(
         "Read the plan and its workflow stage, and learn what to do next: call this first. The plan is kept in the \
          Jujutsu change description, the git directory, or --plan-file; the stage is 0 empty, 1 goal, 2 described, \
          4 constraints, 5 planned or 6 complete, and the guidance names the next tool and its parameters. When the \
-         working copy beneath the root has changes, `changes` lists the changed files and then their diff in git's \
-         format (cut at {} KiB, saying how much was left out).",
+         working copy beneath the root has changes, every planner tool's `changes` lists the changed files with \
+         their status and the lines added and removed (as many as fit {} KiB, with `files_total`); with \
+         `include_diff: true` it also carries their diff in git's format (cut at {} KiB, saying how much was left out).",
+        MAX_LISTED_FILES_BYTES / 1024,
         MAX_DIFF_BYTES / 1024
     )
 }
@@ -53,24 +55,32 @@ type Outcome = Result<PlanReport, PlannerError>;
 
 impl QuireServer {
     /// Runs one call of a planner tool: `operation` with the decoded
-    /// request, its report put into the tools' words.
-    fn planner_tool<Request: DeserializeOwned>(
+    /// request, reporting as much of the working copy's changes as the
+    /// request asks, its report put into the tools' words.
+    fn planner_tool<Request: DeserializeOwned + ChangesArgument>(
         &self,
         tool: ToolName,
         args: JsonObject,
         operation: impl FnOnce(&PlannerTools, &Request) -> Outcome + Send + 'static,
     ) -> ToolFuture<'static> {
-        run_tool(&self.planner, tool, args, move |planner, request| {
-            operation(planner, request).map(PlannerResponse::from)
-        })
+        run_tool(
+            &self.planner,
+            tool,
+            args,
+            move |planner, request: &Request| {
+                let planner = planner.clone().with_changes(request.changes_detail());
+                operation(&planner, request).map(PlannerResponse::from)
+            },
+        )
     }
 }
 
-/// An operation that takes no request as one that takes [`NoParameters`],
-/// which are decoded all the same (so unknown arguments are refused).
-fn no_request(
+/// An operation that takes no request as one that takes only
+/// [`IncludeDiffRequest`], which is decoded all the same (so unknown
+/// arguments are refused).
+fn changes_only(
     operation: fn(&PlannerTools) -> Outcome,
-) -> impl FnOnce(&PlannerTools, &NoParameters) -> Outcome + Send + 'static {
+) -> impl FnOnce(&PlannerTools, &IncludeDiffRequest) -> Outcome + Send + 'static {
     move |planner, _| operation(planner)
 }
 
@@ -90,12 +100,12 @@ impl QuireServer {
     #[tool(
         name = "gather_requirements",
         description = gather_requirements_description(),
-        input_schema = schema::input::<NoParameters>(),
+        input_schema = schema::input::<IncludeDiffRequest>(),
         output_schema = schema::output::<PlannerResponse>(),
         annotations(title = "Gather requirements", read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = false)
     )]
     fn gather_requirements(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        self.planner_tool(tool, args, no_request(PlannerTools::gather_requirements))
+        self.planner_tool(tool, args, changes_only(PlannerTools::gather_requirements))
     }
 
     #[tool(
@@ -155,12 +165,12 @@ impl QuireServer {
     #[tool(
         name = "finish_job",
         description = "Record the job as complete (`~~~ COMPLETE ~~~`). Refuses while any task is open, listing them.",
-        input_schema = schema::input::<NoParameters>(),
+        input_schema = schema::input::<IncludeDiffRequest>(),
         output_schema = schema::output::<PlannerResponse>(),
         annotations(title = "Finish job", read_only_hint = false, destructive_hint = true, idempotent_hint = true, open_world_hint = false)
     )]
     fn finish_job(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
-        self.planner_tool(tool, args, no_request(PlannerTools::finish_job))
+        self.planner_tool(tool, args, changes_only(PlannerTools::finish_job))
     }
 }
 
@@ -188,9 +198,11 @@ mod tests {
     /// is held to the grammar's and the planner's constants here.
     #[test]
     fn every_limit_the_tools_state_is_the_grammars() {
+        use super::MAX_LISTED_FILES_BYTES;
         use quire_planner::store::{MAX_DIFF_BYTES, MAX_NEW_FILE_DIFFS};
 
         let (mut lengths, mut depths, mut new_files, mut diff_sizes) = (0, 0, 0, 0);
+        let (mut list_sizes, mut counted_files) = (0, 0);
         for tool in super::super::server::QuireServer::planner_router().list_all() {
             let stated = format!(
                 "{} {} {}",
@@ -224,13 +236,39 @@ mod tests {
                 diff_sizes += 1;
                 assert_eq!(number * 1024, MAX_DIFF_BYTES, "{}: {stated}", tool.name);
             }
+            for (number, word) in numbers_after(&stated, "fit ") {
+                assert!(word.starts_with("KiB"), "{}: {stated}", tool.name);
+                list_sizes += 1;
+                assert_eq!(
+                    number * 1024,
+                    MAX_LISTED_FILES_BYTES,
+                    "{}: {stated}",
+                    tool.name
+                );
+            }
+            // `the untracked files past the first 100, one command each`.
+            for (number, _) in numbers_after(&stated, "past the first ") {
+                counted_files += 1;
+                assert_eq!(number, MAX_NEW_FILE_DIFFS, "{}: {stated}", tool.name);
+            }
         }
         // The title in set_overarching_goal's description and goal.title;
         // the depth in set_plan's description and `plan`; the diff in
-        // gather_requirements' description and every result's `changes`.
+        // gather_requirements' description, every tool's `include_diff` and
+        // every result's `changes.diff`; the file list in
+        // gather_requirements' description and every result's
+        // `changes.files` and `changes.files_shown`; the new files counted
+        // in every result's `lines_added` and `changes.diff`.
         assert_eq!(
-            (lengths, depths, new_files, diff_sizes),
-            (2, 2, 6, 7),
+            (
+                lengths,
+                depths,
+                new_files,
+                diff_sizes,
+                list_sizes,
+                counted_files
+            ),
+            (2, 2, 6, 13, 13, 6),
             "every limit stated is checked"
         );
     }

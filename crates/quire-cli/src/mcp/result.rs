@@ -116,7 +116,7 @@ mod tests {
     use super::*;
     use crate::mcp::ErrorCode;
     use crate::mcp::planner_types::{
-        MarkTaskRequest, NoParameters, SetOverarchingGoalRequest, SetPlanRequest,
+        IncludeDiffRequest, MarkTaskRequest, SetOverarchingGoalRequest, SetPlanRequest,
     };
     use crate::mcp::tracker_types::UpdateTrackerStatusRequest;
 
@@ -148,8 +148,9 @@ mod tests {
             error.message,
             "invalid arguments for mark_task: missing field `task_id`"
         );
-        let error = decode::<NoParameters>("finish_job", object(serde_json::json!({"now": true})))
-            .unwrap_err();
+        let error =
+            decode::<IncludeDiffRequest>("finish_job", object(serde_json::json!({"now": true})))
+                .unwrap_err();
         assert!(
             error.message.contains("unknown field `now`"),
             "{}",

@@ -6,6 +6,7 @@ description). Every step checks the answer and what the store holds."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import subprocess
@@ -185,14 +186,22 @@ class Store:
         """What `stored()` gives before anything is stored."""
         return "" if self.kind == "jj" else None
 
-    def changes(self) -> str | None:
-        """The `changes` the server should report for the work tree's new
-        README.md: the changed files, a blank line, and their diff in git's
-        format (compare with `without_index_lines`)."""
+    def changes(self) -> dict[str, Any] | None:
+        """The `changes` the server should report by default for the work
+        tree's new README.md: the file with its one line, no diff."""
         if self.kind not in ("git", "jj"):
             return None
-        summary = {"git": "?? README.md", "jj": "A README.md"}[self.kind]
-        return f"{summary}\n\n{new_file_diff('README.md', 'A project with a plan.', self.kind)}"
+        return listing(added("README.md", 1))
+
+
+def added(path: str, lines: int) -> dict[str, Any]:
+    """A new file as `changes.files` lists it."""
+    return {"path": path, "status": "added", "lines_added": lines, "lines_removed": 0}
+
+
+def listing(*files: dict[str, Any]) -> dict[str, Any]:
+    """`changes` listing every one of `files`, without the diff."""
+    return {"files": list(files), "files_total": len(files), "files_shown": len(files)}
 
 
 def new_file_diff(path: str, line: str, kind: str) -> str:
@@ -295,7 +304,7 @@ async def test_full_workflow(planner: Planner, store: Store):
     assert value["summary"] == ""
     assert "set_overarching_goal" in value["guidance"]
     assert all(kind in value["guidance"] for kind in COMMIT_TYPES), value["guidance"]
-    assert without_index_lines(value.get("changes")) == store.changes(), value
+    assert value.get("changes") == store.changes(), value
     assert store.stored() == store.empty()
 
     # Stage 1: the goal.
@@ -362,7 +371,7 @@ async def test_full_workflow(planner: Planner, store: Store):
     assert value["rendered"] == STAGE_6
     assert value["document"] == FINAL_DOCUMENT
     assert value["summary"] == ""
-    assert without_index_lines(value.get("changes")) == store.changes(), value
+    assert value.get("changes") == store.changes(), value
     assert store.stored() == STAGE_6
 
 
@@ -617,14 +626,20 @@ async def test_lists_exactly_the_six_planner_tools(planner: Planner):
 
     properties = {name: set(tool.input_schema.get("properties", {})) for name, tool in tools.items()}
     assert properties == {
-        "gather_requirements": set(),
-        "set_overarching_goal": {"goal", "start_new"},
-        "set_detailed_goal": {"description"},
-        "set_plan": {"plan"},
-        "mark_task": {"task_id", "completed"},
-        "finish_job": set(),
+        "gather_requirements": {"include_diff"},
+        "set_overarching_goal": {"goal", "start_new", "include_diff"},
+        "set_detailed_goal": {"description", "include_diff"},
+        "set_plan": {"plan", "include_diff"},
+        "mark_task": {"task_id", "completed", "include_diff"},
+        "finish_job": {"include_diff"},
     }
     assert tools["mark_task"].input_schema["required"] == ["task_id"]
+    # The diff is asked for, never sent by default.
+    for name, tool in tools.items():
+        include_diff = tool.input_schema["properties"]["include_diff"]
+        assert (include_diff["type"], include_diff["default"]) == ("boolean", False), name
+        assert "cut at 64 KiB" in include_diff["description"], name
+        assert "include_diff" not in tool.input_schema.get("required", []), name
     goal_schema = tools["set_overarching_goal"].input_schema
     goal = goal_schema["properties"]["goal"]
     if "$ref" in goal:
@@ -788,7 +803,7 @@ async def test_every_planner_result_matches_its_output_schema(planner: Planner, 
     for tool, arguments in calls:
         value = await planner.ok(tool, **arguments)
         Draft202012Validator(schemas[tool]).validate(value)
-        assert isinstance(value["changes"], str) and value["changes"].startswith("?? README.md\n\ndiff --git"), value
+        assert value["changes"] == store.changes(), value
         stages.append(value["stage"])
     assert stages == [0, 1, 2, 4, 5, 5, 5, 5, 5, 5, 6, 6]
 
@@ -857,14 +872,15 @@ async def test_a_plan_file_in_a_working_copy_reports_its_changes(quire: Path, tm
     store = Store("file", repository.root, repository.env, ["--plan-file", "PLAN.md"])
     async with planner_session(quire, store, tmp_path) as planner:
         value = await planner.ok("gather_requirements")
-        assert without_index_lines(value.get("changes")) == repository.changes(), value
+        assert value.get("changes") == repository.changes(), value
         await planner.ok("set_overarching_goal", goal=GOAL)
         # The plan file, once written, is a change of the working copy too.
         value = await planner.ok("gather_requirements")
-        changes = without_index_lines(value.get("changes"))
-        summary = {"git": "?? PLAN.md\n?? README.md", "jj": "A PLAN.md\nA README.md"}[kind]
-        assert changes is not None and changes.startswith(f"{summary}\n\n"), changes
-        assert new_file_diff("README.md", "A project with a plan.", kind) in changes, changes
+        assert value.get("changes") == listing(added("PLAN.md", 1), added("README.md", 1)), value
+        value = await planner.ok("gather_requirements", include_diff=True)
+        diff = without_index_lines(value["changes"]["diff"])
+        assert diff is not None and diff.startswith("diff --git a/PLAN.md b/PLAN.md\n"), diff
+        assert new_file_diff("README.md", "A project with a plan.", kind) in diff, diff
     assert store.stored() == STAGE_1
 
 
@@ -872,15 +888,17 @@ async def test_a_plan_file_in_a_working_copy_reports_its_changes(quire: Path, tm
 async def test_a_long_diff_is_cut_at_64_kib_saying_how_much_was_left_out(planner: Planner, store: Store):
     big = "".join(f"line {number:05}\n" for number in range(10_000))
     (store.root / "big.txt").write_text(big, encoding="utf-8")
-    value = await planner.ok("gather_requirements")
+    value = await planner.ok("gather_requirements", include_diff=True)
     changes = value["changes"]
-    summary = {"git": "?? README.md\n?? big.txt", "jj": "A README.md\nA big.txt"}[store.kind]
-    assert changes.startswith(f"{summary}\n\ndiff --git a/README.md b/README.md\n"), changes[:300]
-    head, _, cut = changes.rpartition("\n")
+    # Every line is counted, whatever the diff's cap.
+    assert {key: changes[key] for key in ("files", "files_total", "files_shown")} == listing(
+        added("README.md", 1), added("big.txt", 10_000)), changes["files"]
+    assert changes["diff"].startswith("diff --git a/README.md b/README.md\n"), changes["diff"][:300]
+    head, _, cut = changes["diff"].rstrip("\n").rpartition("\n")
     prefix = "[the diff is cut at 64 KiB: "
     assert cut.startswith(prefix) and cut.endswith(" more bytes not shown]"), cut
     left_out = int(cut[len(prefix):].split(" ")[0])
-    diff = head.split("\n\n", 1)[1] + "\n"
+    diff = head + "\n"
     assert 64 * 1024 - 20 < len(diff.encode()) <= 64 * 1024, len(diff.encode())
     assert diff.endswith("\n+line " + diff.rsplit("\n+line ", 1)[1]), "cut at the end of a line"
     # What was left out is exactly the rest of the full diff.
@@ -893,3 +911,32 @@ async def test_a_long_diff_is_cut_at_64_kib_saying_how_much_was_left_out(planner
                                env=store.env, capture_output=True, text=True).stdout
     assert full.startswith(diff)
     assert len(full.encode()) - len(diff.encode()) == left_out
+
+
+@pytest.mark.parametrize("store", ["git"], indirect=True)
+async def test_a_100_kb_untracked_file_keeps_every_default_result_under_16_kb(planner: Planner, store: Store):
+    """Issue 27: with one untracked 100 KB file, each of these tools returned
+    the whole diff (71.7 KB) on every call. By default each result is under
+    16 KB and lists the file with its lines; `include_diff` adds the diff,
+    cut at 64 KiB."""
+    big = "".join(f"{number:05} {'x' * 57}\n" for number in range(1_600))
+    assert len(big.encode()) == 100 * 1024
+    (store.root / "big.txt").write_text(big, encoding="utf-8")
+    calls = [
+        ("set_overarching_goal", {"goal": GOAL}),
+        ("set_detailed_goal", {"description": DESCRIPTION}),
+        ("set_plan", {"plan": PLAN}),
+        ("mark_task", {"task_id": "1.1"}),
+    ]
+    for tool, arguments in calls:
+        value = await planner.ok(tool, **arguments)
+        size = len(json.dumps(value, separators=(",", ":")).encode())
+        assert size < 16 * 1024, (tool, size)
+        assert value["changes"] == listing(added("README.md", 1), added("big.txt", 1_600)), (tool, value["changes"])
+    for tool, arguments in calls:
+        value = await planner.ok(tool, **arguments, include_diff=True)
+        diff = value["changes"]["diff"]
+        assert f"+++ b/big.txt\n@@ -0,0 +1,1600 @@\n+00000 {'x' * 57}\n" in diff, (tool, diff[:500])
+        kept, _, cut = diff.rstrip("\n").rpartition("\n")
+        assert cut.startswith("[the diff is cut at 64 KiB: ") and cut.endswith(" more bytes not shown]"), (tool, cut)
+        assert len(kept.encode()) < 64 * 1024, tool

@@ -97,7 +97,7 @@ impl<'a> Invocation<'a> {
     }
 
     /// The command as messages show it: without the quiet arguments.
-    fn shown(&self) -> String {
+    pub(super) fn shown(&self) -> String {
         format!("{} {}", self.program, self.args.join(" "))
     }
 
@@ -114,6 +114,21 @@ impl<'a> Invocation<'a> {
         timeout: Duration,
     ) -> Result<String, StoreError> {
         let shown = self.shown();
+        let stdout = self.run_bytes_with_timeout(root, timeout)?;
+        String::from_utf8(stdout).map_err(|_| StoreError::CommandFailed {
+            command: shown,
+            detail: "its output is not UTF-8 text".into(),
+        })
+    }
+
+    /// Runs it in `root` and returns its stdout as bytes, for output that
+    /// may name files whose names are not UTF-8 (`git diff -z`).
+    pub(super) fn run_bytes(self, root: &Path) -> Result<Vec<u8>, StoreError> {
+        self.run_bytes_with_timeout(root, COMMAND_TIMEOUT)
+    }
+
+    fn run_bytes_with_timeout(self, root: &Path, timeout: Duration) -> Result<Vec<u8>, StoreError> {
+        let shown = self.shown();
         let stdout = self.execute(root, timeout, MAX_STDOUT)?;
         if stdout.total > stdout.bytes.len() as u64 {
             return Err(StoreError::CommandFailed {
@@ -124,10 +139,7 @@ impl<'a> Invocation<'a> {
                 ),
             });
         }
-        String::from_utf8(stdout.bytes).map_err(|_| StoreError::CommandFailed {
-            command: shown,
-            detail: "its output is not UTF-8 text".into(),
-        })
+        Ok(stdout.bytes)
     }
 
     /// Runs it in `root` and keeps the first `cap` bytes of its stdout as

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::plan_file::PlanFile;
-use super::{PlanStore, StoreError, StoreKind, repository_store};
+use super::{
+    ChangesDetail, PlanStore, StoreError, StoreKind, WorkingCopyChanges, repository_store,
+};
 use quire_fs::{FolderLock, FsError, Workspace};
 
 /// A plan kept in a file of the workspace (`--plan-file`), for a workspace that
@@ -92,15 +94,13 @@ impl PlanStore for FileStore {
     /// plan file is also the way to plan when jj or git is missing or fails,
     /// so neither stops a call: a missing program (or a bare repository)
     /// means no changes, and a failing command is reported in their place.
-    fn changes(&self) -> Result<Option<String>, StoreError> {
+    fn changes(&self, detail: ChangesDetail) -> Result<Option<WorkingCopyChanges>, StoreError> {
         let changes = repository_store(&self.root)
-            .and_then(|repository| repository.map_or(Ok(None), |store| store.changes()));
+            .and_then(|repository| repository.map_or(Ok(None), |store| store.changes(detail)));
         match changes {
             Ok(changes) => Ok(changes),
             Err(StoreError::ProgramMissing { .. } | StoreError::BareRepository) => Ok(None),
-            Err(error) => Ok(Some(format!(
-                "(the working copy's changes cannot be read: {error})"
-            ))),
+            Err(error) => Ok(Some(WorkingCopyChanges::unreadable(error))),
         }
     }
 

@@ -10,12 +10,31 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::changes::{git_listing, git_new_file_lines};
 use super::command::{CommandStream, Invocation};
 use super::plan_file::PlanFile;
-use super::{Diff, MAX_NEW_FILE_DIFFS, PlanStore, StoreError, StoreKind, changes_text};
+use super::{
+    ChangedFile, ChangesDetail, Diff, FileStatus, LineCounts, MAX_NEW_FILE_DIFFS, PlanStore,
+    StoreError, StoreKind, WorkingCopyChanges,
+};
 use quire_fs::{FolderLock, Workspace};
 
 const INSTALL: &str = "install git, or start the server with `--plan-file PATH`";
+
+/// How every listing and diff compares files: no external diff program, no
+/// text conversion (both run programs the repository names), and renames
+/// found whatever `diff.renames` says, so the list and the diff agree.
+const COMPARED: [&str; 3] = ["--no-ext-diff", "--no-textconv", "--find-renames"];
+
+/// An untracked file's path, relative to the workspace root.
+struct UntrackedPath {
+    /// The path as shown (a name that is not UTF-8 with replacement
+    /// characters).
+    shown: String,
+    /// Whether `shown` is the path itself, so that a command can be given
+    /// it (a command's arguments here are text).
+    exact: bool,
+}
 
 /// The plan's file name inside the git directory.
 pub(crate) const PLAN_FILE_NAME: &str = "QUIRE_PLAN";
@@ -254,42 +273,28 @@ impl GitStore {
         self.file.remove_if(is_done)
     }
 
-    /// The diff of the work tree beneath the root against the last commit
-    /// (the empty tree before the first), tracked files first, then every
-    /// untracked file as a new one, as `git status --untracked-files=all`
-    /// lists them. No external diff program or text conversion runs.
-    fn diff(&self, drivers: &[String]) -> Result<Diff, StoreError> {
-        const SHOWN: [&str; 5] = [
-            "--no-color",
-            "--no-ext-diff",
-            "--no-textconv",
-            "--src-prefix=a/",
-            "--dst-prefix=b/",
-        ];
-        let mut diff = Diff::new();
-        let base = match safe_git(&[])
+    /// What the work tree is compared with: the last commit, or before the
+    /// first the empty tree (everything tracked is new).
+    fn base(&self) -> Result<String, StoreError> {
+        match safe_git(&[])
             .args(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"])
             .run(&self.root)
         {
-            Ok(_) => "HEAD".to_owned(),
-            // No commit yet: everything tracked is new.
-            Err(StoreError::CommandFailed { .. }) => safe_git(&[])
+            Ok(_) => Ok("HEAD".to_owned()),
+            Err(StoreError::CommandFailed { .. }) => Ok(safe_git(&[])
                 .args(["hash-object", "-t", "tree", "--stdin"])
                 .stdin("")
                 .run(&self.root)?
                 .trim()
-                .to_owned(),
-            Err(error) => return Err(error),
-        };
-        // `--relative`: only what lies beneath the root, named relative to it.
-        diff.push(
-            safe_git(drivers)
-                .args(["diff", "--relative", "--ignore-submodules=all"])
-                .args(SHOWN)
-                .args([base.as_str(), "--"])
-                .run_capped(&self.root, diff.room())?,
-        );
-        let untracked = safe_git(&[])
+                .to_owned()),
+            Err(error) => Err(error),
+        }
+    }
+
+    /// The untracked files beneath the root, as `git status
+    /// --untracked-files=all` lists them, relative to the root.
+    fn untracked(&self) -> Result<Vec<UntrackedPath>, StoreError> {
+        let listed = safe_git(&[])
             .args([
                 "ls-files",
                 "-z",
@@ -298,21 +303,97 @@ impl GitStore {
                 "--",
                 ".",
             ])
-            .run(&self.root)?;
-        // One `git diff --no-index` per new file, for at most
-        // MAX_NEW_FILE_DIFFS of them.
-        let paths = untracked.split('\0').filter(|path| !path.is_empty());
-        for (index, path) in paths.enumerate() {
+            .run_bytes(&self.root)?;
+        Ok(listed
+            .split(|&byte| byte == 0)
+            .filter(|path| !path.is_empty())
+            .map(|path| match String::from_utf8(path.to_vec()) {
+                Ok(shown) => UntrackedPath { shown, exact: true },
+                Err(_) => UntrackedPath {
+                    shown: String::from_utf8_lossy(path).into_owned(),
+                    exact: false,
+                },
+            })
+            .collect())
+    }
+
+    /// Every changed file beneath the root: the tracked ones as `git diff`
+    /// against `base` sees them (staged or not), then every untracked file
+    /// as a new one, its lines counted for the first
+    /// [`MAX_NEW_FILE_DIFFS`] (one command each). No external diff program
+    /// or text conversion runs.
+    fn files(
+        &self,
+        drivers: &[String],
+        base: &str,
+        untracked: &[UntrackedPath],
+    ) -> Result<Vec<ChangedFile>, StoreError> {
+        // `--relative`: only what lies beneath the root, named relative to it.
+        let listing = safe_git(drivers)
+            .args(["diff", "--relative", "--ignore-submodules=all"])
+            .args(COMPARED)
+            .args(["--raw", "--numstat", "-z", base, "--"]);
+        let shown = listing.shown();
+        let mut files = git_listing(&listing.run_bytes(&self.root)?, &shown)?;
+        for (index, path) in untracked.iter().enumerate() {
+            let lines = match path {
+                UntrackedPath { shown, exact: true } if index < MAX_NEW_FILE_DIFFS => {
+                    // `--no-index` exits 1 when the files differ, as they do here.
+                    let counted = safe_git(drivers)
+                        .args(["diff", "--no-index", "--numstat", "-z"])
+                        .args(COMPARED)
+                        .args(["--", "/dev/null", shown.as_str()])
+                        .success_code(1);
+                    let shown = counted.shown();
+                    git_new_file_lines(&counted.run_bytes(&self.root)?, &shown)?
+                }
+                _ => LineCounts::NotCounted,
+            };
+            files.push(ChangedFile {
+                path: path.shown.clone(),
+                status: FileStatus::Added,
+                previous_path: None,
+                lines,
+            });
+        }
+        Ok(files)
+    }
+
+    /// The diff of the work tree beneath the root against `base`, tracked
+    /// files first, then each untracked file as a new one (at most
+    /// [`MAX_NEW_FILE_DIFFS`] of them). No external diff program or text
+    /// conversion runs.
+    fn diff(
+        &self,
+        drivers: &[String],
+        base: &str,
+        untracked: &[UntrackedPath],
+    ) -> Result<Diff, StoreError> {
+        const SHOWN: [&str; 3] = ["--no-color", "--src-prefix=a/", "--dst-prefix=b/"];
+        let mut diff = Diff::new();
+        diff.push(
+            safe_git(drivers)
+                .args(["diff", "--relative", "--ignore-submodules=all"])
+                .args(COMPARED)
+                .args(SHOWN)
+                .args([base, "--"])
+                .run_capped(&self.root, diff.room())?,
+        );
+        for (index, path) in untracked.iter().enumerate() {
+            if !path.exact {
+                diff.skip_unnamed_file();
+                continue;
+            }
             if diff.room() == 0 || index >= MAX_NEW_FILE_DIFFS {
                 diff.skip_file();
                 continue;
             }
-            // `--no-index` exits 1 when the files differ, as they do here.
             diff.push(
                 safe_git(drivers)
                     .args(["diff", "--no-index"])
+                    .args(COMPARED)
                     .args(SHOWN)
-                    .args(["--", "/dev/null", path])
+                    .args(["--", "/dev/null", path.shown.as_str()])
                     .success_code(1)
                     .run_capped(&self.root, diff.room())?,
             );
@@ -321,23 +402,22 @@ impl GitStore {
     }
 
     /// [`PlanStore::changes`], with git's own errors.
-    fn changes_listed(&self) -> Result<Option<String>, StoreError> {
+    fn changes_listed(
+        &self,
+        detail: ChangesDetail,
+    ) -> Result<Option<WorkingCopyChanges>, StoreError> {
         let drivers = filter_drivers(&self.root)?;
-        // `-- .`: only what lies beneath the workspace root, shown relative to it.
-        let status = safe_git(&drivers)
-            .args([
-                "status",
-                "--short",
-                "--untracked-files=all",
-                "--ignore-submodules=all",
-                "--",
-                ".",
-            ])
-            .run(&self.root)?;
-        if status.trim().is_empty() {
+        let base = self.base()?;
+        let untracked = self.untracked()?;
+        let files = self.files(&drivers, &base, &untracked)?;
+        if files.is_empty() {
             return Ok(None);
         }
-        Ok(changes_text(&status, self.diff(&drivers)?))
+        let diff = match detail {
+            ChangesDetail::Files => None,
+            ChangesDetail::FilesAndDiff => Some(self.diff(&drivers, &base, &untracked)?.finish()),
+        };
+        Ok(WorkingCopyChanges::of(files, diff))
     }
 
     /// The message of the last commit (`git log -1 --format=%B`).
@@ -361,8 +441,8 @@ impl PlanStore for GitStore {
         self.file.save(text)
     }
 
-    fn changes(&self) -> Result<Option<String>, StoreError> {
-        self.changes_listed().map_err(|error| match error {
+    fn changes(&self, detail: ChangesDetail) -> Result<Option<WorkingCopyChanges>, StoreError> {
+        self.changes_listed(detail).map_err(|error| match error {
             StoreError::CommandFailed { command, detail } if is_partial_clone(&self.root) => {
                 StoreError::CommandFailed {
                     command,

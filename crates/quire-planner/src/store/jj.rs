@@ -3,9 +3,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::changes::{JJ_LISTING_ALIAS, JJ_LISTING_TEMPLATE, jj_listing, jj_summary};
 use super::command::Invocation;
 use super::git::NO_FETCH;
-use super::{Diff, PlanStore, StoreError, StoreKind, changes_text};
+use super::{
+    ChangedFile, ChangesDetail, Diff, PlanStore, StoreError, StoreKind, WorkingCopyChanges,
+};
 use quire_fs::{FolderLock, Workspace};
 
 const INSTALL: &str = "install Jujutsu (`cargo install --locked jj-cli`), or start the server with `--plan-file PATH`";
@@ -52,6 +55,29 @@ impl JjStore {
         invocation
     }
 
+    /// The changed files of `@` beneath the root, with their line counts
+    /// ([`JJ_LISTING_TEMPLATE`]); from `jj diff --summary`, uncounted, when
+    /// this jj's templates cannot count them.
+    fn files(&self) -> Result<Vec<ChangedFile>, StoreError> {
+        // The template goes in as an alias (a TOML literal string: it holds
+        // no `'`), so that messages name the command, not the template.
+        let alias = format!("template-aliases.{JJ_LISTING_ALIAS}='{JJ_LISTING_TEMPLATE}'");
+        let listing = self
+            .invocation(&["log", "-r", "@", "--no-graph", "-T", JJ_LISTING_ALIAS])
+            .quiet_args(["--config", alias.as_str()]);
+        let shown = listing.shown();
+        match listing.run(&self.root) {
+            Ok(output) => jj_listing(&output, &shown),
+            // An older jj: its template language lacks a method used.
+            Err(StoreError::CommandFailed { detail, .. })
+                if detail.contains("Failed to parse template") =>
+            {
+                Ok(jj_summary(&self.jj(&["diff", "--summary", "."], None)?))
+            }
+            Err(error) => Err(error),
+        }
+    }
+
     fn jj(&self, args: &[&str], stdin: Option<&str>) -> Result<String, StoreError> {
         let mut invocation = self.invocation(args);
         if let Some(stdin) = stdin {
@@ -74,20 +100,26 @@ impl PlanStore for JjStore {
         self.jj(&["describe", "--stdin"], Some(text)).map(drop)
     }
 
-    fn changes(&self) -> Result<Option<String>, StoreError> {
-        // `.`: only what lies beneath the workspace root, shown relative to it.
-        let summary = self.jj(&["diff", "--summary", "."], None)?;
-        if summary.trim().is_empty() {
+    fn changes(&self, detail: ChangesDetail) -> Result<Option<WorkingCopyChanges>, StoreError> {
+        let files = self.files()?;
+        if files.is_empty() {
             return Ok(None);
         }
-        // `--git`: git's format whatever diff formatter or tool the
-        // configuration names.
-        let mut diff = Diff::new();
-        diff.push(
-            self.invocation(&["diff", "--git", "."])
-                .run_capped(&self.root, diff.room())?,
-        );
-        Ok(changes_text(&summary, diff))
+        let diff = match detail {
+            ChangesDetail::Files => None,
+            // `--git`: git's format whatever diff formatter or tool the
+            // configuration names. `.`: only what lies beneath the
+            // workspace root, shown relative to it.
+            ChangesDetail::FilesAndDiff => {
+                let mut diff = Diff::new();
+                diff.push(
+                    self.invocation(&["diff", "--git", "."])
+                        .run_capped(&self.root, diff.room())?,
+                );
+                Some(diff.finish())
+            }
+        };
+        Ok(WorkingCopyChanges::of(files, diff))
     }
 
     fn lock(&self, timeout: Duration) -> Result<FolderLock, StoreError> {

@@ -2,6 +2,7 @@
 //! working-copy change, a file in the git directory (offered as the next
 //! commit message), or a plain file beneath the workspace root.
 
+mod changes;
 mod command;
 mod file;
 mod git;
@@ -11,6 +12,7 @@ mod plan_file;
 use std::path::Path;
 use std::time::Duration;
 
+pub use changes::{ChangedFile, ChangesDetail, FileStatus, LineCounts, WorkingCopyChanges};
 pub use command::CommandStream;
 pub use file::FileStore;
 pub use git::{GitStore, hooks_folder, is_partial_clone, stream_git};
@@ -58,12 +60,12 @@ pub trait PlanStore: Send + Sync {
     fn load(&self) -> Result<String, StoreError>;
     /// Replaces the stored text.
     fn save(&self, text: &str) -> Result<(), StoreError>;
-    /// The working copy's file changes beneath the workspace root: the
-    /// changed files (`jj diff --summary`, `git status --short`), a blank
-    /// line, and their diff in git's format, cut at [`MAX_DIFF_BYTES`] with
-    /// a last line saying how much was left out (see `changes_text`).
-    /// `None` when there are none, or no working copy.
-    fn changes(&self) -> Result<Option<String>, StoreError>;
+    /// The working copy's changes beneath the workspace root: every changed
+    /// file with its status and line counts, and with
+    /// [`ChangesDetail::FilesAndDiff`] their diff in git's format, cut at
+    /// [`MAX_DIFF_BYTES`] with a last line saying what was left out. `None`
+    /// when nothing changed, or there is no working copy.
+    fn changes(&self, detail: ChangesDetail) -> Result<Option<WorkingCopyChanges>, StoreError>;
     /// Serializes read-modify-write of the plan across threads and
     /// processes until the guard is dropped. The lock is taken on a folder
     /// (the repository's metadata folder, or the plan file's folder), so no
@@ -85,9 +87,11 @@ pub trait PlanStore: Send + Sync {
 /// context.
 pub const MAX_DIFF_BYTES: usize = 64 * 1024;
 
-/// The most new (untracked) files whose diff the git store collects, one
-/// command each: a folder of thousands of untracked files must not make
-/// every call start thousands of processes.
+/// The most new (untracked) files whose lines the git store counts (and
+/// whose diff it collects when asked), one command each: a folder of
+/// thousands of untracked files must not make every call start thousands
+/// of processes. The others are listed uncounted
+/// ([`LineCounts::NotCounted`]).
 pub const MAX_NEW_FILE_DIFFS: usize = 100;
 
 /// A diff collected in pieces (one command each) within
@@ -100,6 +104,9 @@ pub(crate) struct Diff {
     /// Pieces not even run because the diff was full or had
     /// [`MAX_NEW_FILE_DIFFS`] new files (their size in the diff is unknown).
     omitted_files: usize,
+    /// New files whose diff was not collected because their name is not
+    /// UTF-8 (a command is given its arguments as text).
+    unnamed_files: usize,
 }
 
 impl Diff {
@@ -108,6 +115,7 @@ impl Diff {
             text: String::new(),
             omitted_bytes: 0,
             omitted_files: 0,
+            unnamed_files: 0,
         }
     }
 
@@ -131,15 +139,35 @@ impl Diff {
         self.omitted_files += 1;
     }
 
-    /// The diff, ending with a line that says what was left out, if anything.
-    fn finish(self) -> String {
+    /// Counts a new file whose diff was not collected because its name is
+    /// not UTF-8.
+    pub(crate) fn skip_unnamed_file(&mut self) {
+        self.unnamed_files += 1;
+    }
+
+    /// The diff, ending with lines that say what was left out, if anything.
+    pub(crate) fn finish(self) -> String {
         let full = self.omitted_bytes > 0 || self.text.len() >= MAX_DIFF_BYTES;
         let mut text = self.text;
-        if self.omitted_bytes == 0 && self.omitted_files == 0 {
+        if self.omitted_bytes == 0 && self.omitted_files == 0 && self.unnamed_files == 0 {
             return text;
         }
         if !text.is_empty() && !text.ends_with('\n') {
             text.push('\n');
+        }
+        if self.unnamed_files > 0 {
+            let (files, name) = if self.unnamed_files == 1 {
+                ("file", "name is")
+            } else {
+                ("files", "names are")
+            };
+            text.push_str(&format!(
+                "[the diff of {} new {files} whose {name} not UTF-8 is not shown]\n",
+                self.unnamed_files
+            ));
+        }
+        if self.omitted_bytes == 0 && self.omitted_files == 0 {
+            return text;
         }
         let mut left_out = Vec::new();
         if self.omitted_bytes > 0 {
@@ -167,20 +195,6 @@ impl Diff {
         ));
         text
     }
-}
-
-/// The text of [`PlanStore::changes`]: the summary of changed files, then
-/// (after a blank line) their diff. `None` when the summary is empty.
-pub(crate) fn changes_text(summary: &str, diff: Diff) -> Option<String> {
-    let summary = summary.trim_end();
-    if summary.is_empty() {
-        return None;
-    }
-    let diff = diff.finish();
-    if diff.trim().is_empty() {
-        return Some(summary.to_owned());
-    }
-    Some(format!("{summary}\n\n{}", diff.trim_end()))
 }
 
 /// Why a store could not be used. Messages say what failed and what to do,
