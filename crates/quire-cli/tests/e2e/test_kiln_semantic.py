@@ -72,7 +72,7 @@ async def eventually(check, what: str, seconds: float = 30.0):
 
 @pytest.mark.skipif(not MINILM_INSTALLED, reason=f"the minilm model is not installed in {MODELS}")
 async def test_minilm_finds_notes_by_meaning_with_filters_modes_and_progress(quire: Path, kiln: Path, tmp_path: Path):
-    async with stdio_session(quire, kiln, tmp_path / "server.stderr", args=("--tools", "kiln"),
+    async with stdio_session(quire, kiln, tmp_path / "server.stderr", args=("--tools", "kiln", "--embedder", "minilm"),
                              env=minilm_env()) as session:
         found = await session.ok_for({"query": "how do I make bread at home", "limit": 3}, tool=TOOL)
         assert found["embedder"].startswith("minilm:all-MiniLM-L6-v2")
@@ -129,6 +129,41 @@ async def test_the_static_tier_answers_and_keeps_an_index_of_its_own(quire: Path
     # Its vectors are not minilm's: a file of its own, never mixed.
     names = sorted(p.name for p in (kiln / ".quire").iterdir())
     assert len(names) == 1 and names[0].startswith("semantic-static-all-minilm-l6-v2-"), names
+
+
+@pytest.mark.skipif(not (MINILM_INSTALLED and STATIC_DISTILLED), reason=f"both tiers are not installed in {MODELS}")
+async def test_every_installed_tier_is_kept_and_the_best_complete_one_answers(quire: Path, kiln: Path, tmp_path: Path):
+    """Issue 26: without --embedder the server keeps an index per installed
+    embedder (minilm, then the static table); every answer is from a tier
+    that is complete, says which, and how each tier stands; once minilm is
+    complete it answers; get_kiln_info shows both tiers."""
+    async with stdio_session(quire, kiln, tmp_path / "server.stderr", args=("--tools", "kiln"),
+                             env=minilm_env()) as session:
+        found = await session.ok_for({"query": "baking bread with a starter", "limit": 2}, tool=TOOL)
+        tiers = {tier["embedder"].split(":")[0]: tier for tier in found["tiers"]}
+        assert list(tiers) == ["minilm", "static"], found["tiers"]
+        answering = found["embedder"].split(":")[0]
+        assert tiers[answering]["ready"] is True and found["index"]["ready"] is True, found
+        assert "notice" not in found
+        assert found["results"][0]["path"] == "cooking/Sourdough.md", found
+
+        async def minilm_answers():
+            found = await session.ok_for({"query": "baking bread with a starter", "limit": 2}, tool=TOOL)
+            return found if found["embedder"].startswith("minilm:") else None
+
+        found = await eventually(minilm_answers, "minilm to answer")
+        assert found["tiers"][0]["ready"] is True and found["index"]["ready"] is True, found
+        info = await session.ok_for({"detailed": True}, tool="get_kiln_info")
+        assert [tier["embedder"].split(":")[0] for tier in info["semantic"]["tiers"]] == ["minilm", "static"]
+
+        async def both_ready():
+            info = await session.ok_for({"detailed": True}, tool="get_kiln_info")
+            return all(tier["ready"] for tier in info["semantic"]["tiers"])
+
+        await eventually(both_ready, "both tiers to be complete", seconds=120)
+    # Each tier keeps an index of its own.
+    names = sorted(p.name for p in (kiln / ".quire").iterdir())
+    assert [name.split("-")[1] for name in names] == ["minilm", "static"], names
 
 
 class FakeEmbeddings:
