@@ -1,6 +1,7 @@
 //! `quire models install`: puts the `minilm` embedder's model files in the
-//! models folder, verified (`install`, with the downloads in `fetch`).
-//! `quire models distill`: distills the `static` embedder's table from them
+//! models folder, verified (`install`, with the downloads in `fetch`), then
+//! distills the `static` embedder's table from them, so that one command
+//! gives every local tier. `quire models distill`: the distillation alone
 //! (the work is `quire_embed::distill`; the progress bar is drawn here).
 
 mod fetch;
@@ -41,7 +42,8 @@ fn models_dir_or_default(models_dir: Option<PathBuf>) -> Result<PathBuf, ModelsE
 }
 
 /// Installs all-MiniLM-L6-v2 into `models_dir` (default: the cache folder)
-/// from `from` when given, else from `source`.
+/// from `from` when given, else from `source`, then distills the static
+/// table from it (unless a fresh one is there): every local tier.
 pub(super) fn install(
     source: SourceArg,
     from: Option<PathBuf>,
@@ -56,7 +58,7 @@ pub(super) fn install(
     let report = install::install_minilm(&models_dir, &source)
         .with_context(|| format!("cannot install {MINILM_DIR} from {source}"))?;
     output::message(&summary(&report, &source));
-    Ok(Outcome::Success)
+    distill(Some(models_dir))
 }
 
 /// Distills the `static` table in `models_dir` (default: the cache folder)
@@ -67,6 +69,11 @@ pub(super) fn distill(models_dir: Option<PathBuf>) -> anyhow::Result<Outcome> {
     let mut bar = None;
     let distilled = distill::distill_static(&models_dir, |step: DistillProgress| {
         bar.get_or_insert_with(|| {
+            // Said once before the work, terminal or not: it takes a while.
+            output::message(&format!(
+                "distilling {STATIC_DIR} (the fast `static` tier) from {MINILM_DIR}: {} tokens through the model, about 1 to 3 minutes on 2 cores",
+                step.total
+            ));
             progress::bar(Some(step.total as u64), "distilling", DISTILL_TEMPLATE)
         })
         .set_position(step.done as u64);
