@@ -174,6 +174,17 @@ fn index_then_call_with_minilm() {
         .path()
         .join(".quire/semantic-minilm-all-minilm-l6-v2-mean-256.idx");
     assert!(file.is_file());
+    // Issue 26: with the static table distilled too, every tier is
+    // indexed, the fastest first, and the plan is said first.
+    if quire_embed::static_dir(&models).join("model.safetensors").is_file() {
+        assert!(
+            said.contains("indexing 2 tiers, the fastest first: static, then minilm"),
+            "{said}"
+        );
+        assert!(said.find("loading the `static`") < said.find("loading the `minilm`"));
+        let saved = fs::read_dir(kiln.path().join(".quire")).unwrap().count();
+        assert_eq!(saved, 2, "an index per tier");
+    }
     fs::write(
         kiln.path().join("money/Budget.md"),
         "# Budget\n\nPensions.\n",

@@ -1,8 +1,13 @@
-//! `quire index`: builds or refreshes a kiln's semantic index from the
+//! `quire index`: builds or refreshes a kiln's semantic indexes from the
 //! shell, with a progress bar (notes, chunks, chunks/s, time left), so that
 //! a large vault is embedded once before the first `semantic_search`
-//! rather than while an agent waits. The server then loads the saved index
-//! and embeds only what changed since.
+//! rather than while an agent waits. The server then loads the saved
+//! indexes and embeds only what changed since.
+//!
+//! Without `--embedder` it indexes every installed tier, the fastest first
+//! (the `static` table, then `minilm`), so a complete index a server can
+//! answer from exists as early as possible; it says what it will do first,
+//! and once the rate is measured, how long the rest will take.
 
 use std::path::Path;
 
@@ -17,16 +22,43 @@ pub(super) fn run(root: &Path, embedder: &EmbedderArgs) -> anyhow::Result<Outcom
     let workspace = quire_fs::Workspace::new(root).map_err(|error| {
         anyhow::anyhow!("cannot open the kiln root {}: {error}", root.display())
     })?;
-    match index(&workspace, embedder) {
-        Ok(()) => Ok(Outcome::Success),
-        Err(error) => {
+    let mut tiers = vec![embedder.source()?];
+    tiers.extend(embedder.fallbacks());
+    // The fastest first: a complete index to answer from, soonest.
+    tiers.reverse();
+    let names: Vec<String> = tiers.iter().map(source_name).collect();
+    if names.len() > 1 {
+        eprintln!(
+            "indexing {} tiers, the fastest first: {} (a server answers from the best complete one)",
+            names.len(),
+            names.join(", then ")
+        );
+    }
+    for tier in tiers {
+        if let Err(error) = index(&workspace, tier) {
             super::output::message(&format!("error: {error}"));
-            Ok(Outcome::Findings)
+            return Ok(Outcome::Findings);
         }
+    }
+    Ok(Outcome::Success)
+}
+
+/// The name of the embedder a source loads (`static`, `minilm`, ...).
+fn source_name(source: &quire_kiln::EmbedderSource) -> String {
+    match source {
+        quire_kiln::EmbedderSource::Load { name, .. } => name.clone(),
+        quire_kiln::EmbedderSource::Unavailable(_) => "none".to_owned(),
     }
 }
 
-fn index(workspace: &quire_fs::Workspace, embedder: &EmbedderArgs) -> anyhow::Result<()> {
+/// How long the embedding runs before its rate is measured and the time
+/// left said.
+const RATE_SAMPLE: std::time::Duration = std::time::Duration::from_secs(10);
+
+fn index(
+    workspace: &quire_fs::Workspace,
+    source: quire_kiln::EmbedderSource,
+) -> anyhow::Result<()> {
     use std::time::Instant;
 
     use quire_kiln::{
@@ -34,7 +66,7 @@ fn index(workspace: &quire_fs::Workspace, embedder: &EmbedderArgs) -> anyhow::Re
         index_file_name, plan_refresh,
     };
 
-    let (name, load) = match embedder.source()? {
+    let (name, load) = match source {
         EmbedderSource::Load { name, load } => (name, load),
         EmbedderSource::Unavailable(why) => anyhow::bail!("{why}"),
     };
@@ -65,13 +97,30 @@ fn index(workspace: &quire_fs::Workspace, embedder: &EmbedderArgs) -> anyhow::Re
         "{bar:30} {pos}/{len} chunks, {msg}, {per_sec}, {eta} left",
     );
     let mut notes_done = 0u64;
+    let mut chunks_done = 0usize;
+    let mut told_rate = false;
+    let embedding = Instant::now();
     let mut last_save = Instant::now();
     let mut save_error = None;
     let save = |index: &SemanticIndex| index.save(workspace);
     let report = apply_plan(&mut index, embedder.as_ref(), plan, |index, _, embedded| {
         notes_done += 1;
+        chunks_done += embedded;
         bar.set_message(format!("{notes_done}/{notes} notes"));
         bar.inc(embedded as u64);
+        // Said once, in words, from the rate measured so far (the bar's
+        // own estimate moves with every note).
+        if !told_rate && embedding.elapsed() >= RATE_SAMPLE && chunks_done < chunks {
+            told_rate = true;
+            let rate = chunks_done as f64 / embedding.elapsed().as_secs_f64();
+            bar.suspend(|| {
+                eprintln!(
+                    "`{name}` embeds {rate:.1} chunks/s here: the {} left take about {}",
+                    counted(chunks - chunks_done, "chunk"),
+                    duration_words((chunks - chunks_done) as f64 / rate.max(1e-9))
+                );
+            });
+        }
         // A long first run saves as it goes, so an interrupted one resumes.
         if last_save.elapsed() >= SAVE_EVERY {
             if let Err(error) = save(index) {
@@ -103,6 +152,17 @@ fn index(workspace: &quire_fs::Workspace, embedder: &EmbedderArgs) -> anyhow::Re
         eprintln!("skipped: {skipped}");
     }
     Ok(())
+}
+
+/// `45 s`, `12 min`, `3.4 h`.
+fn duration_words(seconds: f64) -> String {
+    if seconds < 90.0 {
+        format!("{seconds:.0} s")
+    } else if seconds < 90.0 * 60.0 {
+        format!("{:.0} min", seconds / 60.0)
+    } else {
+        format!("{:.1} h", seconds / 3600.0)
+    }
 }
 
 /// `1 note`, `2 notes`.

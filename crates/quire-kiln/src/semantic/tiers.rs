@@ -49,7 +49,7 @@ impl SemanticTiers {
         SemanticTiers {
             tiers: sources
                 .into_iter()
-                .map(|source| LiveSemantic::new(source, options.clone()))
+                .map(|source| LiveSemantic::new(source, *options))
                 .collect(),
         }
     }
