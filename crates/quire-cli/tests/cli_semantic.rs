@@ -176,7 +176,10 @@ fn index_then_call_with_minilm() {
     assert!(file.is_file());
     // Issue 26: with the static table distilled too, every tier is
     // indexed, the fastest first, and the plan is said first.
-    if quire_embed::static_dir(&models).join("model.safetensors").is_file() {
+    if quire_embed::static_dir(&models)
+        .join("model.safetensors")
+        .is_file()
+    {
         assert!(
             said.contains("indexing 2 tiers, the fastest first: static, then minilm"),
             "{said}"

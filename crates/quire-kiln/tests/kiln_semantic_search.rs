@@ -370,9 +370,18 @@ impl Embedder for Flaky {
 #[test]
 fn a_failing_embedder_leaves_a_partial_index_and_says_why() {
     let dir = vault();
+    // More notes than one embedding call takes (notes are embedded in
+    // groups of about 256 chunks): the first call succeeds, the next fails.
+    for n in 0..300 {
+        write(
+            dir.path(),
+            &format!("bulk/n{n:03}.md"),
+            &format!("# Note {n}\nSome words.\n"),
+        );
+    }
     let flaky = Arc::new(Flaky {
         inner: HashingEmbedder::new(),
-        ok: 2,
+        ok: 1,
         calls: AtomicUsize::new(0),
     });
     let tools = tools_with(dir.path(), flaky);

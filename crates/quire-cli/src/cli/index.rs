@@ -99,28 +99,40 @@ fn index(
     let mut notes_done = 0u64;
     let mut chunks_done = 0usize;
     let mut told_rate = false;
+    // When the last note was reported, and how many chunks were done then.
+    let mut last_report = (std::time::Duration::ZERO, 0usize);
     let embedding = Instant::now();
     let mut last_save = Instant::now();
     let mut save_error = None;
     let save = |index: &SemanticIndex| index.save(workspace);
     let report = apply_plan(&mut index, embedder.as_ref(), plan, |index, _, embedded| {
-        notes_done += 1;
-        chunks_done += embedded;
-        bar.set_message(format!("{notes_done}/{notes} notes"));
-        bar.inc(embedded as u64);
         // Said once, in words, from the rate measured so far (the bar's
-        // own estimate moves with every note).
-        if !told_rate && embedding.elapsed() >= RATE_SAMPLE && chunks_done < chunks {
+        // own estimate moves with every note). Notes are embedded in groups
+        // and reported together right after their group: a report that
+        // comes well after the previous one opens a new group, so every
+        // chunk reported before it was done by the previous report's time.
+        let now = embedding.elapsed();
+        let (then, done_then) = last_report;
+        if !told_rate
+            && then >= RATE_SAMPLE
+            && now.saturating_sub(then) >= std::time::Duration::from_millis(10)
+            && done_then < chunks
+        {
             told_rate = true;
-            let rate = chunks_done as f64 / embedding.elapsed().as_secs_f64();
+            let rate = done_then as f64 / then.as_secs_f64();
             bar.suspend(|| {
                 eprintln!(
                     "`{name}` embeds {rate:.1} chunks/s here: the {} left take about {}",
-                    counted(chunks - chunks_done, "chunk"),
-                    duration_words((chunks - chunks_done) as f64 / rate.max(1e-9))
+                    counted(chunks - done_then, "chunk"),
+                    duration_words((chunks - done_then) as f64 / rate.max(1e-9))
                 );
             });
         }
+        notes_done += 1;
+        chunks_done += embedded;
+        last_report = (embedding.elapsed(), chunks_done);
+        bar.set_message(format!("{notes_done}/{notes} notes"));
+        bar.inc(embedded as u64);
         // A long first run saves as it goes, so an interrupted one resumes.
         if last_save.elapsed() >= SAVE_EVERY {
             if let Err(error) = save(index) {

@@ -8,8 +8,12 @@ use crate::MAX_NOTE_BYTES;
 use quire_embed::Embedder;
 use quire_fs::{WalkEntry, WalkOptions, Workspace};
 
-/// How many chunk texts are given to the embedder at once.
-pub(super) const EMBED_BATCH: usize = 64;
+/// How many chunks of several notes are embedded together: an embedder
+/// that batches by length (MiniLM) pads each batch only to its longest
+/// text, so the more texts it can sort, the less padding it computes.
+/// Note by note, a note of one long and three short sections pads the
+/// short ones to the long one.
+pub(super) const EMBED_ACROSS_NOTES: usize = 256;
 
 /// What [`refresh`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -24,20 +28,6 @@ pub struct RefreshReport {
     pub notes_removed: usize,
     /// The notes or folders that could not be read, and why.
     pub skipped: Vec<String>,
-}
-
-/// The vectors of `chunks`, in order, given to the embedder
-/// [`EMBED_BATCH`] at a time.
-pub(super) fn embed_chunks(
-    embedder: &dyn Embedder,
-    chunks: &[Chunk],
-) -> Result<Vec<Vec<f32>>, SemanticError> {
-    let mut vectors = Vec::with_capacity(chunks.len());
-    for batch in chunks.chunks(EMBED_BATCH) {
-        let texts: Vec<&str> = batch.iter().map(|chunk| chunk.text.as_str()).collect();
-        vectors.extend(embedder.embed(&texts)?);
-    }
-    Ok(vectors)
 }
 
 /// A note to embed: new, or its text changed.
@@ -124,9 +114,65 @@ pub fn plan_refresh(
     Ok(plan)
 }
 
+/// The vectors of several notes' chunks, embedded together
+/// ([`EMBED_ACROSS_NOTES`] texts to a call, so the embedder sorts them by
+/// length across notes), split back per note in order.
+pub(super) fn embed_notes(
+    embedder: &dyn Embedder,
+    notes: &[&[Chunk]],
+) -> Result<Vec<Vec<Vec<f32>>>, SemanticError> {
+    let texts: Vec<&str> = notes
+        .iter()
+        .flat_map(|chunks| chunks.iter().map(|chunk| chunk.text.as_str()))
+        .collect();
+    let mut vectors = Vec::with_capacity(texts.len());
+    for call in texts.chunks(EMBED_ACROSS_NOTES) {
+        let embedded = embedder.embed(call)?;
+        if embedded.len() != call.len() {
+            // Split back per note, a missing vector would shift every
+            // later note's: refused whole.
+            return Err(SemanticError::Embed(quire_embed::EmbedError::Embed(
+                format!(
+                    "the `{}` embedder returned {} vectors for {} texts",
+                    embedder.id(),
+                    embedded.len(),
+                    call.len()
+                ),
+            )));
+        }
+        vectors.extend(embedded);
+    }
+    let mut vectors = vectors.into_iter();
+    Ok(notes
+        .iter()
+        .map(|chunks| vectors.by_ref().take(chunks.len()).collect())
+        .collect())
+}
+
+/// The notes of `notes` cut into groups of about [`EMBED_ACROSS_NOTES`]
+/// chunks (a note is never split), in order.
+pub(super) fn note_groups<T>(notes: Vec<T>, chunks: impl Fn(&T) -> usize) -> Vec<Vec<T>> {
+    let mut groups = Vec::new();
+    let mut group = Vec::new();
+    let mut in_group = 0;
+    for note in notes {
+        in_group += chunks(&note);
+        group.push(note);
+        if in_group >= EMBED_ACROSS_NOTES {
+            groups.push(std::mem::take(&mut group));
+            in_group = 0;
+        }
+    }
+    if !group.is_empty() {
+        groups.push(group);
+    }
+    groups
+}
+
 /// Does what `plan` says to `index`: forgets the notes gone, then embeds
-/// the changed ones one at a time, calling `embedded` after each with the
-/// note (so a caller can show progress, or save now and then).
+/// the changed ones, several notes' chunks together (see
+/// [`EMBED_ACROSS_NOTES`]), calling `embedded` after each note is in the
+/// index (so a caller can show progress, or save now and then).
 pub fn apply_plan(
     index: &mut SemanticIndex,
     embedder: &dyn Embedder,
@@ -143,13 +189,16 @@ pub fn apply_plan(
         index.remove_note(path);
         report.notes_removed += 1;
     }
-    for note in plan.changed {
-        let vectors = embed_chunks(embedder, &note.chunks)?;
-        let chunks = note.chunks.len();
-        index.upsert_note(&note.path, note.sha, note.chunks, vectors)?;
-        report.notes_embedded += 1;
-        report.chunks_embedded += chunks;
-        embedded(index, &note.path, chunks);
+    for group in note_groups(plan.changed, |note| note.chunks.len()) {
+        let chunk_lists: Vec<&[Chunk]> = group.iter().map(|note| note.chunks.as_slice()).collect();
+        let vectors = embed_notes(embedder, &chunk_lists)?;
+        for (note, vectors) in group.into_iter().zip(vectors) {
+            let chunks = note.chunks.len();
+            index.upsert_note(&note.path, note.sha, note.chunks, vectors)?;
+            report.notes_embedded += 1;
+            report.chunks_embedded += chunks;
+            embedded(index, &note.path, chunks);
+        }
     }
     Ok(report)
 }
@@ -178,4 +227,67 @@ fn check_embedder(index: &SemanticIndex, embedder: &dyn Embedder) -> Result<(), 
         wanted_id: embedder.id().to_owned(),
         wanted_dimension: embedder.dimension(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::semantic::hashing_embedder::HashingEmbedder;
+
+    fn chunks(texts: &[&str]) -> Vec<Chunk> {
+        let text: String = texts.iter().map(|t| format!("# {t}\n{t}\n\n")).collect();
+        chunk_note("n.md", &text, &ChunkOptions::default())
+    }
+
+    #[test]
+    fn notes_embedded_together_get_the_vectors_they_get_alone() {
+        let embedder = HashingEmbedder::new();
+        let a = chunks(&[
+            "apples and pears",
+            "a much longer section about orchards in spring",
+        ]);
+        let b = chunks(&["bread"]);
+        let many: Vec<Chunk> = (0..300)
+            .flat_map(|n| chunks(&[&format!("section {n} of a long note")]))
+            .collect();
+        let together = embed_notes(&embedder, &[&a, &b, &many]).unwrap();
+        assert_eq!(together.len(), 3);
+        for (note, vectors) in [&a, &b, &many].iter().zip(&together) {
+            let alone = embed_notes(&embedder, &[note]).unwrap().remove(0);
+            assert_eq!(&alone, vectors);
+            assert_eq!(vectors.len(), note.len());
+        }
+    }
+
+    #[test]
+    fn groups_hold_whole_notes_of_about_the_batch_size() {
+        let sizes = [100, 100, 100, 10, 300, 1, 1];
+        let groups = note_groups(sizes.to_vec(), |size| *size);
+        assert_eq!(groups, [vec![100, 100, 100], vec![10, 300], vec![1, 1]]);
+        assert!(note_groups(Vec::<usize>::new(), |size| *size).is_empty());
+    }
+
+    /// An embedder that drops a vector: refused, never shifted onto
+    /// another note's chunks.
+    #[test]
+    fn an_embedder_that_returns_too_few_vectors_is_refused() {
+        #[derive(Debug)]
+        struct Short;
+        impl Embedder for Short {
+            fn id(&self) -> &str {
+                "short"
+            }
+            fn dimension(&self) -> usize {
+                2
+            }
+            fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, quire_embed::EmbedError> {
+                Ok(texts.iter().skip(1).map(|_| vec![1.0, 0.0]).collect())
+            }
+        }
+        let error = embed_notes(&Short, &[&chunks(&["a", "b"])]).unwrap_err();
+        assert!(
+            error.to_string().contains("returned 1 vectors for 2 texts"),
+            "{error}"
+        );
+    }
 }

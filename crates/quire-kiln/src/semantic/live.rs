@@ -26,7 +26,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
-use super::build::embed_chunks;
+use super::build::{embed_notes, note_groups};
 use super::chunk::{Chunk, ChunkOptions, chunk_note};
 use super::error::SemanticError;
 use super::hybrid::Bm25Index;
@@ -518,8 +518,11 @@ impl Worker {
         let Some(embedder) = embedder else {
             return Ok(());
         };
-        for note in changed {
-            self.embed(shared, embedder.as_ref(), note)?;
+        // Several notes' chunks at once: the embedder sorts them by length
+        // across notes (less padding), and each note enters the index as
+        // soon as its group is done.
+        for group in note_groups(changed, |note| note.chunks.len()) {
+            self.embed(shared, embedder.as_ref(), group)?;
             if self.dirty && self.last_save.elapsed() >= SAVE_EVERY {
                 self.save(shared);
             }
@@ -608,27 +611,31 @@ impl Worker {
         changed
     }
 
-    /// Embeds one changed note (no lock held) and puts it in the index.
+    /// Embeds a group of changed notes together (no lock held) and puts
+    /// them in the index.
     fn embed(
         &mut self,
         shared: &Shared,
         embedder: &dyn Embedder,
-        note: Changed,
+        notes: Vec<Changed>,
     ) -> Result<(), String> {
-        let vectors = embed_chunks(embedder, &note.chunks).map_err(|error| error.to_string())?;
+        let chunk_lists: Vec<&[Chunk]> = notes.iter().map(|note| note.chunks.as_slice()).collect();
+        let vectors = embed_notes(embedder, &chunk_lists).map_err(|error| error.to_string())?;
         let mut state = locked(&shared.state);
         let state = &mut *state;
-        if let Some(bm25) = &mut state.bm25 {
-            bm25.upsert_note(&note.on_disk, &note.chunks);
+        for (note, vectors) in notes.into_iter().zip(vectors) {
+            if let Some(bm25) = &mut state.bm25 {
+                bm25.upsert_note(&note.on_disk, &note.chunks);
+            }
+            if let Some(index) = &mut state.index {
+                index
+                    .upsert_note(&note.on_disk, note.sha, note.chunks, vectors)
+                    .map_err(|error: SemanticError| error.to_string())?;
+                self.dirty = true;
+            }
+            state.checked.insert(note.on_disk.clone(), note.stat);
+            state.pending.remove(&note.on_disk);
         }
-        if let Some(index) = &mut state.index {
-            index
-                .upsert_note(&note.on_disk, note.sha, note.chunks, vectors)
-                .map_err(|error: SemanticError| error.to_string())?;
-            self.dirty = true;
-        }
-        state.checked.insert(note.on_disk.clone(), note.stat);
-        state.pending.remove(&note.on_disk);
         shared.progressed.notify_all();
         Ok(())
     }
