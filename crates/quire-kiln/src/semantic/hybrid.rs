@@ -65,6 +65,7 @@
 use std::collections::{HashMap, HashSet};
 
 use bm25::{DefaultTokenizer, Language, Tokenizer};
+use fxhash::FxHashMap;
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::chunk::Chunk;
@@ -157,14 +158,14 @@ struct NoteEntry {
 struct Words {
     tokenizer: DefaultTokenizer,
     /// The terms each word seen becomes (none for a stop word).
-    memo: HashMap<Box<str>, Box<[u32]>>,
+    memo: FxHashMap<Box<str>, Box<[u32]>>,
 }
 
 impl Words {
     fn new() -> Words {
         Words {
             tokenizer: DefaultTokenizer::new(Language::English),
-            memo: HashMap::new(),
+            memo: FxHashMap::default(),
         }
     }
 
@@ -187,7 +188,7 @@ impl Words {
 pub struct Bm25Index {
     words: Words,
     /// Every term seen, and its number.
-    term_ids: HashMap<Box<str>, u32>,
+    term_ids: FxHashMap<Box<str>, u32>,
     /// How many live chunks hold each term.
     chunk_frequency: Vec<u32>,
     /// How many notes hold each term.
@@ -228,7 +229,7 @@ impl Bm25Index {
     pub fn build(index: &SemanticIndex) -> Bm25Index {
         let mut bm25 = Bm25Index {
             words: Words::new(),
-            term_ids: HashMap::new(),
+            term_ids: FxHashMap::default(),
             chunk_frequency: Vec::new(),
             note_frequency: Vec::new(),
             postings: Vec::new(),
