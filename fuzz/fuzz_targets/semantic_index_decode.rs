@@ -79,12 +79,14 @@ unsafe impl GlobalAlloc for Counting {
 static ALLOCATOR: Counting = Counting;
 
 /// How many bytes reading an index may hold at once, per byte of its file,
-/// above a fixed allowance. A chunk takes 29 bytes or more in the file and,
-/// while it is moved into the index, up to about 330 in memory (its `Chunk`
-/// in the note's vector and in the index's, which grows by doubling, its
-/// note slot and vector), so a file of empty chunks is the worst case, at
-/// about 11; anything proportional to a count the file does not back would
-/// be far above. (Fuzzing found nothing above 4 per byte plus 1 KiB.)
+/// above a fixed allowance. In format 2 a chunk takes 10 bytes or more in
+/// the file and about 115 in memory (its `Chunk` and note number, in
+/// buffers sized once from the header's checked count, and its scale), its
+/// strings at most three times their stored bytes (a composed text is at
+/// most twice its section), so a file of empty chunks is the worst case,
+/// at about 12; anything proportional to a count the file does not back
+/// would be far above. (Format 1, 29 bytes and about 330 a chunk, was
+/// fuzzed at no more than 4 per byte plus 1 KiB.)
 const BYTES_PER_FILE_BYTE: usize = 16;
 const ALLOWANCE: usize = 64 * 1024;
 

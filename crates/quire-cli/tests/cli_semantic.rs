@@ -201,6 +201,11 @@ fn index_then_call_with_minilm() {
         said.contains("2 notes: 1 to embed (1 chunk), 1 gone, 1 unchanged"),
         "{said}"
     );
+    // The second run loads what the first saved, and says how fast.
+    assert!(
+        said.contains("loaded the saved index (3 chunks) in "),
+        "{said}"
+    );
     assert!(said.contains("2 notes and 2 chunks in .quire/"), "{said}");
 
     let call = quire(

@@ -144,7 +144,8 @@ fn every_byte_flip_with_a_matching_checksum_is_read_or_refused() {
     assert!(read > 0);
 }
 
-/// A hand-made index file: records after the header, then the digest.
+/// A hand-made index file (format 2): records after the header, then the
+/// digest.
 #[derive(Default)]
 struct File {
     body: Vec<u8>,
@@ -156,6 +157,11 @@ impl File {
             body: HEADER.to_vec(),
         }
     }
+    /// The header's records: embedder id, dimension, note and chunk
+    /// counts.
+    fn head(self, id: &[u8], dimension: u32, notes: u32, chunks: u32) -> Self {
+        self.str(id).u32(dimension).u32(notes).u32(chunks)
+    }
     fn u8(mut self, value: u8) -> Self {
         self.body.push(value);
         self
@@ -164,8 +170,12 @@ impl File {
         self.body.extend_from_slice(&value.to_le_bytes());
         self
     }
-    fn u64(mut self, value: u64) -> Self {
-        self.body.extend_from_slice(&value.to_le_bytes());
+    fn varint(mut self, mut value: u64) -> Self {
+        while value >= 0x80 {
+            self.body.push(value as u8 | 0x80);
+            value >>= 7;
+        }
+        self.body.push(value as u8);
         self
     }
     fn bytes(mut self, value: &[u8]) -> Self {
@@ -173,23 +183,24 @@ impl File {
         self
     }
     fn str(self, value: &[u8]) -> Self {
-        self.u32(value.len() as u32).bytes(value)
+        self.varint(value.len() as u64).bytes(value)
     }
     fn f32(self, value: f32) -> Self {
         self.bytes(&value.to_le_bytes())
     }
-    /// A note header: path, digest, chunk count.
-    fn note(self, path: &[u8], chunks: u32) -> Self {
-        self.str(path).bytes(&[7; 32]).u32(chunks)
+    /// A note header: path, digest, title (the first line of its first
+    /// chunk's text), chunk count.
+    fn note(self, path: &[u8], title: &[u8], chunks: u64) -> Self {
+        self.str(path).bytes(&[7; 32]).str(title).varint(chunks)
     }
-    /// A chunk record under no heading.
-    fn chunk(self, start: u64, end: u64, text: &[u8], section_start: u32) -> Self {
-        self.u64(start)
-            .u64(end)
+    /// A chunk record under no heading, its text stored whole.
+    fn chunk(self, start: u64, end: u64, text: &[u8], section_start: u64) -> Self {
+        self.u8(0)
+            .varint(start)
+            .varint(end.wrapping_sub(start))
             .str(b"")
-            .u8(0)
             .str(text)
-            .u32(section_start)
+            .varint(section_start)
     }
     fn finish(self) -> Vec<u8> {
         with_digest(&self.body)
@@ -216,163 +227,235 @@ fn read(name: &str, file: Vec<u8>) -> SemanticIndex {
 
 #[test]
 fn hostile_files_are_refused_without_panicking_or_allocating_their_counts() {
-    let one_chunk = |vector: f32| {
+    // One note, one chunk "t\n\nx" (title "t", section "x"), one vector of
+    // one component: its scale, then its code.
+    let one_chunk = |scale: f32| {
         File::new()
-            .str(b"e")
-            .u32(1)
-            .u32(1)
-            .note(b"p.md", 1)
+            .head(b"e", 1, 1, 1)
+            .note(b"p.md", b"t", 1)
             .chunk(0, 1, b"t\n\nx", 3)
-            .f32(vector)
+            .f32(scale)
+            .u8(100)
     };
     // The file is well formed but for the one thing each case names.
     refused("not an index", b"hello".to_vec());
     refused("only a digest", with_digest(b""));
     refused("header only", File::new().finish());
-    refused("other version", {
-        let mut file = File::new().str(b"e").u32(1).u32(0).body;
-        file[16] = 2;
+    refused("version 1", {
+        let mut file = File::new().head(b"e", 1, 0, 0).body;
+        file[16] = 1;
         with_digest(&file)
     });
     refused("bad magic", {
-        let mut file = File::new().str(b"e").u32(1).u32(0).body;
+        let mut file = File::new().head(b"e", 1, 0, 0).body;
         file[0] = b'Q';
         with_digest(&file)
     });
     refused(
         "huge note count",
-        File::new().str(b"e").u32(4).u32(u32::MAX).finish(),
+        File::new().head(b"e", 4, u32::MAX, 0).finish(),
     );
     refused(
         "huge chunk count",
         File::new()
-            .str(b"e")
-            .u32(4)
-            .u32(1)
-            .note(b"p.md", u32::MAX)
+            .head(b"e", 4, 1, u32::MAX)
+            .note(b"p.md", b"", 0)
+            .finish(),
+    );
+    refused(
+        "huge chunk count in a note",
+        File::new()
+            .head(b"e", 4, 1, 0)
+            .note(b"p.md", b"", u64::MAX)
+            .finish(),
+    );
+    refused(
+        "a note with more chunks than the header",
+        File::new()
+            .head(b"e", 0, 1, 1)
+            .note(b"p.md", b"", 2)
+            .chunk(0, 1, b"", 0)
+            .f32(0.0)
+            .chunk(0, 1, b"", 0)
+            .f32(0.0)
             .finish(),
     );
     refused(
         "chunk count one past the bytes",
         File::new()
-            .str(b"e")
-            .u32(0)
-            .u32(1)
-            .note(b"p.md", 2)
+            .head(b"e", 0, 1, 2)
+            .note(b"p.md", b"", 2)
             .chunk(0, 1, b"", 0)
+            .f32(0.0)
             .finish(),
     );
     refused(
         "huge string length",
-        File::new().u32(u32::MAX).bytes(b"e").u32(1).u32(0).finish(),
+        File::new()
+            .varint(u64::MAX)
+            .bytes(b"e")
+            .u32(1)
+            .u32(0)
+            .u32(0)
+            .finish(),
+    );
+    refused(
+        "an overlong varint",
+        File::new()
+            .bytes(&[0x81, 0x00])
+            .bytes(b"e")
+            .u32(1)
+            .u32(0)
+            .u32(0)
+            .finish(),
     );
     refused(
         "huge dimension with a chunk",
         File::new()
-            .str(b"e")
-            .u32(u32::MAX)
-            .u32(1)
-            .note(b"p.md", 1)
+            .head(b"e", u32::MAX, 1, 1)
+            .note(b"p.md", b"x", 1)
             .chunk(0, 1, b"x", 0)
             .f32(1.0)
             .finish(),
     );
     refused(
         "bad UTF-8 embedder id",
-        File::new().str(b"\xff").u32(1).u32(0).finish(),
+        File::new().head(b"\xff", 1, 0, 0).finish(),
     );
     refused(
         "bad UTF-8 path",
         File::new()
-            .str(b"e")
-            .u32(1)
-            .u32(1)
-            .note(b"a\xc3.md", 0)
+            .head(b"e", 1, 1, 0)
+            .note(b"a\xc3.md", b"", 0)
             .finish(),
     );
     refused(
         "bad UTF-8 heading",
         File::new()
-            .str(b"e")
-            .u32(0)
-            .u32(1)
-            .note(b"p.md", 1)
-            .u64(0)
-            .u64(1)
-            .str(b"# x")
+            .head(b"e", 0, 1, 1)
+            .note(b"p.md", b"x", 1)
             .u8(1)
+            .varint(0)
+            .varint(1)
+            .str(b"# x")
             .str(b"\xe6\x97")
             .str(b"x")
-            .u32(0)
+            .varint(0)
+            .f32(0.0)
             .finish(),
     );
     refused(
         "bad UTF-8 text",
         File::new()
-            .str(b"e")
-            .u32(0)
-            .u32(1)
-            .note(b"p.md", 1)
+            .head(b"e", 0, 1, 1)
+            .note(b"p.md", b"\x80", 1)
             .chunk(0, 1, b"\x80", 0)
+            .f32(0.0)
             .finish(),
     );
     refused(
-        "heading flag 2",
+        "an unknown flag",
         File::new()
-            .str(b"e")
-            .u32(0)
-            .u32(1)
-            .note(b"p.md", 1)
-            .u64(0)
-            .u64(1)
+            .head(b"e", 0, 1, 1)
+            .note(b"p.md", b"x", 1)
+            .u8(8)
+            .varint(0)
+            .varint(1)
             .str(b"")
-            .u8(2)
             .str(b"x")
-            .u32(0)
+            .varint(0)
+            .f32(0.0)
+            .finish(),
+    );
+    refused(
+        "a heading from a path that has none",
+        File::new()
+            .head(b"e", 0, 1, 1)
+            .note(b"p.md", b"x", 1)
+            .u8(3)
+            .varint(0)
+            .varint(1)
+            .str(b"no markers")
+            .str(b"x")
+            .varint(0)
+            .f32(0.0)
+            .finish(),
+    );
+    refused(
+        "a heading stored that the path gives",
+        File::new()
+            .head(b"e", 0, 1, 1)
+            .note(b"p.md", b"x", 1)
+            .u8(1)
+            .varint(0)
+            .varint(1)
+            .str(b"# A")
+            .str(b"A")
+            .str(b"x")
+            .varint(0)
+            .f32(0.0)
+            .finish(),
+    );
+    refused(
+        "a text stored whole that composes",
+        File::new()
+            .head(b"e", 0, 1, 1)
+            .note(b"p.md", b"t", 1)
+            .chunk(0, 4, b"t\n\nlong", 3)
+            .f32(0.0)
+            .finish(),
+    );
+    refused(
+        "a title other than the first chunk's first line",
+        File::new()
+            .head(b"e", 0, 1, 1)
+            .note(b"p.md", b"u", 1)
+            .chunk(0, 1, b"t\n\nx", 3)
+            .f32(0.0)
             .finish(),
     );
     refused(
         "section start past the text",
         File::new()
-            .str(b"e")
-            .u32(0)
-            .u32(1)
-            .note(b"p.md", 1)
+            .head(b"e", 0, 1, 1)
+            .note(b"p.md", b"x", 1)
             .chunk(0, 1, b"x", 2)
+            .f32(0.0)
             .finish(),
     );
     refused(
         "section start inside a character",
         File::new()
-            .str(b"e")
-            .u32(0)
-            .u32(1)
-            .note(b"p.md", 1)
+            .head(b"e", 0, 1, 1)
+            .note(b"p.md", "é".as_bytes(), 1)
             .chunk(0, 1, "é".as_bytes(), 1)
+            .f32(0.0)
             .finish(),
     );
     refused(
-        "span end before its start",
+        "span past the end of memory",
         File::new()
-            .str(b"e")
-            .u32(0)
-            .u32(1)
-            .note(b"p.md", 1)
-            .chunk(5, 4, b"x", 0)
+            .head(b"e", 0, 1, 1)
+            .note(b"p.md", b"x", 1)
+            .u8(0)
+            .varint(u64::MAX)
+            .varint(1)
+            .str(b"")
+            .str(b"x")
+            .varint(0)
+            .f32(0.0)
             .finish(),
     );
     refused(
         "the same note twice",
         File::new()
-            .str(b"e")
-            .u32(0)
-            .u32(2)
-            .note(b"p.md", 0)
-            .note(b"p.md", 0)
+            .head(b"e", 0, 2, 0)
+            .note(b"p.md", b"", 0)
+            .note(b"p.md", b"", 0)
             .finish(),
     );
-    refused("NaN vector", one_chunk(f32::NAN).finish());
-    refused("infinite vector", one_chunk(f32::NEG_INFINITY).finish());
+    refused("NaN scale", one_chunk(f32::NAN).finish());
+    refused("infinite scale", one_chunk(f32::NEG_INFINITY).finish());
     refused("a byte after the records", one_chunk(0.5).u8(0).finish());
     refused("a vector short", {
         let mut file = one_chunk(0.5).body;
@@ -389,38 +472,52 @@ fn hostile_files_are_refused_without_panicking_or_allocating_their_counts() {
     let index = read("one chunk", one_chunk(-0.0).finish());
     assert_eq!(index.note_chunks("p.md")[0].section(), "x");
     let index = read(
+        "a composed chunk under a heading",
+        File::new()
+            .head(b"e", 0, 1, 1)
+            .note(b"p.md", b"t", 1)
+            .u8(7)
+            .varint(0)
+            .varint(9)
+            .str(b"# A")
+            .str(b"# A\nlonger")
+            .f32(0.0)
+            .finish(),
+    );
+    let chunk = &index.note_chunks("p.md")[0];
+    assert_eq!(chunk.text, "t\n# A\n\n# A\nlonger");
+    assert_eq!(chunk.heading.as_deref(), Some("A"));
+    assert_eq!(chunk.section(), "# A\nlonger");
+    let index = read(
         "dimension 0, two chunks",
         File::new()
-            .str(b"e")
-            .u32(0)
-            .u32(1)
-            .note(b"p.md", 2)
+            .head(b"e", 0, 1, 2)
+            .note(b"p.md", b"a", 2)
             .chunk(0, 1, b"a", 0)
             .chunk(1, 2, b"b", 1)
+            .f32(0.0)
+            .f32(0.0)
             .finish(),
     );
     assert_eq!((index.dimension(), index.chunk_count()), (0, 2));
     let index = read(
         "huge dimension, no chunks",
         File::new()
-            .str(b"e")
-            .u32(u32::MAX)
-            .u32(1)
-            .note(b"p.md", 0)
+            .head(b"e", u32::MAX, 1, 0)
+            .note(b"p.md", b"", 0)
             .finish(),
     );
     assert_eq!(index.dimension(), u32::MAX as usize);
     read(
         "spans far past any note (a stale index)",
         File::new()
-            .str(b"e")
-            .u32(0)
-            .u32(1)
-            .note(b"p.md", 1)
+            .head(b"e", 0, 1, 1)
+            .note(b"p.md", b"x", 1)
             .chunk(u64::MAX - 1, u64::MAX, b"x", 0)
+            .f32(0.0)
             .finish(),
     );
-    read("a subnormal float", one_chunk(f32::from_bits(1)).finish());
+    read("a subnormal scale", one_chunk(f32::from_bits(1)).finish());
 }
 
 #[test]

@@ -72,10 +72,18 @@ fn index(
     };
     eprintln!("loading the `{name}` embedder");
     let embedder = load().map_err(|error| anyhow::anyhow!("{error}"))?;
+    let loading = Instant::now();
     let (index, problem) =
         SemanticIndex::load_or_new(workspace, embedder.id(), embedder.dimension());
-    if let Some(problem) = problem {
-        eprintln!("{problem}");
+    match problem {
+        Some(problem) => eprintln!("{problem}"),
+        // How long a server waits for the saved index (issue 26).
+        None if index.chunk_count() > 0 => eprintln!(
+            "loaded the saved index ({}) in {:.2} s",
+            counted(index.chunk_count(), "chunk"),
+            loading.elapsed().as_secs_f64()
+        ),
+        None => {}
     }
     let mut index = index;
     let started = Instant::now();

@@ -2,9 +2,22 @@
 //! same chunks, so that exact names and rare terms an embedder blurs are
 //! not lost.
 //!
-//! BM25 comes from the `bm25` crate (its default tokenizer: Unicode words,
-//! lower case, English stop words and stemming), over each chunk's embedded
-//! text (title, heading path and section). Each ranking is of notes, a note
+//! BM25 is scored over each chunk's embedded text (title, heading path and
+//! section) with the `bm25` crate's tokenizer (ASCII transliteration, lower
+//! case, Unicode words, English stop words, Snowball stemming) and its
+//! scoring (`k1` 1.2, `b` 0.75, its IDF), but by an inverted index of our
+//! own ([`Bm25Index`]) rather than the crate's `SearchEngine`: that engine
+//! tokenizes every text twice (once to fit the average length, once to
+//! index), keys each chunk by a cloned `(path, ordinal)` in hash maps and
+//! sets, and exposes no per-note terms, so building it over a loaded index
+//! took 16 to 17 s per 100,000 chunks (issue 26). Here each chunk is
+//! tokenized once, each distinct word is stemmed once (a vault repeats its
+//! words), terms are numbers, and postings are vectors of chunk numbers
+//! (`benches/semantic_store.rs` measures both in one run; a test checks
+//! that every score equals the crate engine's). tantivy was not taken: a
+//! large dependency with its own tokenizers (other stems would move the
+//! evaluation's figures), for a job this small index does within the
+//! target. Each ranking is of notes, a note
 //! taking its best chunk's place, and the two are fused by weighted
 //! reciprocal rank fusion (Cormack, Clarke and Büttcher, 2009): a note's
 //! fused score is `Σ weight / (k + rank)` over the rankings it is in (ranks
@@ -51,7 +64,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use bm25::{DefaultTokenizer, Language, SearchEngine, SearchEngineBuilder, Tokenizer};
+use bm25::{DefaultTokenizer, Language, Tokenizer};
+use fxhash::FxHashMap;
+use unicode_segmentation::UnicodeSegmentation;
 
 use super::chunk::Chunk;
 use super::error::SemanticError;
@@ -103,111 +118,307 @@ impl Default for HybridParams {
 /// How deep each ranking is read before fusing, at the least.
 const MIN_DEPTH: usize = 50;
 
-/// A chunk's key in the BM25 engine: its note and its number in the note.
-type ChunkKey = (String, u32);
+/// BM25's `k1` and `b`, the `bm25` crate's defaults (and the textbook's).
+const K1: f32 = 1.2;
+const B: f32 = 0.75;
+
+/// The average chunk length assumed when there is none to fit (the `bm25`
+/// crate's fallback, kept so that scores do not change).
+const FALLBACK_AVERAGE_LENGTH: f32 = 256.0;
+
+/// Dead chunks are dropped from the postings once they outnumber the live
+/// ones, past this many, so that small indexes never bother.
+const COMPACT_AT_LEAST: usize = 1_024;
+
+/// A chunk in [`Bm25Index`]: its note (`None` once removed), its number in
+/// the note, its length in tokens, and its terms with their counts
+/// (`terms..terms + term_count` of [`Bm25Index::chunk_terms`], sorted by
+/// term).
+#[derive(Clone, Debug)]
+struct ChunkEntry {
+    note: Option<u32>,
+    ordinal: u32,
+    length: u32,
+    terms: usize,
+    term_count: u32,
+}
+
+/// A note in [`Bm25Index`]: its chunks' entries and its distinct terms
+/// (sorted).
+#[derive(Clone, Debug, Default)]
+struct NoteEntry {
+    path: String,
+    chunks: Vec<u32>,
+    terms: Vec<u32>,
+}
+
+/// The `bm25` crate's English tokenizer (Unicode words, lower case,
+/// English stop words, Snowball stemming), run on each distinct word once:
+/// stemming is most of its cost, and a vault repeats its words.
+struct Words {
+    tokenizer: DefaultTokenizer,
+    /// The terms each word seen becomes (none for a stop word).
+    memo: FxHashMap<Box<str>, Box<[u32]>>,
+}
+
+impl Words {
+    fn new() -> Words {
+        Words {
+            tokenizer: DefaultTokenizer::new(Language::English),
+            memo: FxHashMap::default(),
+        }
+    }
+
+    /// The words of `text` as the `bm25` tokenizer splits them: its
+    /// transliteration to ASCII, lower case, then Unicode word boundaries
+    /// (the same steps, in the same order, as `DefaultTokenizer`).
+    fn split(text: &str, each: impl FnMut(&str)) {
+        let ascii = deunicode::deunicode_with_tofu_cow(text, "[?]");
+        let lower = ascii.to_lowercase();
+        lower
+            .unicode_words()
+            .filter(|w| !w.is_empty())
+            .for_each(each);
+    }
+}
 
 /// BM25 over the chunks of a [`SemanticIndex`], kept in step with it, with
-/// the terms of each note and the number of notes each term occurs in
-/// (which the `bm25` crate keeps per chunk and does not expose), to measure
-/// how much of a query a note holds.
+/// the terms of each note and the number of notes each term occurs in, to
+/// measure how much of a query a note holds.
 pub struct Bm25Index {
-    engine: SearchEngine<ChunkKey>,
-    /// The engine's own tokenizer, so terms here are the engine's terms.
-    tokenizer: DefaultTokenizer,
-    /// How many chunks each note has in the engine.
-    chunk_counts: HashMap<String, u32>,
-    /// The distinct terms of each note.
-    note_terms: HashMap<String, HashSet<String>>,
-    /// How many notes each term occurs in.
-    note_frequency: HashMap<String, u32>,
+    words: Words,
+    /// Every term seen, and its number.
+    term_ids: FxHashMap<Box<str>, u32>,
+    /// How many live chunks hold each term.
+    chunk_frequency: Vec<u32>,
+    /// How many notes hold each term.
+    note_frequency: Vec<u32>,
+    /// The chunks holding each term (dead ones included until compaction),
+    /// in the order they were added.
+    postings: Vec<Vec<u32>>,
+    chunks: Vec<ChunkEntry>,
+    /// Every chunk's (term, count) pairs, one chunk after another.
+    chunk_terms: Vec<(u32, u32)>,
+    notes: Vec<Option<NoteEntry>>,
+    by_path: HashMap<String, u32>,
+    live_chunks: usize,
+    /// The average chunk length in tokens, fitted by [`Bm25Index::build`].
+    average_length: f32,
 }
 
 impl std::fmt::Debug for Bm25Index {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Bm25Index")
-            .field("notes", &self.chunk_counts.len())
-            .field("terms", &self.note_frequency.len())
+            .field("notes", &self.by_path.len())
+            .field("chunks", &self.live_chunks)
+            .field("terms", &self.term_ids.len())
             .finish_non_exhaustive()
     }
 }
 
+/// A query's token: a term some chunk once held, or one none ever did.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum QueryTerm {
+    Known(u32),
+    Unknown(String),
+}
+
 impl Bm25Index {
     /// BM25 over every chunk of `index`, its average chunk length fitted to
-    /// them.
+    /// them. Each chunk's text is tokenized once.
     pub fn build(index: &SemanticIndex) -> Bm25Index {
-        let mut documents = Vec::with_capacity(index.chunk_count());
-        for path in index.paths() {
-            for (ordinal, chunk) in index.note_chunks(path).iter().enumerate() {
-                documents.push(bm25::Document::new(
-                    (path.to_owned(), ordinal as u32),
-                    chunk.text.clone(),
-                ));
-            }
-        }
-        let engine =
-            SearchEngineBuilder::<ChunkKey>::with_documents(Language::English, documents).build();
         let mut bm25 = Bm25Index {
-            engine,
-            tokenizer: DefaultTokenizer::new(Language::English),
-            chunk_counts: HashMap::new(),
-            note_terms: HashMap::new(),
-            note_frequency: HashMap::new(),
+            words: Words::new(),
+            term_ids: FxHashMap::default(),
+            chunk_frequency: Vec::new(),
+            note_frequency: Vec::new(),
+            postings: Vec::new(),
+            chunks: Vec::with_capacity(index.chunk_count()),
+            chunk_terms: Vec::new(),
+            notes: Vec::with_capacity(index.note_count()),
+            by_path: HashMap::with_capacity(index.note_count()),
+            live_chunks: 0,
+            average_length: 0.0,
         };
+        let mut total_length = 0u64;
         for path in index.paths() {
-            bm25.count_note(path, index.note_chunks(path));
+            bm25.add_note(path, index.note_chunks(path));
         }
+        for chunk in &bm25.chunks {
+            total_length += u64::from(chunk.length);
+        }
+        bm25.average_length = if bm25.chunks.is_empty() {
+            FALLBACK_AVERAGE_LENGTH
+        } else {
+            (total_length as f64 / bm25.chunks.len() as f64) as f32
+        };
         bm25
     }
 
-    /// Records `path`'s chunk count and terms.
-    fn count_note(&mut self, path: &str, chunks: &[Chunk]) {
-        let terms: HashSet<String> = chunks
-            .iter()
-            .flat_map(|chunk| self.tokenizer.tokenize(&chunk.text))
-            .collect();
-        for term in &terms {
-            *self.note_frequency.entry(term.clone()).or_default() += 1;
+    /// The number of `term`, made if new.
+    fn intern(&mut self, term: &str) -> u32 {
+        if let Some(&id) = self.term_ids.get(term) {
+            return id;
         }
-        self.note_terms.insert(path.to_owned(), terms);
-        self.chunk_counts
-            .insert(path.to_owned(), chunks.len() as u32);
+        let id = self.term_ids.len() as u32;
+        self.term_ids.insert(term.into(), id);
+        self.chunk_frequency.push(0);
+        self.note_frequency.push(0);
+        self.postings.push(Vec::new());
+        id
+    }
+
+    /// The terms of `text`, in order, made if new: each distinct word is
+    /// run through the tokenizer once, ever.
+    fn tokenize_into(&mut self, text: &str, terms: &mut Vec<u32>) {
+        Words::split(text, |word| {
+            if let Some(known) = self.words.memo.get(word) {
+                terms.extend_from_slice(known);
+                return;
+            }
+            let tokens = self.words.tokenizer.tokenize(word);
+            let ids: Box<[u32]> = tokens.iter().map(|token| self.intern(token)).collect();
+            terms.extend_from_slice(&ids);
+            self.words.memo.insert(word.into(), ids);
+        });
+    }
+
+    /// The terms of a query, in order, without learning new ones.
+    fn query_terms(&self, query: &str) -> Vec<QueryTerm> {
+        let mut terms = Vec::new();
+        Words::split(query, |word| match self.words.memo.get(word) {
+            Some(known) => terms.extend(known.iter().map(|&id| QueryTerm::Known(id))),
+            None => {
+                for token in self.words.tokenizer.tokenize(word) {
+                    terms.push(match self.term_ids.get(token.as_str()) {
+                        Some(&id) => QueryTerm::Known(id),
+                        None => QueryTerm::Unknown(token),
+                    });
+                }
+            }
+        });
+        terms
+    }
+
+    /// Adds `path` (not in the index) with `chunks`.
+    fn add_note(&mut self, path: &str, chunks: &[Chunk]) {
+        let slot = self.notes.len() as u32;
+        let mut entry = NoteEntry {
+            path: path.to_owned(),
+            chunks: Vec::with_capacity(chunks.len()),
+            terms: Vec::new(),
+        };
+        let mut terms = Vec::new();
+        for (ordinal, chunk) in chunks.iter().enumerate() {
+            terms.clear();
+            self.tokenize_into(&chunk.text, &mut terms);
+            let length = terms.len() as u32;
+            terms.sort_unstable();
+            let chunk_slot = self.chunks.len() as u32;
+            let first = self.chunk_terms.len();
+            for run in terms.chunk_by(|a, b| a == b) {
+                let term = run[0];
+                self.chunk_terms.push((term, run.len() as u32));
+                self.chunk_frequency[term as usize] += 1;
+                self.postings[term as usize].push(chunk_slot);
+                entry.terms.push(term);
+            }
+            self.chunks.push(ChunkEntry {
+                note: Some(slot),
+                ordinal: ordinal as u32,
+                length,
+                terms: first,
+                term_count: (self.chunk_terms.len() - first) as u32,
+            });
+            entry.chunks.push(chunk_slot);
+        }
+        entry.terms.sort_unstable();
+        entry.terms.dedup();
+        for &term in &entry.terms {
+            self.note_frequency[term as usize] += 1;
+        }
+        self.live_chunks += chunks.len();
+        self.notes.push(Some(entry));
+        self.by_path.insert(path.to_owned(), slot);
+    }
+
+    /// The (term, count) pairs of a chunk, sorted by term.
+    fn terms_of(&self, chunk: &ChunkEntry) -> &[(u32, u32)] {
+        &self.chunk_terms[chunk.terms..chunk.terms + chunk.term_count as usize]
     }
 
     /// Replaces `path`'s chunks by `chunks` (the average chunk length stays
     /// as fitted; [`Bm25Index::build`] again after large changes).
     pub fn upsert_note(&mut self, path: &str, chunks: &[Chunk]) {
         self.remove_note(path);
-        for (ordinal, chunk) in chunks.iter().enumerate() {
-            self.engine.upsert(bm25::Document::new(
-                (path.to_owned(), ordinal as u32),
-                chunk.text.clone(),
-            ));
-        }
-        self.count_note(path, chunks);
+        self.add_note(path, chunks);
     }
 
     /// Forgets `path`'s chunks.
     pub fn remove_note(&mut self, path: &str) {
-        let Some(count) = self.chunk_counts.remove(path) else {
+        let Some(slot) = self.by_path.remove(path) else {
             return;
         };
-        for ordinal in 0..count {
-            self.engine.remove(&(path.to_owned(), ordinal));
-        }
-        for term in self.note_terms.remove(path).unwrap_or_default() {
-            if let Some(frequency) = self.note_frequency.get_mut(&term) {
-                *frequency -= 1;
-                if *frequency == 0 {
-                    self.note_frequency.remove(&term);
-                }
+        let Some(entry) = self.notes[slot as usize].take() else {
+            return;
+        };
+        for &chunk_slot in &entry.chunks {
+            let chunk = &mut self.chunks[chunk_slot as usize];
+            chunk.note = None;
+            let terms = chunk.terms..chunk.terms + chunk.term_count as usize;
+            for &(term, _) in &self.chunk_terms[terms] {
+                self.chunk_frequency[term as usize] -= 1;
             }
+        }
+        for &term in &entry.terms {
+            self.note_frequency[term as usize] -= 1;
+        }
+        self.live_chunks -= entry.chunks.len();
+        let dead = self.chunks.len() - self.live_chunks;
+        if dead >= COMPACT_AT_LEAST && dead > self.live_chunks {
+            self.compact();
+        }
+    }
+
+    /// Drops dead chunks, from the chunks and the postings; the terms stay
+    /// (a term no chunk holds any more scores nothing).
+    fn compact(&mut self) {
+        let old_chunks = std::mem::take(&mut self.chunks);
+        let old_terms = std::mem::take(&mut self.chunk_terms);
+        let mut renumbered = vec![u32::MAX; old_chunks.len()];
+        for entry in self.notes.iter_mut().flatten() {
+            entry.chunks.clear();
+        }
+        for (old, chunk) in old_chunks.iter().enumerate() {
+            let Some(note) = chunk.note else { continue };
+            let new = self.chunks.len() as u32;
+            renumbered[old] = new;
+            let first = self.chunk_terms.len();
+            self.chunk_terms.extend_from_slice(
+                &old_terms[chunk.terms..chunk.terms + chunk.term_count as usize],
+            );
+            self.chunks.push(ChunkEntry {
+                terms: first,
+                ..chunk.clone()
+            });
+            if let Some(entry) = &mut self.notes[note as usize] {
+                entry.chunks.push(new);
+            }
+        }
+        for posting in &mut self.postings {
+            posting.retain_mut(|chunk| {
+                *chunk = renumbered[*chunk as usize];
+                *chunk != u32::MAX
+            });
         }
     }
 
     /// How many notes hold `term` (a term as the tokenizer makes it:
     /// lower case, stemmed).
     pub fn note_frequency(&self, term: &str) -> u32 {
-        self.note_frequency.get(term).copied().unwrap_or(0)
+        self.term_ids
+            .get(term)
+            .map_or(0, |&id| self.note_frequency[id as usize])
     }
 
     /// The share of `query` that `path` holds, each distinct query term
@@ -218,44 +429,129 @@ impl Bm25Index {
     /// query term no note holds counts against every note. 0 for a query
     /// of stop words only, or a note BM25 does not know.
     pub fn query_coverage(&self, query: &str, path: &str) -> f32 {
-        let Some(note_terms) = self.note_terms.get(path) else {
+        self.coverage(&self.query_terms(query), path)
+    }
+
+    /// [`Bm25Index::query_coverage`] of a tokenized query.
+    fn coverage(&self, query: &[QueryTerm], path: &str) -> f32 {
+        let Some(note) = self
+            .by_path
+            .get(path)
+            .and_then(|&slot| self.notes[slot as usize].as_ref())
+        else {
             return 0.0;
         };
-        let terms: HashSet<String> = self.tokenizer.tokenize(query).into_iter().collect();
-        let notes = self.note_terms.len() as f32;
+        let terms: HashSet<&QueryTerm> = query.iter().collect();
+        let notes = self.by_path.len() as f32;
         let (mut held, mut total) = (0.0, 0.0);
-        for term in &terms {
-            let frequency = self.note_frequency(term) as f32;
+        for term in terms {
+            let (frequency, holds) = match term {
+                QueryTerm::Known(id) => (
+                    self.note_frequency[*id as usize] as f32,
+                    note.terms.binary_search(id).is_ok(),
+                ),
+                QueryTerm::Unknown(_) => (0.0, false),
+            };
             let idf = (1.0 + (notes - frequency + 0.5) / (frequency + 0.5)).ln();
             total += idf;
-            if note_terms.contains(term) {
+            if holds {
                 held += idf;
             }
         }
         if total > 0.0 { held / total } else { 0.0 }
     }
 
+    /// The BM25 score of every live chunk holding a term of `query`, as
+    /// (chunk slot, score), in the order of the slots. A term repeated in
+    /// the query counts each time, as in the `bm25` crate.
+    fn score_chunks(&self, query: &[QueryTerm]) -> Vec<(u32, f32)> {
+        let known: Vec<u32> = query
+            .iter()
+            .filter_map(|term| match term {
+                QueryTerm::Known(id) => Some(*id),
+                QueryTerm::Unknown(_) => None,
+            })
+            .collect();
+        let mut candidates: Vec<u32> = Vec::new();
+        let mut distinct = known.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        for &term in &distinct {
+            candidates.extend_from_slice(&self.postings[term as usize]);
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let documents = self.live_chunks as f32;
+        let idf: HashMap<u32, f32> = distinct
+            .iter()
+            .map(|&term| {
+                let frequency = self.chunk_frequency[term as usize] as f32;
+                let idf = (1.0 + (documents - frequency + 0.5) / (frequency + 0.5)).ln();
+                (term, idf)
+            })
+            .collect();
+        let average = if self.average_length <= 0.0 {
+            FALLBACK_AVERAGE_LENGTH
+        } else {
+            self.average_length
+        };
+        let mut scored = Vec::with_capacity(candidates.len());
+        for slot in candidates {
+            let chunk = &self.chunks[slot as usize];
+            if chunk.note.is_none() {
+                continue;
+            }
+            let terms = self.terms_of(chunk);
+            let norm = K1 * (1.0 - B + B * (chunk.length as f32 / average));
+            let mut score = 0f32;
+            for term in &known {
+                let count = match terms.binary_search_by_key(term, |&(t, _)| t) {
+                    Ok(at) => terms[at].1 as f32,
+                    Err(_) => continue,
+                };
+                score += idf[term] * (count * (K1 + 1.0) / (count + norm));
+            }
+            scored.push((slot, score));
+        }
+        scored
+    }
+
     /// The notes whose chunks share terms with `query`, best first, each
     /// once with its best chunk's number and score, at most `limit`, among
-    /// those `filter` keeps. Equal scores are ordered by path.
+    /// those `filter` keeps. Equal scores are ordered by path; of a note's
+    /// chunks with equal scores, the first counts.
     pub fn rank(
         &self,
         query: &str,
         limit: usize,
         filter: impl Fn(&str) -> bool,
     ) -> Vec<(String, u32, f32)> {
-        let mut best: HashMap<String, (u32, f32)> = HashMap::new();
-        for result in self.engine.search(query, None) {
-            let (path, ordinal) = result.document.id;
-            let entry = best.entry(path).or_insert((ordinal, f32::NEG_INFINITY));
-            if result.score > entry.1 {
-                *entry = (ordinal, result.score);
+        self.rank_terms(&self.query_terms(query), limit, filter)
+    }
+
+    fn rank_terms(
+        &self,
+        query: &[QueryTerm],
+        limit: usize,
+        filter: impl Fn(&str) -> bool,
+    ) -> Vec<(String, u32, f32)> {
+        let mut best: HashMap<u32, (u32, f32)> = HashMap::new();
+        for (slot, score) in self.score_chunks(query) {
+            let chunk = &self.chunks[slot as usize];
+            let Some(note) = chunk.note else { continue };
+            let entry = best
+                .entry(note)
+                .or_insert((chunk.ordinal, f32::NEG_INFINITY));
+            if score > entry.1 || (score == entry.1 && chunk.ordinal < entry.0) {
+                *entry = (chunk.ordinal, score);
             }
         }
         let mut ranked: Vec<(String, u32, f32)> = best
             .into_iter()
-            .filter(|(path, _)| filter(path))
-            .map(|(path, (ordinal, score))| (path, ordinal, score))
+            .filter_map(|(note, (ordinal, score))| {
+                let path = &self.notes[note as usize].as_ref()?.path;
+                filter(path).then(|| (path.clone(), ordinal, score))
+            })
             .collect();
         ranked.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
         ranked.truncate(limit);
@@ -273,8 +569,9 @@ impl Bm25Index {
         params: &HybridParams,
         filter: impl Fn(&str) -> bool,
     ) -> Vec<(String, u32, f32)> {
-        let mut ranked = self.rank(query, usize::MAX, filter);
-        ranked.retain(|(path, _, _)| self.query_coverage(query, path) >= params.min_query_coverage);
+        let terms = self.query_terms(query);
+        let mut ranked = self.rank_terms(&terms, usize::MAX, filter);
+        ranked.retain(|(path, _, _)| self.coverage(&terms, path) >= params.min_query_coverage);
         ranked.truncate(limit);
         ranked
     }
@@ -695,6 +992,174 @@ mod tests {
             hybrid_search(&index, &bm25, &vector, text, 3, |p| p != "kubernetes.md").unwrap();
         assert!(filtered.iter().all(|h| h.path != "kubernetes.md"));
         assert!(hybrid_search(&index, &bm25, &[0.0; 3], text, 3, |_| true).is_err());
+    }
+
+    /// Every chunk's score under the `bm25` crate's own engine, the
+    /// reference this index reproduces, keyed by (path, ordinal).
+    fn reference_scores(
+        engine: &bm25::SearchEngine<(String, u32)>,
+        query: &str,
+    ) -> HashMap<(String, u32), f32> {
+        engine
+            .search(query, None)
+            .into_iter()
+            .map(|result| (result.document.id, result.score))
+            .collect()
+    }
+
+    fn own_scores(bm25: &Bm25Index, query: &str) -> HashMap<(String, u32), f32> {
+        bm25.score_chunks(&bm25.query_terms(query))
+            .into_iter()
+            .map(|(slot, score)| {
+                let chunk = &bm25.chunks[slot as usize];
+                let note = chunk.note.unwrap() as usize;
+                let path = bm25.notes[note].as_ref().unwrap().path.clone();
+                ((path, chunk.ordinal), score)
+            })
+            .collect()
+    }
+
+    fn assert_same_scores(bm25: &Bm25Index, engine: &bm25::SearchEngine<(String, u32)>) {
+        for query in [
+            "tomatoes",
+            "Tomatoes simmered with GARLIC",
+            "zorblax zorblax operator",
+            "the of and",
+            "Übung café naïve",
+            "w17 w4242 w99 w17",
+            "QX-2291 pods",
+            "nothingmatches",
+        ] {
+            let own = own_scores(bm25, query);
+            let reference = reference_scores(engine, query);
+            assert_eq!(
+                own.keys().collect::<HashSet<_>>(),
+                reference.keys().collect::<HashSet<_>>(),
+                "{query}"
+            );
+            for (key, score) in &own {
+                let expected = reference[key];
+                assert!(
+                    (score - expected).abs() <= 1e-5 * expected.abs().max(1.0),
+                    "{query} {key:?}: {score} against {expected}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn scores_match_the_bm25_crates_engine_through_upserts_and_removals() {
+        let mut rng = fastrand::Rng::with_seed(26);
+        let mut notes: Vec<(String, String)> = vec![
+            (
+                "garden.md".into(),
+                "# Garden\nTomatoes need sun and water every morning.\n".into(),
+            ),
+            (
+                "cooking.md".into(),
+                "# Soup\nTomatoes simmered with garlic.\n## Bread\nFlour, Übung café naïve.\n"
+                    .into(),
+            ),
+            (
+                "kubernetes.md".into(),
+                "# Cluster\nThe Zorblax operator restarts failed pods; QX-2291.\n".into(),
+            ),
+        ];
+        for note in 0..40 {
+            let mut text = String::new();
+            for section in 0..rng.usize(1..4) {
+                text.push_str(&format!("# Part {section}\n"));
+                let words: Vec<String> = (0..rng.usize(1..30))
+                    .map(|_| format!("w{}", rng.usize(..60)))
+                    .collect();
+                text.push_str(&words.join(" "));
+                text.push('\n');
+            }
+            notes.push((format!("n{note}.md"), text));
+        }
+        let refs: Vec<(&str, &str)> = notes
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let index = index_of(&refs);
+        let documents: Vec<bm25::Document<(String, u32)>> = index
+            .paths()
+            .flat_map(|path| {
+                index
+                    .note_chunks(path)
+                    .iter()
+                    .enumerate()
+                    .map(move |(ordinal, chunk)| {
+                        bm25::Document::new((path.to_owned(), ordinal as u32), chunk.text.clone())
+                    })
+            })
+            .collect();
+        let mut engine = bm25::SearchEngineBuilder::<(String, u32)>::with_documents(
+            Language::English,
+            documents,
+        )
+        .build();
+        let mut bm25 = Bm25Index::build(&index);
+        assert_same_scores(&bm25, &engine);
+        // Changes move the chunk and term counts the scores depend on.
+        let changed = chunk_note(
+            "garden.md",
+            "# Garden\nzorblax w3 w3 w3\n## More\ntomatoes\n",
+            &ChunkOptions::default(),
+        );
+        for (ordinal, chunk) in changed.iter().enumerate() {
+            engine.upsert(bm25::Document::new(
+                ("garden.md".to_owned(), ordinal as u32),
+                chunk.text.clone(),
+            ));
+        }
+        bm25.upsert_note("garden.md", &changed);
+        for note in 0..20 {
+            let path = format!("n{note}.md");
+            for ordinal in 0..index.note_chunks(&path).len() {
+                engine.remove(&(path.clone(), ordinal as u32));
+            }
+            bm25.remove_note(&path);
+        }
+        assert_same_scores(&bm25, &engine);
+    }
+
+    #[test]
+    fn of_a_notes_equal_chunks_the_first_is_its_best() {
+        // Eight identical sections score the same: the note's hit is its
+        // first, not whichever a hash order gives.
+        let text = "# Same\nzorblax here\n".repeat(8);
+        let index = index_of(&[
+            ("same.md", text.as_str()),
+            ("other.md", "# Other\nnothing\n"),
+        ]);
+        let bm25 = Bm25Index::build(&index);
+        assert_eq!(index.note_chunks("same.md").len(), 8);
+        let ranked = bm25.rank("zorblax", 5, |_| true);
+        assert_eq!(ranked.len(), 1);
+        assert_eq!((ranked[0].0.as_str(), ranked[0].1), ("same.md", 0));
+    }
+
+    #[test]
+    fn compaction_keeps_ranks_and_frequencies() {
+        let mut notes = Vec::new();
+        for note in 0..1_500 {
+            notes.push((format!("n{note}.md"), format!("# N\nalpha w{note} beta\n")));
+        }
+        let refs: Vec<(&str, &str)> = notes
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        let index = index_of(&refs);
+        let mut bm25 = Bm25Index::build(&index);
+        for note in 0..1_200 {
+            bm25.remove_note(&format!("n{note}.md"));
+        }
+        assert!(bm25.chunks.len() < 1_500, "dead chunks were dropped");
+        assert_eq!(bm25.note_frequency("alpha"), 300);
+        assert!(bm25.rank("w5", 5, |_| true).is_empty());
+        assert_eq!(bm25.rank("w1300", 5, |_| true)[0].0, "n1300.md");
+        assert_eq!(bm25.rank("alpha", usize::MAX, |_| true).len(), 300);
     }
 
     #[test]

@@ -35,7 +35,7 @@ use sha2::{Digest, Sha256};
 pub const DIGEST_BYTES: usize = 32;
 
 /// The magic and format version every index file starts with.
-pub const HEADER: &[u8; 20] = b"quire-semantic\n\0\x01\0\0\0";
+pub const HEADER: &[u8; 20] = b"quire-semantic\n\0\x02\0\0\0";
 
 /// The name hostile files are read under: every error must name it.
 pub const FILE: &str = ".quire/semantic-hostile.idx";
