@@ -170,9 +170,10 @@ pub(super) fn note_groups<T>(notes: Vec<T>, chunks: impl Fn(&T) -> usize) -> Vec
 }
 
 /// Does what `plan` says to `index`: forgets the notes gone, then embeds
-/// the changed ones, several notes' chunks together (see
-/// [`EMBED_ACROSS_NOTES`]), calling `embedded` after each note is in the
-/// index (so a caller can show progress, or save now and then).
+/// the changed ones, several notes' chunks together (whole notes, about
+/// 256 chunks at a time, so an embedder that batches by length pads less),
+/// calling `embedded` after each note is in the index (so a caller can show
+/// progress, or save now and then).
 pub fn apply_plan(
     index: &mut SemanticIndex,
     embedder: &dyn Embedder,
