@@ -210,11 +210,18 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
                 vec![
                     json!({"properties": {"status": "active"}}),
                     json!({"properties": {"tags": ["a", "#b"], "n": 3, "done": true, "x": null}, "folder": "p", "limit": 5, "cursor": "p1.61"}),
+                    json!({"properties": {"status": {"not": "done"}, "due": {"after": "2026-01-01", "before": "2026-12-01"}, "n": {"before": 3}}}),
+                    json!({"properties": {"s": ["a", {"exists": false}], "t": {"not": ["a", null]}}}),
                 ],
                 vec![
                     json!({}),
                     json!({"properties": "status"}),
                     json!({"properties": {"s": {"a": 1}}}),
+                    json!({"properties": {"s": {}}}),
+                    json!({"properties": {"s": {"exists": "yes"}}}),
+                    json!({"properties": {"s": {"before": true}}}),
+                    json!({"properties": {"s": {"not": {"exists": true}}}}),
+                    json!({"properties": {"s": {"not": []}}}),
                     json!({"properties": {"s": [[1]]}}),
                     json!({"properties": {"s": 1}, "limit": -1}),
                     json!({"properties": {"s": 1}, "limit": 1001}),

@@ -72,8 +72,8 @@ pub use note_path::{FolderPath, MAX_PATH_BYTES, MAX_SEGMENT_BYTES, NotePath, is_
 pub use page::CursorError;
 pub use preview::{FileIdentity, PlannedChange, WritePreview};
 pub use properties::{
-    MAX_PROPERTY_KEYS, MAX_PROPERTY_LIMIT, MAX_WANTED_VALUES, MatchedNote, PropertySearch,
-    PropertySearchError, PropertySearchRequest,
+    MAX_PROPERTY_KEYS, MAX_PROPERTY_LIMIT, MAX_WANTED_VALUES, MatchedNote, PROPERTY_OPERATORS,
+    PropertySearch, PropertySearchError, PropertySearchRequest,
 };
 pub use read::{KilnError, MAX_NOTE_BYTES, NoteRead, ReadNoteRequest};
 pub use resources::{

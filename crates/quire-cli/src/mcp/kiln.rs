@@ -217,7 +217,12 @@ impl QuireServer {
                        holding it. `tags` are the note's frontmatter and inline tags, compared without `#` ignoring case, \
                        and `project` also finds `project/quire`; `aliases` ignore case; other strings (dates included, as \
                        written: \"2024-01-05\") are exact. Numbers compare by value and \"3\" finds 3; null finds a key \
-                       that is present and empty. `folder` limits the search to a folder (recursive); `limit` is 1 to {MAX_PROPERTY_LIMIT} \
+                       that is present and empty. A value may instead be an object of operators, all of which must hold: \
+                       {{\"not\": v}} (none of the values v; a note without the key matches), {{\"exists\": true|false}} (the key is \
+                       there, whatever its value), {{\"before\": v}} and {{\"after\": v}} (strictly; v a date YYYY-MM-DD compared as \
+                       a date, or a number compared as a number; a value of the other kind does not match). Example: \
+                       {{\"properties\": {{\"status\": {{\"not\": \"done\"}}, \"due\": {{\"after\": \"2026-01-01\", \"before\": \"2026-12-01\"}}}}}}. \
+                       `folder` limits the search to a folder (recursive); `limit` is 1 to {MAX_PROPERTY_LIMIT} \
                        (default {}).",
             kiln::PropertySearchRequest::DEFAULT_LIMIT
         ),

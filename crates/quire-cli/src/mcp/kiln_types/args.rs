@@ -30,16 +30,42 @@ fn default_semantic_limit() -> usize {
     kiln::SemanticSearchRequest::DEFAULT_LIMIT
 }
 
-/// The schema of `properties`: an object whose values are scalars or lists
-/// of scalars (a bare `Map<String, Value>` would allow anything). Its
-/// description is the field's doc comment.
+/// The schema of `properties`: an object whose values are scalars, objects
+/// of operators (`not`, `exists`, `before`, `after`, each typed, no other
+/// key), or lists of either (a bare `Map<String, Value>` would allow
+/// anything). Its description is the field's doc comment.
 fn properties_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let scalar = serde_json::json!({"type": ["string", "number", "boolean", "null"]});
+    let operators = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "not": {
+                "description": "No note holding this value (or any of these values) matches; a note without the property does.",
+                "anyOf": [scalar, {"type": "array", "items": scalar, "minItems": 1}]
+            },
+            "exists": {
+                "description": "true: the note has the property (whatever its value); false: it has not.",
+                "type": "boolean"
+            },
+            "before": {
+                "description": "A value strictly before this date (YYYY-MM-DD) or below this number.",
+                "type": ["string", "number"]
+            },
+            "after": {
+                "description": "A value strictly after this date (YYYY-MM-DD) or above this number.",
+                "type": ["string", "number"]
+            }
+        },
+        "additionalProperties": false,
+        "minProperties": 1
+    });
     schemars::json_schema!({
         "type": "object",
         "additionalProperties": {
             "anyOf": [
-                {"type": ["string", "number", "boolean", "null"]},
-                {"type": "array", "items": {"type": ["string", "number", "boolean", "null"]}}
+                scalar,
+                operators,
+                {"type": "array", "items": {"anyOf": [scalar, operators]}}
             ]
         }
     })
@@ -240,9 +266,11 @@ impl From<TextSearchRequest> for kiln::TextSearchRequest {
 #[serde(deny_unknown_fields)]
 pub(in crate::mcp) struct PropertySearchRequest {
     /// The properties a note must have, at least one: each key's value is a
-    /// string, number, boolean or null, or a list of them (any one
-    /// matches). Every key must match. Example: {"status": "active",
-    /// "tags": ["project", "idea"]}.
+    /// string, number, boolean or null; an object of operators, all of
+    /// which must hold: {"not": v}, {"exists": true|false}, {"before": v},
+    /// {"after": v} (v a date YYYY-MM-DD or a number); or a list of these
+    /// (any one matches). Every key must match. Example: {"status": {"not":
+    /// "done"}, "due": {"before": "2026-12-01"}, "tags": ["project", "idea"]}.
     #[schemars(schema_with = "properties_schema")]
     properties: Map<String, Value>,
     /// Search only this folder and its subfolders, relative to the kiln
