@@ -171,7 +171,7 @@ pub(super) fn note_groups<T>(notes: Vec<T>, chunks: impl Fn(&T) -> usize) -> Vec
 
 /// Does what `plan` says to `index`: forgets the notes gone, then embeds
 /// the changed ones, several notes' chunks together (see
-/// [`EMBED_ACROSS_NOTES`]), calling `embedded` after each note is in the
+/// `EMBED_ACROSS_NOTES`), calling `embedded` after each note is in the
 /// index (so a caller can show progress, or save now and then).
 pub fn apply_plan(
     index: &mut SemanticIndex,
