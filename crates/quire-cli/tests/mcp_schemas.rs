@@ -182,6 +182,25 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
             ),
         ),
         (
+            "find_links",
+            (
+                vec![
+                    json!({"kind": "broken"}),
+                    json!({"kind": "orphans", "folder": "projects", "limit": 5, "cursor": "p1.61"}),
+                    json!({"kind": "neighbours", "path": "[[Plan]]", "depth": 3}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"kind": "neighbors", "path": "Plan"}),
+                    json!({"kind": "broken", "limit": 0}),
+                    json!({"kind": "broken", "limit": 1001}),
+                    json!({"kind": "neighbours", "path": "Plan", "depth": 0}),
+                    json!({"kind": "neighbours", "path": "Plan", "depth": 4}),
+                    json!({"kind": "broken", "note": "Plan"}),
+                ],
+            ),
+        ),
+        (
             "get_kiln_info",
             (
                 vec![json!({}), json!({"detailed": true})],
@@ -210,11 +229,18 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
                 vec![
                     json!({"properties": {"status": "active"}}),
                     json!({"properties": {"tags": ["a", "#b"], "n": 3, "done": true, "x": null}, "folder": "p", "limit": 5, "cursor": "p1.61"}),
+                    json!({"properties": {"status": {"not": "done"}, "due": {"after": "2026-01-01", "before": "2026-12-01"}, "n": {"before": 3}}}),
+                    json!({"properties": {"s": ["a", {"exists": false}], "t": {"not": ["a", null]}}}),
                 ],
                 vec![
                     json!({}),
                     json!({"properties": "status"}),
                     json!({"properties": {"s": {"a": 1}}}),
+                    json!({"properties": {"s": {}}}),
+                    json!({"properties": {"s": {"exists": "yes"}}}),
+                    json!({"properties": {"s": {"before": true}}}),
+                    json!({"properties": {"s": {"not": {"exists": true}}}}),
+                    json!({"properties": {"s": {"not": []}}}),
                     json!({"properties": {"s": [[1]]}}),
                     json!({"properties": {"s": 1}, "limit": -1}),
                     json!({"properties": {"s": 1}, "limit": 1001}),
@@ -794,6 +820,25 @@ fn read_note_results_match_the_output_schema() {
         json!({"properties": {"tags": ["a", "nothing"]}, "limit": 1}),
     );
     assert!(paged.get("next_cursor").is_none());
+    let broken = checked(&server, "find_links", json!({"kind": "broken"}));
+    assert_eq!(broken["links"][0]["target"], "Nowhere");
+    assert_eq!(broken["links"][0]["line"], 6);
+    checked(&server, "find_links", json!({"kind": "ambiguous"}));
+    let orphans = checked(
+        &server,
+        "find_links",
+        json!({"kind": "orphans", "limit": 1}),
+    );
+    assert_eq!(orphans["notes"], json!([{"path": "Other.md"}]));
+    let around = checked(
+        &server,
+        "find_links",
+        json!({"kind": "neighbours", "path": "Plan", "depth": 2}),
+    );
+    assert_eq!(
+        around["notes"],
+        json!([{"path": "Other.md", "distance": 1, "direction": "in"}])
+    );
     let missing = call(&server, "read_note", json!({"path": "plans"}));
     assert!(missing.is_error);
     assert_eq!(missing.value["error"]["code"], "FILE_NOT_FOUND");

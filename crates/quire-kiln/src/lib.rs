@@ -13,7 +13,9 @@
 //!   normalized (or refused with a [`PathError`] saying what to write);
 //!   [`is_hidden`]: the names listing and search skip;
 //! - [`KilnIndex`]: every note's facts, links (resolved as Obsidian
-//!   resolves them) and backlinks, read once and kept fresh;
+//!   resolves them) and backlinks, read once and kept fresh; asked about
+//!   by [`KilnTools::find_links`] (broken and ambiguous links, orphans,
+//!   a note's neighbours);
 //! - [`search_text`]: the lines of the notes that match a query, with
 //!   ripgrep's engine, read from the files as they are;
 //! - [`note_uri`] and [`note_path_of_uri`]: the notes as resources
@@ -24,7 +26,7 @@
 //!   in `.quire/`.
 //!
 //! The limits a tool's description states are constants here
-//! ([`MAX_LIST_LIMIT`], [`MAX_SEARCH_LIMIT`], [`MAX_READ_LINES`], ...), so
+//! ([`MAX_LIST_LIMIT`], [`MAX_LINKS_LIMIT`], [`MAX_SEARCH_LIMIT`], [`MAX_READ_LINES`], ...), so
 //! a description can quote them.
 
 mod by_name;
@@ -33,6 +35,7 @@ mod error;
 mod excerpt;
 mod index;
 mod info;
+mod links;
 mod listing;
 mod live;
 mod metadata;
@@ -63,6 +66,10 @@ pub use error::PathError;
 pub use excerpt::{MAX_READ_BYTES, MAX_READ_LINES, SelectionError};
 pub use index::{IndexedNote, KilnIndex, LinkTarget};
 pub use info::{IndexDetails, KilnInfo, KilnInfoRequest, ROOT_URI, SemanticDetails};
+pub use links::{
+    Direction, FindLinksError, FindLinksRequest, FoundLink, FoundLinks, LinkQuery, LinkedNote,
+    MAX_LINKS_LIMIT, MAX_NEIGHBOUR_DEPTH,
+};
 pub use listing::{
     ListError, ListNotesRequest, ListedFolder, ListedNote, MAX_LIST_LIMIT, NoteList,
 };
@@ -72,8 +79,8 @@ pub use note_path::{FolderPath, MAX_PATH_BYTES, MAX_SEGMENT_BYTES, NotePath, is_
 pub use page::CursorError;
 pub use preview::{FileIdentity, PlannedChange, WritePreview};
 pub use properties::{
-    MAX_PROPERTY_KEYS, MAX_PROPERTY_LIMIT, MAX_WANTED_VALUES, MatchedNote, PropertySearch,
-    PropertySearchError, PropertySearchRequest,
+    MAX_PROPERTY_KEYS, MAX_PROPERTY_LIMIT, MAX_WANTED_VALUES, MatchedNote, PROPERTY_OPERATORS,
+    PropertySearch, PropertySearchError, PropertySearchRequest,
 };
 pub use read::{KilnError, MAX_NOTE_BYTES, NoteRead, ReadNoteRequest};
 pub use resources::{

@@ -12,8 +12,10 @@ use thiserror::Error;
 /// The version tag every cursor starts with.
 const CURSOR_TAG: &str = "p1.";
 
-/// Longest cursor accepted: the tag and a path of at most 4,096 bytes.
-const MAX_CURSOR_CHARS: usize = CURSOR_TAG.len() + 2 * super::MAX_PATH_BYTES;
+/// Longest cursor accepted: the tag and a path of at most 4,096 bytes, with
+/// room for what `find_links` adds to a path to make its keys (a line and
+/// a place in the note).
+const MAX_CURSOR_CHARS: usize = CURSOR_TAG.len() + 2 * (super::MAX_PATH_BYTES + 32);
 
 /// A cursor that the listing did not return.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

@@ -31,7 +31,31 @@
 //!   or `{}`. A note without the key never matches.
 //! - A note whose frontmatter is broken has no properties, so it matches
 //!   no property (see `tags` above); it is not an error.
+//!
+//! A value may also be an object of operators, every one of which must
+//! hold (`{"after": "2026-01-01", "before": "2026-02-01"}` is a range); in
+//! a list, such an object is one more alternative:
+//!
+//! - `{"not": v}` (or a list of values): no value matches as `v` would
+//!   match. A note without the key matches, as one with a broken
+//!   frontmatter does; add `"exists": true` to leave them out.
+//! - `{"exists": true}`: the key is in the frontmatter, whatever its value
+//!   (even empty); `false`, it is not. For `tags` and `aliases`: the note
+//!   has at least one (inline tags included).
+//! - `{"before": v}`, `{"after": v}`: a value strictly before or after `v`,
+//!   which is a date written `YYYY-MM-DD` (compared as dates; a date and
+//!   time held, `2024-01-05T10:30:00Z`, compares by its date) or a number
+//!   (compared as numbers; a string writing one out counts, as for
+//!   equality). A held value of the other kind, or of neither, does not
+//!   match; a list property matches when one of its items does. Anything
+//!   else as `v` is refused, and so is a comparison of `tags` or
+//!   `aliases`, which hold names.
+//!
+//! Any other key in the object is refused, naming the four.
 
+use std::cmp::Ordering;
+
+use chrono::NaiveDate;
 use serde_json::{Map, Number, Value};
 
 use super::error::shown;
@@ -52,8 +76,10 @@ pub const MAX_WANTED_VALUES: usize = 256;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PropertySearchRequest {
     /// The properties a note must have, at least one: each key's value is a
-    /// string, number, boolean or null, or a list of them (any one
-    /// matches). Every key must match. Example: {"status": "active",
+    /// string, number, boolean or null, an object of operators (`not`,
+    /// `exists`, `before`, `after`: see the module documentation), or a
+    /// list of them (any one matches). Every key must match. Example:
+    /// {"status": {"not": "done"}, "due": {"before": "2026-12-01"},
     /// "tags": ["project", "idea"]}.
     pub properties: Map<String, Value>,
     /// Search only this folder and its subfolders, relative to the kiln
@@ -176,6 +202,50 @@ pub enum PropertySearchError {
         /// An example of what to give.
         example: &'static str,
     },
+    /// An object of operators with a key that is none of [`PROPERTY_OPERATORS`].
+    #[error(
+        "`properties.{key}` holds an object with `{operator}`, which is no operator; give a value, \
+         or an object of the operators `not`, `exists`, `before` and `after`, such as \
+         {{\"{key}\": {{\"not\": \"done\"}}}} or {{\"{key}\": {{\"before\": \"2026-12-01\"}}}}"
+    )]
+    UnknownOperator {
+        /// The key, for display.
+        key: String,
+        /// The operator written, for display.
+        operator: String,
+    },
+    /// An object of operators with none in it (`{}`).
+    #[error(
+        "`properties.{key}` holds an object without an operator; give a value, or an object of \
+         the operators `not`, `exists`, `before` and `after`, such as {{\"{key}\": {{\"exists\": true}}}}"
+    )]
+    NoOperator {
+        /// The key, for display.
+        key: String,
+    },
+    /// An operator given what it cannot take.
+    #[error("`properties.{key}.{operator}` is {given}; {expected}")]
+    BadOperand {
+        /// The key, for display.
+        key: String,
+        /// The operator.
+        operator: &'static str,
+        /// What was given, for display.
+        given: String,
+        /// What to give instead.
+        expected: &'static str,
+    },
+    /// `before` or `after` on `tags` or `aliases`, which hold names.
+    #[error(
+        "`properties.{key}.{operator}` compares dates and numbers, but `{key}` holds names; use \
+         a value, `not` or `exists` with it"
+    )]
+    NamesNotOrdered {
+        /// The key, for display.
+        key: String,
+        /// `before` or `after`.
+        operator: &'static str,
+    },
     /// A limit of 0 or over [`MAX_PROPERTY_LIMIT`].
     #[error("`limit` is {0}; give 1 to {MAX_PROPERTY_LIMIT}, and page with `cursor` for more")]
     Limit(usize),
@@ -225,12 +295,40 @@ pub(crate) struct PropertyQuery {
     criteria: Vec<Criterion>,
 }
 
-/// One key and the values any of which it must hold.
+/// One key and what it must hold: one of the `wanted` values, or every
+/// operator of one of the `conditions` (the operator objects given).
 #[derive(Clone, Debug, PartialEq)]
 struct Criterion {
     key: String,
     field: Field,
     wanted: Vec<Wanted>,
+    conditions: Vec<Vec<Operator>>,
+}
+
+/// The operators an object of operators may hold, as the errors name them.
+pub const PROPERTY_OPERATORS: [&str; 4] = ["not", "exists", "before", "after"];
+
+/// One operator of an operator object.
+#[derive(Clone, Debug, PartialEq)]
+enum Operator {
+    /// `{"not": v}`: none of the values matches.
+    Not(Vec<Wanted>),
+    /// `{"exists": flag}`: whether the key is there.
+    Exists(bool),
+    /// `{"before": v}`: a value strictly less than the bound.
+    Before(Bound),
+    /// `{"after": v}`: a value strictly greater than the bound.
+    After(Bound),
+}
+
+/// What `before` and `after` compare with: a date or a number, never
+/// each other.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Bound {
+    /// A day written `YYYY-MM-DD`.
+    Date(NaiveDate),
+    /// A number.
+    Number(f64),
 }
 
 /// What a key is matched against.
@@ -295,22 +393,81 @@ impl PropertyQuery {
     /// Whether a note with `facts` matches every key.
     pub(crate) fn matches(&self, facts: &NoteFacts) -> bool {
         let frontmatter = facts.frontmatter.as_ref().map(|fm| &fm.values);
-        self.criteria.iter().all(|criterion| {
-            criterion.wanted.iter().any(|wanted| match wanted {
-                // `null` asks about the key as written in the frontmatter,
-                // whatever the field.
-                Wanted::Empty => frontmatter
-                    .and_then(|values| values.get(&criterion.key))
-                    .is_some_and(is_empty),
-                Wanted::Name(name) => match criterion.field {
-                    Field::Tags => facts.tags.iter().any(|tag| tag_matches(tag, name)),
-                    _ => facts.aliases.iter().any(|alias| caseless_eq(alias, name)),
-                },
-                _ => frontmatter
-                    .and_then(|values| values.get(&criterion.key))
-                    .is_some_and(|value| value_matches(wanted, value)),
+        self.criteria
+            .iter()
+            .all(|criterion| criterion.holds(facts, frontmatter))
+    }
+}
+
+impl Criterion {
+    /// Whether the note with `facts` (and `frontmatter`, when it parsed)
+    /// holds one wanted value or satisfies one operator object.
+    fn holds(&self, facts: &NoteFacts, frontmatter: Option<&Map<String, Value>>) -> bool {
+        self.wanted
+            .iter()
+            .any(|wanted| self.finds(wanted, facts, frontmatter))
+            || self.conditions.iter().any(|operators| {
+                operators
+                    .iter()
+                    .all(|operator| self.satisfies(operator, facts, frontmatter))
             })
-        })
+    }
+
+    /// Whether the note holds `wanted`.
+    fn finds(
+        &self,
+        wanted: &Wanted,
+        facts: &NoteFacts,
+        frontmatter: Option<&Map<String, Value>>,
+    ) -> bool {
+        match wanted {
+            // `null` asks about the key as written in the frontmatter,
+            // whatever the field.
+            Wanted::Empty => self.value(frontmatter).is_some_and(is_empty),
+            Wanted::Name(name) => match self.field {
+                Field::Tags => facts.tags.iter().any(|tag| tag_matches(tag, name)),
+                _ => facts.aliases.iter().any(|alias| caseless_eq(alias, name)),
+            },
+            _ => self
+                .value(frontmatter)
+                .is_some_and(|value| value_matches(wanted, value)),
+        }
+    }
+
+    /// Whether the note satisfies `operator`.
+    fn satisfies(
+        &self,
+        operator: &Operator,
+        facts: &NoteFacts,
+        frontmatter: Option<&Map<String, Value>>,
+    ) -> bool {
+        match operator {
+            Operator::Not(values) => !values
+                .iter()
+                .any(|wanted| self.finds(wanted, facts, frontmatter)),
+            Operator::Exists(wanted) => self.present(facts, frontmatter) == *wanted,
+            Operator::Before(bound) => self
+                .value(frontmatter)
+                .is_some_and(|value| ordered(value, bound, Ordering::Less)),
+            Operator::After(bound) => self
+                .value(frontmatter)
+                .is_some_and(|value| ordered(value, bound, Ordering::Greater)),
+        }
+    }
+
+    /// The frontmatter's value of the key, if it has one.
+    fn value<'a>(&self, frontmatter: Option<&'a Map<String, Value>>) -> Option<&'a Value> {
+        frontmatter.and_then(|values| values.get(&self.key))
+    }
+
+    /// Whether the note has the key: tags and aliases as matched (merged,
+    /// so an inline tag counts), any other key in the frontmatter.
+    fn present(&self, facts: &NoteFacts, frontmatter: Option<&Map<String, Value>>) -> bool {
+        match self.field {
+            Field::Tags => !facts.tags.is_empty(),
+            Field::Aliases => !facts.aliases.is_empty(),
+            Field::Property => self.value(frontmatter).is_some(),
+        }
     }
 }
 
@@ -332,15 +489,186 @@ fn criterion(key: &str, value: &Value) -> Result<Criterion, PropertySearchError>
         Value::Array(values) => values.as_slice(),
         single => std::slice::from_ref(single),
     };
-    let wanted = values
-        .iter()
-        .map(|value| wanted(key, field, value))
-        .collect::<Result<_, _>>()?;
+    let mut wanted_values = Vec::new();
+    let mut conditions = Vec::new();
+    for value in values {
+        match value {
+            Value::Object(operators) => conditions.push(operators_of(key, field, operators)?),
+            value => wanted_values.push(wanted(key, field, value)?),
+        }
+    }
     Ok(Criterion {
         key: key.to_owned(),
         field,
-        wanted,
+        wanted: wanted_values,
+        conditions,
     })
+}
+
+/// The operators of one operator object given for `key`.
+fn operators_of(
+    key: &str,
+    field: Field,
+    operators: &Map<String, Value>,
+) -> Result<Vec<Operator>, PropertySearchError> {
+    if operators.is_empty() {
+        return Err(PropertySearchError::NoOperator { key: shown(key) });
+    }
+    operators
+        .iter()
+        .map(|(operator, operand)| operator_of(key, field, operator, operand))
+        .collect()
+}
+
+/// What `operand` asks of `key` with `operator`.
+fn operator_of(
+    key: &str,
+    field: Field,
+    operator: &str,
+    operand: &Value,
+) -> Result<Operator, PropertySearchError> {
+    let bad = |operator: &'static str, expected: &'static str| PropertySearchError::BadOperand {
+        key: shown(key),
+        operator,
+        given: given(operand),
+        expected,
+    };
+    match operator {
+        "not" => {
+            let values = match operand {
+                Value::Array(values) if values.len() > MAX_WANTED_VALUES => {
+                    return Err(PropertySearchError::TooManyValues {
+                        key: format!("{}.not", shown(key)),
+                        count: values.len(),
+                    });
+                }
+                Value::Array(values) => values.as_slice(),
+                single => std::slice::from_ref(single),
+            };
+            let scalars = !values.is_empty()
+                && values
+                    .iter()
+                    .all(|value| !matches!(value, Value::Array(_) | Value::Object(_)));
+            if !scalars {
+                return Err(bad(
+                    "not",
+                    "give a string, number, boolean or null, or a list of them (a note holding \
+                     none of them matches), such as {\"not\": \"done\"}",
+                ));
+            }
+            let wanted = values
+                .iter()
+                .map(|value| wanted(key, field, value))
+                .collect::<Result<_, _>>()?;
+            Ok(Operator::Not(wanted))
+        }
+        "exists" => match operand {
+            Value::Bool(flag) => Ok(Operator::Exists(*flag)),
+            _ => Err(bad(
+                "exists",
+                "give true (the note has the property) or false (it has not)",
+            )),
+        },
+        "before" | "after" => {
+            let operator = if operator == "before" {
+                "before"
+            } else {
+                "after"
+            };
+            if field != Field::Property {
+                return Err(PropertySearchError::NamesNotOrdered {
+                    key: shown(key),
+                    operator,
+                });
+            }
+            let bound = bound(operand).ok_or_else(|| {
+                bad(
+                    operator,
+                    "give a date written YYYY-MM-DD, such as \"2026-12-01\", or a number, such \
+                     as 3",
+                )
+            })?;
+            Ok(if operator == "before" {
+                Operator::Before(bound)
+            } else {
+                Operator::After(bound)
+            })
+        }
+        other => Err(PropertySearchError::UnknownOperator {
+            key: shown(key),
+            operator: shown(other),
+        }),
+    }
+}
+
+/// An operand as an error quotes it: JSON, on one line, clipped.
+fn given(operand: &Value) -> String {
+    match operand {
+        Value::Object(_) => "an object".to_owned(),
+        Value::Array(items) if items.is_empty() => "an empty list".to_owned(),
+        other => format!("`{}`", shown(&other.to_string())),
+    }
+}
+
+/// The date or number `operand` names, if it names one.
+fn bound(operand: &Value) -> Option<Bound> {
+    match operand {
+        Value::Number(number) => number.as_f64().map(Bound::Number),
+        Value::String(text) => date_written(text.trim())
+            .map(Bound::Date)
+            .or_else(|| number_written(text).map(Bound::Number)),
+        _ => None,
+    }
+}
+
+/// Whether the property `value` (or one of its items) compares with
+/// `bound` as `wanted`.
+fn ordered(value: &Value, bound: &Bound, wanted: Ordering) -> bool {
+    match value {
+        Value::Array(items) => items
+            .iter()
+            .any(|item| compare(item, bound) == Some(wanted)),
+        scalar => compare(scalar, bound) == Some(wanted),
+    }
+}
+
+/// How the scalar `held` compares with `bound`, when both are dates or
+/// both numbers.
+fn compare(held: &Value, bound: &Bound) -> Option<Ordering> {
+    match (bound, held) {
+        (Bound::Date(bound), Value::String(text)) => date_held(text).map(|held| held.cmp(bound)),
+        (Bound::Number(bound), Value::Number(held)) => held.as_f64()?.partial_cmp(bound),
+        (Bound::Number(bound), Value::String(text)) => number_written(text)?.partial_cmp(bound),
+        _ => None,
+    }
+}
+
+/// The day `text` writes as exactly `YYYY-MM-DD`, if it is one of the
+/// calendar.
+fn date_written(text: &str) -> Option<NaiveDate> {
+    let bytes = text.as_bytes();
+    let shape = bytes.len() == 10
+        && bytes.iter().enumerate().all(|(at, byte)| match at {
+            4 | 7 => *byte == b'-',
+            _ => byte.is_ascii_digit(),
+        });
+    if !shape {
+        return None;
+    }
+    let number = |range: std::ops::Range<usize>| text[range].parse::<u32>().ok();
+    let year = i32::try_from(number(0..4)?).ok()?;
+    NaiveDate::from_ymd_opt(year, number(5..7)?, number(8..10)?)
+}
+
+/// The day a held value names: a date, or a date and time (`T` or a space
+/// after the date), compared by its date.
+fn date_held(text: &str) -> Option<NaiveDate> {
+    let text = text.trim();
+    let (date, rest) = (text.get(..10)?, text.get(10..)?);
+    if !(rest.is_empty() || rest.starts_with(['T', ' '])) {
+        return None;
+    }
+    date_written(date)
 }
 
 /// One wanted value of `key` (an item of its list, or its only value, so

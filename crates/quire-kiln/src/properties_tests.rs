@@ -313,3 +313,232 @@ proptest! {
         prop_assert!(found, "{} not found in {}", wanted, note);
     }
 }
+
+/// Notes for the operators: dates, numbers, lists, a missing key.
+const DATED: &str = "---\n\
+    status: active\n\
+    due: 2026-11-30\n\
+    start: 2026-01-05T10:30:00Z\n\
+    spent: 4.5\n\
+    count: '12'\n\
+    days: [2026-03-01, 2026-12-24]\n\
+    label: soon\n\
+    empty:\n\
+    tags: [project]\n\
+    ---\n\
+    Body #later\n";
+
+#[test]
+fn each_operator_in_a_table() {
+    let table: &[(Value, bool)] = &[
+        // not: none of the values; a missing key matches.
+        (json!({"status": {"not": "done"}}), true),
+        (json!({"status": {"not": "active"}}), false),
+        (json!({"status": {"not": ["done", "active"]}}), false),
+        (json!({"missing": {"not": "done"}}), true),
+        (json!({"spent": {"not": "4.5"}}), false),
+        (json!({"tags": {"not": "#PROJECT"}}), false),
+        (json!({"tags": {"not": "archive"}}), true),
+        (json!({"empty": {"not": null}}), false),
+        (json!({"status": {"not": null}}), true),
+        // exists: present whatever the value, empty included.
+        (json!({"status": {"exists": true}}), true),
+        (json!({"empty": {"exists": true}}), true),
+        (json!({"missing": {"exists": true}}), false),
+        (json!({"missing": {"exists": false}}), true),
+        (json!({"tags": {"exists": true}}), true),
+        (json!({"aliases": {"exists": false}}), true),
+        // before/after: dates as dates, strictly.
+        (json!({"due": {"before": "2026-12-01"}}), true),
+        (json!({"due": {"before": "2026-11-30"}}), false),
+        (json!({"due": {"after": "2026-11-29"}}), true),
+        (json!({"due": {"after": "2026-11-30"}}), false),
+        (
+            json!({"due": {"after": "2026-01-01", "before": "2026-12-31"}}),
+            true,
+        ),
+        (
+            json!({"due": {"after": "2026-12-01", "before": "2026-12-31"}}),
+            false,
+        ),
+        // A date and time compares by its date.
+        (json!({"start": {"before": "2026-01-06"}}), true),
+        (json!({"start": {"after": "2026-01-05"}}), false),
+        // Numbers as numbers, "12" as 12, not as text ("12" < "4.5").
+        (json!({"spent": {"after": 4}}), true),
+        (json!({"spent": {"before": "10"}}), true),
+        (json!({"count": {"after": 4.5}}), true),
+        (json!({"count": {"before": 12}}), false),
+        // A mismatch of kinds, or a word, is no match.
+        (json!({"due": {"before": 3_000_000}}), false),
+        (json!({"spent": {"before": "2030-01-01"}}), false),
+        (json!({"label": {"before": "2030-01-01"}}), false),
+        (json!({"label": {"after": 0}}), false),
+        (json!({"missing": {"before": "2030-01-01"}}), false),
+        (json!({"empty": {"after": 0}}), false),
+        // A list property: any item.
+        (json!({"days": {"before": "2026-04-01"}}), true),
+        (json!({"days": {"after": "2026-12-01"}}), true),
+        (json!({"days": {"after": "2026-12-25"}}), false),
+        // Mixed with equality: AND across keys, OR within a list.
+        (
+            json!({"status": "active", "due": {"before": "2026-12-01"}}),
+            true,
+        ),
+        (
+            json!({"status": "done", "due": {"before": "2026-12-01"}}),
+            false,
+        ),
+        (json!({"status": ["done", {"exists": true}]}), true),
+        (json!({"status": ["done", {"not": "active"}]}), false),
+    ];
+    for (properties, expected) in table {
+        assert_eq!(
+            finds(DATED, properties.clone()),
+            *expected,
+            "{properties} should {}match",
+            if *expected { "" } else { "not " }
+        );
+    }
+}
+
+#[test]
+fn operators_on_a_crlf_note_and_on_a_broken_frontmatter() {
+    let crlf = "---\r\ndue: 2026-01-05\r\nstatus: done\r\n---\r\nText\r\n";
+    assert!(finds(crlf, json!({"due": {"before": "2026-01-06"}})));
+    assert!(finds(
+        crlf,
+        json!({"status": {"not": "active", "exists": true}})
+    ));
+    // Broken: no properties, so `not` and `exists: false` hold, the rest not.
+    let broken = "---\ndue: [2026-01-05\n---\nText #idea\n";
+    assert!(finds(broken, json!({"due": {"not": "x"}})));
+    assert!(finds(broken, json!({"due": {"exists": false}})));
+    assert!(!finds(broken, json!({"due": {"before": "2030-01-01"}})));
+    assert!(!finds(broken, json!({"due": {"not": "x", "exists": true}})));
+    assert!(finds(broken, json!({"tags": {"exists": true}})));
+}
+
+#[test]
+fn bad_operators_say_what_to_write() {
+    let cases: Vec<(Value, &str)> = vec![
+        (
+            json!({"s": {"is": 1}}),
+            "`properties.s` holds an object with `is`, which is no operator; give a value, or an \
+             object of the operators `not`, `exists`, `before` and `after`",
+        ),
+        (
+            json!({"s": {"not": 1, "below": 2}}),
+            "with `below`, which is no operator",
+        ),
+        (
+            json!({"s": {}}),
+            "`properties.s` holds an object without an operator",
+        ),
+        (json!({"s": [1, {}]}), "holds an object without an operator"),
+        (
+            json!({"due": {"before": "soon"}}),
+            "`properties.due.before` is `\"soon\"`; give a date written YYYY-MM-DD, such as \
+             \"2026-12-01\", or a number",
+        ),
+        (
+            json!({"due": {"after": "2026-02-30"}}),
+            "`properties.due.after` is",
+        ),
+        (
+            json!({"due": {"after": "2026-1-5"}}),
+            "give a date written YYYY-MM-DD",
+        ),
+        (
+            json!({"due": {"after": true}}),
+            "`properties.due.after` is `true`",
+        ),
+        (json!({"due": {"after": null}}), "give a date written"),
+        (
+            json!({"due": {"after": ["2026-01-01"]}}),
+            "give a date written",
+        ),
+        (
+            json!({"s": {"exists": "yes"}}),
+            "`properties.s.exists` is `\"yes\"`; give true (the note has the property) or false",
+        ),
+        (
+            json!({"s": {"not": {"a": 1}}}),
+            "`properties.s.not` is an object; give a string",
+        ),
+        (
+            json!({"s": {"not": [[1]]}}),
+            "`properties.s.not` is `[[1]]`",
+        ),
+        (
+            json!({"s": {"not": []}}),
+            "`properties.s.not` is an empty list",
+        ),
+        (json!({"tags": {"not": "#"}}), "names no tag"),
+        (
+            json!({"tags": {"before": 3}}),
+            "`properties.tags.before` compares dates and numbers, but `tags` holds names",
+        ),
+        (
+            json!({"aliases": {"after": "2026-01-01"}}),
+            "`aliases` holds names",
+        ),
+    ];
+    for (properties, expected) in cases {
+        let error = query(properties.clone()).unwrap_err();
+        assert!(
+            error.to_string().contains(expected),
+            "{properties}: {error}"
+        );
+    }
+    for name in PROPERTY_OPERATORS {
+        let error = query(json!({"s": {"x": 1}})).unwrap_err();
+        assert!(error.to_string().contains(&format!("`{name}`")), "{error}");
+    }
+}
+
+#[test]
+fn dates_are_days_of_the_calendar_written_in_full() {
+    for (text, day) in [
+        ("2026-12-01", Some((2026, 12, 1))),
+        ("2024-02-29", Some((2024, 2, 29))),
+        ("2026-02-29", None),
+        ("2026-13-01", None),
+        ("2026-1-05", None),
+        ("26-01-05", None),
+        ("2026/01/05", None),
+        ("2026-01-05T00:00", None),
+        ("２０２６-01-05", None),
+        ("", None),
+    ] {
+        assert_eq!(
+            date_written(text),
+            day.and_then(|(y, m, d)| NaiveDate::from_ymd_opt(y, m, d)),
+            "{text:?}"
+        );
+    }
+    assert!(date_held("2026-01-05T10:30:00Z").is_some());
+    assert!(date_held("2026-01-05 10:30").is_some());
+    assert!(date_held("2026-01-05x").is_none());
+    assert!(date_held("é2026-01-0").is_none());
+}
+
+proptest! {
+    /// `not` finds exactly the notes the value does not.
+    #[test]
+    fn not_is_the_complement_of_equality(wanted in scalar(), held in scalar()) {
+        let note = format!("---\nk: {}\n---\n", serde_json::to_string(&held).unwrap());
+        let equal = finds(&note, json!({ "k": wanted }));
+        prop_assert_eq!(finds(&note, json!({ "k": { "not": wanted } })), !equal);
+    }
+
+    /// Of two different numbers, one is before the other and never both.
+    #[test]
+    fn before_and_after_order_numbers(a in -1e6f64..1e6, b in -1e6f64..1e6) {
+        let note = format!("---\nk: {a}\n---\n");
+        let before = finds(&note, json!({"k": {"before": b}}));
+        let after = finds(&note, json!({"k": {"after": b}}));
+        prop_assert_eq!(before, a < b);
+        prop_assert_eq!(after, a > b);
+    }
+}

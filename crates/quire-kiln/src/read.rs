@@ -127,6 +127,9 @@ pub enum KilnError {
     /// The property search's arguments do not make one.
     #[error(transparent)]
     Properties(#[from] super::properties::PropertySearchError),
+    /// `find_links`'s arguments do not make a query.
+    #[error(transparent)]
+    Links(#[from] super::links::FindLinksError),
     /// The semantic search's arguments do not make one.
     #[error(transparent)]
     SemanticSearch(#[from] super::semantic_search::SemanticSearchError),
@@ -161,6 +164,7 @@ impl KilnError {
             | KilnError::Write(_)
             | KilnError::Search(_)
             | KilnError::Properties(_)
+            | KilnError::Links(_)
             | KilnError::SemanticSearch(_)
             | KilnError::Ambiguous { .. } => true,
             KilnError::NotFound { .. }

@@ -10,6 +10,7 @@ use super::error::shown;
 use super::excerpt::ExcerptLimits;
 use super::index::{IndexedNote, KilnIndex};
 use super::info::{KilnInfo, KilnInfoRequest, SemanticDetails, kiln_info};
+use super::links::{FindLinksRequest, FoundLinks, LinkQuery, find_links};
 use super::listing::ListError;
 use super::listing::{ListNotesRequest, NoteList, list_notes};
 use super::live::LiveIndex;
@@ -419,6 +420,59 @@ impl KilnTools {
         request.query()?;
         let found = self.index.with(self.budget, |_, index| {
             Ok(property_search(index, &folder, request)?)
+        })?;
+        if found.total == 0 {
+            self.folder_on_disk(&folder)?;
+        }
+        Ok(found)
+    }
+
+    /// `find_links`: a page of the kiln's broken links, ambiguous links,
+    /// orphans (notes nothing links to), or the neighbours of one note out
+    /// to a depth, from the index.
+    ///
+    /// ```
+    /// # let folder = tempfile::tempdir()?;
+    /// # std::fs::write(folder.path().join("Plan.md"), "# Plan\n[[Tasks]] [[Nowhere]]\n")?;
+    /// # std::fs::write(folder.path().join("Tasks.md"), "- [ ] ship [[Done]]\n")?;
+    /// # std::fs::write(folder.path().join("Done.md"), "done\n")?;
+    /// use quire_fs::Workspace;
+    /// use quire_kiln::{Direction, FindLinksRequest, KilnTools, LinkQuery};
+    ///
+    /// let kiln = KilnTools::new(Workspace::new(folder.path())?);
+    /// let broken = kiln.find_links(&FindLinksRequest::new(LinkQuery::Broken))?;
+    /// assert_eq!((broken.links[0].note.as_str(), broken.links[0].line), ("Plan.md", 2));
+    /// assert_eq!(broken.links[0].target, "Nowhere");
+    /// let orphans = kiln.find_links(&FindLinksRequest::new(LinkQuery::Orphans))?;
+    /// assert_eq!(orphans.notes[0].path, "Plan.md");
+    /// let mut around = FindLinksRequest::neighbours("[[Tasks]]");
+    /// around.depth = Some(2);
+    /// let around = kiln.find_links(&around)?;
+    /// let found: Vec<_> = around.notes.iter()
+    ///     .map(|note| (note.path.as_str(), note.distance, note.direction))
+    ///     .collect();
+    /// assert_eq!(found, [
+    ///     ("Done.md", Some(1), Some(Direction::Out)),
+    ///     ("Plan.md", Some(1), Some(Direction::In)),
+    /// ]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn find_links(&self, request: &FindLinksRequest) -> Result<FoundLinks, KilnError> {
+        let root = self.reader.workspace().root();
+        let folder = FolderPath::parse(request.folder.as_deref().unwrap_or(""), root)?;
+        // Bad arguments are refused at once, not after waiting for the index.
+        request.checked()?;
+        let note = match (&request.kind, &request.path) {
+            (LinkQuery::Neighbours, Some(path)) => {
+                Some(NotePath::parse(&self.path_of_named(path)?, root)?)
+            }
+            _ => None,
+        };
+        let found = self.index.with(self.budget, |workspace, index| {
+            if let Some(note) = &note {
+                refreshed(workspace, index, note)?;
+            }
+            Ok(find_links(index, &folder, note.as_ref(), request)?)
         })?;
         if found.total == 0 {
             self.folder_on_disk(&folder)?;

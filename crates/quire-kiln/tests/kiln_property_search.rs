@@ -209,6 +209,91 @@ fn each_rule_on_a_hand_made_vault() {
     assert!(broken.notes[0].frontmatter.is_empty());
 }
 
+/// The operators (issue 28) on the hand-made vault: CRLF, a BOM and an NFD
+/// name are read; broken YAML, non-UTF-8 and hidden notes hold no property.
+#[test]
+fn each_operator_on_a_hand_made_vault() {
+    let (_dir, tools) = hand_made();
+    let cases: Vec<(Value, Vec<&str>)> = vec![
+        (
+            json!({"created": {"before": "2024-01-06"}}),
+            vec!["daily/2024-01-05.md", "projects/Plan.md"],
+        ),
+        (json!({"created": {"after": "2024-01-05"}}), vec![]),
+        (
+            json!({"priority": {"after": 2.5, "before": "4"}}),
+            vec![
+                "projects/Draft.md",
+                "projects/Plan.md",
+                "projects/old/Shelved.md",
+            ],
+        ),
+        (json!({"created": {"before": 3000}}), vec![]),
+        (
+            json!({"status": {"not": ["active", "draft"], "exists": true}}),
+            vec![],
+        ),
+        (
+            json!({"status": {"not": "draft", "exists": true}}),
+            vec![
+                "Café.md",
+                "daily/bom.md",
+                "daily/crlf.md",
+                "projects/Plan.md",
+                "projects/old/Shelved.md",
+            ],
+        ),
+        // Without `exists`, `not` keeps the notes without the key: the
+        // broken one, the unreadable one, the plain one.
+        (
+            json!({"status": {"not": ["active", "draft"]}}),
+            vec!["broken.md", "daily/2024-01-05.md", "latin1.md", "plain.md"],
+        ),
+        (
+            json!({"reviewer": {"exists": true}}),
+            vec!["projects/old/Shelved.md"],
+        ),
+        (
+            json!({"tags": {"exists": false}}),
+            vec!["Café.md", "daily/bom.md", "daily/crlf.md", "latin1.md"],
+        ),
+        (
+            json!({"aliases": {"exists": true}, "tags": {"not": "idea"}}),
+            vec!["daily/2024-01-05.md"],
+        ),
+        (
+            json!({"status": ["draft", {"not": "active", "exists": true}]}),
+            vec!["projects/Draft.md"],
+        ),
+    ];
+    for (properties, expected) in &cases {
+        let arguments = json!({"properties": properties});
+        let found = search(&tools, arguments.clone());
+        assert_eq!(paths(&found), *expected, "{arguments}");
+        assert_eq!(found.total, expected.len(), "{arguments}");
+    }
+    // Paged like equality.
+    let negated = json!({"status": {"not": "draft", "exists": true}});
+    for limit in [1, 2, 3] {
+        assert_eq!(
+            every_page(&tools, negated.clone(), limit).len(),
+            5,
+            "{limit}"
+        );
+    }
+    // Refused before the index is asked.
+    let error = tools
+        .property_search(&request(
+            json!({"properties": {"created": {"before": "yesterday"}}}),
+        ))
+        .unwrap_err();
+    assert!(error.is_invalid(), "{error}");
+    assert!(
+        error.to_string().contains("give a date written YYYY-MM-DD"),
+        "{error}"
+    );
+}
+
 #[test]
 fn pages_follow_one_another_and_a_forged_cursor_is_refused() {
     let (_dir, tools) = hand_made();

@@ -14,17 +14,18 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::kiln_types::{
-    KilnInfo, KilnInfoRequest, ListNotesRequest, NoteList, NoteMetadata, NoteRead, PropertySearch,
-    PropertySearchRequest, ReadMetadataRequest, ReadNoteRequest, SemanticSearch,
-    SemanticSearchRequest, TextSearch, TextSearchRequest,
+    FindLinksRequest, FoundLinks, KilnInfo, KilnInfoRequest, ListNotesRequest, NoteList,
+    NoteMetadata, NoteRead, PropertySearch, PropertySearchRequest, ReadMetadataRequest,
+    ReadNoteRequest, SemanticSearch, SemanticSearchRequest, TextSearch, TextSearchRequest,
 };
 use super::result::{ToolFuture, run_tool, to_call_result};
 use super::scope::Stop;
 use super::server::QuireServer;
 use super::tool_error::ToolError;
 use quire_kiln::{
-    self as kiln, KilnTools, MAX_CONTEXT_LINES, MAX_LINE_CHARS, MAX_LIST_LIMIT, MAX_PROPERTY_LIMIT,
-    MAX_READ_BYTES, MAX_READ_LINES, MAX_SEARCH_LIMIT, MAX_SEMANTIC_LIMIT,
+    self as kiln, KilnTools, MAX_CONTEXT_LINES, MAX_LINE_CHARS, MAX_LINKS_LIMIT, MAX_LIST_LIMIT,
+    MAX_NEIGHBOUR_DEPTH, MAX_PROPERTY_LIMIT, MAX_READ_BYTES, MAX_READ_LINES, MAX_SEARCH_LIMIT,
+    MAX_SEMANTIC_LIMIT,
 };
 
 /// A tool's `_meta`: its category.
@@ -217,7 +218,12 @@ impl QuireServer {
                        holding it. `tags` are the note's frontmatter and inline tags, compared without `#` ignoring case, \
                        and `project` also finds `project/quire`; `aliases` ignore case; other strings (dates included, as \
                        written: \"2024-01-05\") are exact. Numbers compare by value and \"3\" finds 3; null finds a key \
-                       that is present and empty. `folder` limits the search to a folder (recursive); `limit` is 1 to {MAX_PROPERTY_LIMIT} \
+                       that is present and empty. A value may instead be an object of operators, all of which must hold: \
+                       {{\"not\": v}} (none of the values v; a note without the key matches), {{\"exists\": true|false}} (the key is \
+                       there, whatever its value), {{\"before\": v}} and {{\"after\": v}} (strictly; v a date YYYY-MM-DD compared as \
+                       a date, or a number compared as a number; a value of the other kind does not match). Example: \
+                       {{\"properties\": {{\"status\": {{\"not\": \"done\"}}, \"due\": {{\"after\": \"2026-01-01\", \"before\": \"2026-12-01\"}}}}}}. \
+                       `folder` limits the search to a folder (recursive); `limit` is 1 to {MAX_PROPERTY_LIMIT} \
                        (default {}).",
             kiln::PropertySearchRequest::DEFAULT_LIMIT
         ),
@@ -242,6 +248,41 @@ impl QuireServer {
                     .map(|found| PropertySearch::of(found, args.include_frontmatter()))
             },
         )
+    }
+
+    /// What the kiln's link graph says: broken and ambiguous links,
+    /// orphans, a note's neighbours.
+    #[tool(
+        name = "find_links",
+        description = format!(
+            "Ask the kiln's link graph (from its index, links resolved as Obsidian resolves them), a page at a time, \
+                       with `total` and `next_cursor` (absent on the last page; pass it back as `cursor`). `kind`: \
+                       `broken`: the links that lead to no note and no existing attachment, as `links` [{{note, line, target \
+                       (as written), embed, property (for a link in the frontmatter, whose line is its key's)}}] by note and \
+                       line; `ambiguous`: the links several notes match, each with `chosen` (the note it leads to) and \
+                       `candidates` (how many match); `orphans`: the notes no other note links to, as `notes` [{{path}}]; \
+                       `neighbours`: the notes around the note `path` (a path, name, alias or [[wikilink]]), following links \
+                       out and in up to `depth` (1 to {MAX_NEIGHBOUR_DEPTH}, default {}) links away, as `notes` [{{path, distance, \
+                       direction: out|in|both}}] nearest first, with `note` the note's path. Example: {{\"kind\": \"neighbours\", \
+                       \"path\": \"projects/Plan\", \"depth\": 2}}. `folder` keeps the links written, or the notes, beneath a \
+                       folder; `limit` is 1 to {MAX_LINKS_LIMIT} (default {}, about 8 KB). Hidden folders are never read.",
+            kiln::FindLinksRequest::DEFAULT_DEPTH, kiln::FindLinksRequest::DEFAULT_LIMIT
+        ),
+        input_schema = schema::input::<FindLinksRequest>(),
+        output_schema = schema::output::<FoundLinks>(),
+        meta = category("access"),
+        annotations(
+            title = "Find links (access)",
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = false
+        )
+    )]
+    fn find_links(&self, tool: ToolName, args: JsonObject) -> ToolFuture<'_> {
+        run_tool(&self.kiln, tool, args, |kiln, args: &FindLinksRequest| {
+            kiln.find_links(&args.clone().into()).map(FoundLinks::from)
+        })
     }
 
     /// The notes closest in meaning to a query.
@@ -435,6 +476,20 @@ mod tests {
                 ),
             ),
             (
+                "find_links",
+                format!(
+                    "`limit` is 1 to {MAX_LINKS_LIMIT} (default {}, about 8 KB)",
+                    kiln::FindLinksRequest::DEFAULT_LIMIT
+                ),
+            ),
+            (
+                "find_links",
+                format!(
+                    "up to `depth` (1 to {MAX_NEIGHBOUR_DEPTH}, default {})",
+                    kiln::FindLinksRequest::DEFAULT_DEPTH
+                ),
+            ),
+            (
                 "delete_note",
                 format!("moved into `{TRASH_FOLDER}/` in the kiln root"),
             ),
@@ -504,6 +559,21 @@ mod tests {
                 format!("(1 to {})", grouped(MAX_PROPERTY_LIMIT)),
             ),
             (
+                "find_links",
+                false,
+                "/properties/limit/description",
+                format!("(1 to {})", grouped(MAX_LINKS_LIMIT)),
+            ),
+            (
+                "find_links",
+                false,
+                "/properties/depth/description",
+                format!(
+                    "(1 to {MAX_NEIGHBOUR_DEPTH}; {} when",
+                    kiln::FindLinksRequest::DEFAULT_DEPTH
+                ),
+            ),
+            (
                 "semantic_search",
                 false,
                 "/properties/query/description",
@@ -565,6 +635,11 @@ mod tests {
                 "semantic_search",
                 "/properties/limit/default",
                 kiln::SemanticSearchRequest::DEFAULT_LIMIT,
+            ),
+            (
+                "find_links",
+                "/properties/limit/default",
+                kiln::FindLinksRequest::DEFAULT_LIMIT,
             ),
         ];
         for (name, pointer, default) in defaults {

@@ -256,7 +256,8 @@ impl QuireServer {
                      (whole, head, tail or a range) with its sha256; read_metadata its properties, counts, \
                      headings, tags, links and backlinks without its text; list_notes pages through a folder; \
                      text_search finds lines by literal text or a regular expression; property_search finds \
-                     notes by their frontmatter values; semantic_search finds notes by meaning; get_kiln_info \
+                     notes by their frontmatter values (equal, not, exists, before, after); find_links lists \
+                     broken and ambiguous links, orphans and a note's neighbours; semantic_search finds notes by meaning; get_kiln_info \
                      gives totals and the index's state. Each note is also the resource kiln:///<path>."
                 }
                 #[cfg(feature = "nova")]

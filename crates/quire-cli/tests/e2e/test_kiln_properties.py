@@ -141,3 +141,65 @@ async def test_bad_arguments_say_what_to_pass(kiln: Quire, arguments: dict[str, 
     message = await kiln.error_for("VALIDATION_ERROR", arguments, tool=TOOL)
     assert expected in message, message
     assert "SECRET" not in message
+
+
+@pytest.mark.parametrize(
+    "properties, folder, expected",
+    [
+        # Dates as dates (a quoted date too), strictly.
+        ({"created": {"before": "2024-01-06"}}, None, ["daily/2024-01-05.md", "projects/Plan.md"]),
+        ({"created": {"after": "2024-01-05"}}, None, []),
+        # Numbers as numbers, "3" and 3.0 included; a range is two operators.
+        ({"priority": {"after": 2, "before": 4}}, None, ["projects/Done.md", "projects/Draft.md", "projects/Plan.md"]),
+        ({"priority": {"before": "3"}}, None, []),
+        # A mismatch of kinds is no match.
+        ({"created": {"before": 3000}}, None, []),
+        # not: none of the values; with exists, only notes that have the key.
+        (
+            {"status": {"not": ["Reviewed", "active"], "exists": True}},
+            None,
+            ["projects/Draft.md", "trackers/2026-01-12-globex.md", "trackers/2026-01-20-initech.md"],
+        ),
+        ({"status": {"not": "active"}}, "projects", ["projects/Draft.md"]),
+        ({"tags": {"exists": False}}, "projects", ["projects/Done.md"]),
+        ({"reviewer": {"exists": True}}, None, ["projects/Draft.md"]),
+        ({"applied_on": {"exists": True}, "status": "Reviewed"}, None, ["trackers/2026-02-05-amazon.md"]),
+        # In a list, an operator object is one more alternative.
+        ({"status": ["Applied", {"exists": True, "not": ["active", "Reviewed", "draft", "Resume Written"]}]}, "trackers", ["trackers/2026-01-12-globex.md"]),
+    ],
+)
+async def test_each_operator(kiln: Quire, properties: dict[str, Any], folder: str | None, expected: list[str]):
+    arguments: dict[str, Any] = {"properties": properties}
+    if folder:
+        arguments["folder"] = folder
+    assert await found(kiln, arguments) == expected
+
+
+async def test_operators_page_like_equality(kiln: Quire):
+    # The four trackers and the five readable added notes with a `status`
+    # (not broken.md, latin1.md, the link out, the FIFO or the hidden ones).
+    everything = await found(kiln, {"properties": {"status": {"exists": True}}})
+    assert len(everything) == 9, everything
+    first = await kiln.ok_for({"properties": {"status": {"exists": True}}, "limit": 5}, tool=TOOL)
+    second = await kiln.ok_for(
+        {"properties": {"status": {"exists": True}}, "limit": 5, "cursor": first["next_cursor"]}, tool=TOOL
+    )
+    assert "next_cursor" not in second and first["total"] == second["total"] == 9
+    assert [note["path"] for note in first["notes"] + second["notes"]] == everything
+
+
+@pytest.mark.parametrize(
+    "properties, expected",
+    [
+        ({"status": {"similar": "active"}}, "holds an object with `similar`, which is no operator; give a value, or an object of the operators `not`, `exists`, `before` and `after`"),
+        ({"status": {}}, "holds an object without an operator"),
+        ({"due": {"before": "next week"}}, '`properties.due.before` is `"next week"`; give a date written YYYY-MM-DD, such as "2026-12-01", or a number'),
+        ({"due": {"after": "2026-02-30"}}, "give a date written YYYY-MM-DD"),
+        ({"due": {"exists": "yes"}}, "give true (the note has the property) or false (it has not)"),
+        ({"tags": {"after": 1}}, "compares dates and numbers, but `tags` holds names"),
+        ({"status": {"not": {"exists": True}}}, "`properties.status.not` is an object"),
+    ],
+)
+async def test_bad_operators_say_what_to_write(kiln: Quire, properties: dict[str, Any], expected: str):
+    message = await kiln.error_for("VALIDATION_ERROR", {"properties": properties}, tool=TOOL)
+    assert expected in message, message

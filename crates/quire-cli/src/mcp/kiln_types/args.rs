@@ -26,20 +26,50 @@ fn default_property_limit() -> usize {
     kiln::PropertySearchRequest::DEFAULT_LIMIT
 }
 
+fn default_links_limit() -> usize {
+    kiln::FindLinksRequest::DEFAULT_LIMIT
+}
+
 fn default_semantic_limit() -> usize {
     kiln::SemanticSearchRequest::DEFAULT_LIMIT
 }
 
-/// The schema of `properties`: an object whose values are scalars or lists
-/// of scalars (a bare `Map<String, Value>` would allow anything). Its
-/// description is the field's doc comment.
+/// The schema of `properties`: an object whose values are scalars, objects
+/// of operators (`not`, `exists`, `before`, `after`, each typed, no other
+/// key), or lists of either (a bare `Map<String, Value>` would allow
+/// anything). Its description is the field's doc comment.
 fn properties_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let scalar = serde_json::json!({"type": ["string", "number", "boolean", "null"]});
+    let operators = serde_json::json!({
+        "type": "object",
+        "properties": {
+            "not": {
+                "description": "No note holding this value (or any of these values) matches; a note without the property does.",
+                "anyOf": [scalar, {"type": "array", "items": scalar, "minItems": 1}]
+            },
+            "exists": {
+                "description": "true: the note has the property (whatever its value); false: it has not.",
+                "type": "boolean"
+            },
+            "before": {
+                "description": "A value strictly before this date (YYYY-MM-DD) or below this number.",
+                "type": ["string", "number"]
+            },
+            "after": {
+                "description": "A value strictly after this date (YYYY-MM-DD) or above this number.",
+                "type": ["string", "number"]
+            }
+        },
+        "additionalProperties": false,
+        "minProperties": 1
+    });
     schemars::json_schema!({
         "type": "object",
         "additionalProperties": {
             "anyOf": [
-                {"type": ["string", "number", "boolean", "null"]},
-                {"type": "array", "items": {"type": ["string", "number", "boolean", "null"]}}
+                scalar,
+                operators,
+                {"type": "array", "items": {"anyOf": [scalar, operators]}}
             ]
         }
     })
@@ -240,9 +270,11 @@ impl From<TextSearchRequest> for kiln::TextSearchRequest {
 #[serde(deny_unknown_fields)]
 pub(in crate::mcp) struct PropertySearchRequest {
     /// The properties a note must have, at least one: each key's value is a
-    /// string, number, boolean or null, or a list of them (any one
-    /// matches). Every key must match. Example: {"status": "active",
-    /// "tags": ["project", "idea"]}.
+    /// string, number, boolean or null; an object of operators, all of
+    /// which must hold: {"not": v}, {"exists": true|false}, {"before": v},
+    /// {"after": v} (v a date YYYY-MM-DD or a number); or a list of these
+    /// (any one matches). Every key must match. Example: {"status": {"not":
+    /// "done"}, "due": {"before": "2026-12-01"}, "tags": ["project", "idea"]}.
     #[schemars(schema_with = "properties_schema")]
     properties: Map<String, Value>,
     /// Search only this folder and its subfolders, relative to the kiln
@@ -271,6 +303,81 @@ impl From<PropertySearchRequest> for kiln::PropertySearchRequest {
     fn from(args: PropertySearchRequest) -> Self {
         kiln::PropertySearchRequest {
             properties: args.properties,
+            folder: args.folder,
+            limit: args.limit,
+            cursor: args.cursor,
+        }
+    }
+}
+
+/// What `find_links` looks for.
+// Serialize: the answer says which kind it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(in crate::mcp) enum LinkKind {
+    /// The links that lead to no note and no existing attachment.
+    Broken,
+    /// The links several notes match.
+    Ambiguous,
+    /// The notes no other note links to.
+    Orphans,
+    /// The notes linked from and to the note `path`, out to `depth`.
+    Neighbours,
+}
+
+impl From<LinkKind> for kiln::LinkQuery {
+    fn from(kind: LinkKind) -> Self {
+        match kind {
+            LinkKind::Broken => kiln::LinkQuery::Broken,
+            LinkKind::Ambiguous => kiln::LinkQuery::Ambiguous,
+            LinkKind::Orphans => kiln::LinkQuery::Orphans,
+            LinkKind::Neighbours => kiln::LinkQuery::Neighbours,
+        }
+    }
+}
+
+impl From<kiln::LinkQuery> for LinkKind {
+    fn from(kind: kiln::LinkQuery) -> Self {
+        match kind {
+            kiln::LinkQuery::Broken => LinkKind::Broken,
+            kiln::LinkQuery::Ambiguous => LinkKind::Ambiguous,
+            kiln::LinkQuery::Orphans => LinkKind::Orphans,
+            kiln::LinkQuery::Neighbours => LinkKind::Neighbours,
+        }
+    }
+}
+
+/// `find_links`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(in crate::mcp) struct FindLinksRequest {
+    /// `broken`, `ambiguous`, `orphans` or `neighbours` (with `path`).
+    kind: LinkKind,
+    /// With `neighbours` only: the note's path relative to the kiln root,
+    /// `.md` optional; or its name, an alias or a wikilink (`Hotkeys`,
+    /// `[[Hotkeys]]`).
+    path: Option<String>,
+    /// With `neighbours` only: how many links away to look (1 to 3; 1 when
+    /// absent).
+    #[schemars(range(min = 1, max = kiln::MAX_NEIGHBOUR_DEPTH))]
+    depth: Option<usize>,
+    /// Only the links written in, or the notes, beneath this folder,
+    /// relative to the kiln root (the whole kiln when absent).
+    folder: Option<String>,
+    /// The most links or notes per page (1 to 1,000).
+    #[serde(default = "default_links_limit")]
+    #[schemars(range(min = 1, max = kiln::MAX_LINKS_LIMIT))]
+    limit: usize,
+    /// The `next_cursor` of the previous page.
+    cursor: Option<String>,
+}
+
+impl From<FindLinksRequest> for kiln::FindLinksRequest {
+    fn from(args: FindLinksRequest) -> Self {
+        kiln::FindLinksRequest {
+            kind: args.kind.into(),
+            path: args.path,
+            depth: args.depth,
             folder: args.folder,
             limit: args.limit,
             cursor: args.cursor,
@@ -519,6 +626,38 @@ mod tests {
             request,
             kiln::PropertySearchRequest::new(Map::from_iter([("s".to_owned(), json!(1))]))
         );
+    }
+
+    #[test]
+    fn find_links_defaults_are_the_kilns_and_kinds_are_exact() {
+        let request: kiln::FindLinksRequest =
+            decode::<FindLinksRequest>(json!({"kind": "orphans"}))
+                .unwrap()
+                .into();
+        assert_eq!(
+            request,
+            kiln::FindLinksRequest::new(kiln::LinkQuery::Orphans)
+        );
+        let request: kiln::FindLinksRequest =
+            decode::<FindLinksRequest>(json!({"kind": "neighbours", "path": "Plan", "depth": 2}))
+                .unwrap()
+                .into();
+        assert_eq!(
+            (request.kind, request.depth, request.path.as_deref()),
+            (kiln::LinkQuery::Neighbours, Some(2), Some("Plan"))
+        );
+        for arguments in [
+            json!({}),
+            json!({"kind": "Broken"}),
+            json!({"kind": "neighbors", "path": "Plan"}),
+            json!({"kind": "broken", "depth": "2"}),
+            json!({"kind": "broken", "note": "x"}),
+        ] {
+            assert!(
+                decode::<FindLinksRequest>(arguments.clone()).is_err(),
+                "{arguments}"
+            );
+        }
     }
 
     #[test]

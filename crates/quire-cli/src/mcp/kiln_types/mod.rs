@@ -8,15 +8,17 @@
 //! names in `tools/list`.
 
 mod args;
+mod links;
 mod notes;
 mod search;
 mod writes;
 
 pub(super) use args::{
-    CreateNoteRequest, DeleteNoteRequest, KilnInfoRequest, ListNotesRequest, PropertySearchRequest,
-    ReadMetadataRequest, ReadNoteRequest, SemanticSearchRequest, TextSearchRequest,
-    UpdateNoteRequest,
+    CreateNoteRequest, DeleteNoteRequest, FindLinksRequest, KilnInfoRequest, ListNotesRequest,
+    PropertySearchRequest, ReadMetadataRequest, ReadNoteRequest, SemanticSearchRequest,
+    TextSearchRequest, UpdateNoteRequest,
 };
+pub(super) use links::FoundLinks;
 pub(super) use notes::{KilnInfo, NoteList, NoteMetadata, NoteRead};
 pub(super) use search::{PropertySearch, SemanticSearch, TextSearch};
 pub(super) use writes::{NoteCreated, NoteDeleted, NoteUpdated};
