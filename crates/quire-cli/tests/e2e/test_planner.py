@@ -650,7 +650,7 @@ async def test_lists_exactly_the_six_planner_tools(planner: Planner):
 
 KILN_TOOLS = [
     "read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search",
-    "semantic_search",
+    "semantic_search", "find_links",
     # Offered by `--writes ask`, the default.
     "create_note", "update_note", "delete_note",
 ]
@@ -706,8 +706,13 @@ SCHEMA_SAMPLES: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
         [{"query": "how we chose the database"}, {"query": "x", "limit": 5, "properties": {"s": 1}, "folder": "notes", "min_score": 0.2, "mode": "hybrid"}],
         [{}, {"query": 1}, {"query": "x", "mode": "lexical"}, {"query": "x", "limit": -1}],
     ),
+    "find_links": (
+        [{"kind": "broken"}, {"kind": "neighbours", "path": "[[a]]", "depth": 3, "folder": "notes", "limit": 5, "cursor": "x"}],
+        [{}, {"kind": "all"}, {"kind": "orphans", "limit": 0}, {"kind": "neighbours", "path": "a", "depth": 4}, {"kind": "broken", "x": 1}],
+    ),
     "property_search": (
-        [{"properties": {"status": "active"}}, {"properties": {"tags": ["a", "b"], "n": None}, "folder": "notes", "limit": 5}],
+        [{"properties": {"status": "active"}}, {"properties": {"tags": ["a", "b"], "n": None}, "folder": "notes", "limit": 5},
+         {"properties": {"status": {"not": "done"}, "due": {"before": "2026-12-01"}, "x": {"exists": True}}}],
         [{}, {"properties": {"s": {"a": 1}}}, {"properties": {"s": [[1]]}}, {"properties": {"s": 1}, "limit": -1}],
     ),
     "create_note": (
