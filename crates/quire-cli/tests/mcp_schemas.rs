@@ -323,6 +323,22 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
             ),
         ),
         (
+            "edit_note",
+            (
+                vec![
+                    json!({"path": "a", "operation": "append", "text": "x"}),
+                    json!({"path": "a", "operation": "replace_text", "text": "y", "old_text": "x", "expected_sha256": "00"}),
+                    json!({"path": "a", "operation": "insert_under_heading", "heading": "Tasks", "text": "- x"}),
+                ],
+                vec![
+                    json!({"path": "a", "text": "x"}),
+                    json!({"path": "a", "operation": "insert", "text": "x"}),
+                    json!({"path": "a", "operation": "append"}),
+                    json!({"path": "a", "operation": "append", "text": "x", "content": "y"}),
+                ],
+            ),
+        ),
+        (
             "update_note",
             (
                 vec![

@@ -134,6 +134,7 @@ fn kiln_index(c: &mut Criterion) {
             frontmatter: None,
             set_properties: None,
             remove_properties: None,
+            edit: None,
             expected_sha256: None,
         })
     };

@@ -54,6 +54,18 @@ pub enum ComposeError {
          `remove_properties`: give one or the other"
     )]
     WholeAndEdits,
+    /// A body edit with `content` or `frontmatter`.
+    #[error(
+        "an edit changes part of the body, so it cannot come with `content` or `frontmatter`, which \
+         replace the body or the properties whole: use update_note for those"
+    )]
+    EditAndReplace,
+    /// A body edit of a note whose frontmatter block cannot be read.
+    #[error(
+        "the note's frontmatter is broken, so where its body starts is not known; fix the \
+         frontmatter first (update_note with `frontmatter`), then edit the body"
+    )]
+    EditBrokenFrontmatter,
     /// A property both set and removed.
     #[error("the property `{0}` is both set and removed; give it in one of the two")]
     SetAndRemoved(String),

@@ -31,6 +31,7 @@
 
 mod by_name;
 mod compose;
+mod edit;
 mod error;
 mod excerpt;
 mod index;
@@ -62,6 +63,7 @@ mod write;
 // quote. The rest (line selection, link resolution, pages, the live
 // indexes, tuning constants) is the crate's own.
 pub use compose::ComposeError;
+pub use edit::{BodyEdit, EditError, MAX_EDIT_TEXT_BYTES};
 pub use error::PathError;
 pub use excerpt::{MAX_READ_BYTES, MAX_READ_LINES, SelectionError};
 pub use index::{IndexedNote, KilnIndex, LinkTarget};

@@ -76,6 +76,9 @@ pub enum PlannedChange {
         removed_properties: Vec<String>,
         /// The properties it gives another value, in key order.
         changed_properties: Vec<String>,
+        /// A change to part of the body (`edit_note`), in words: `append to
+        /// the body`, `replace the body of the section `Tasks``, ...
+        edit: Option<String>,
     },
     /// A note deleted.
     Delete {
@@ -151,6 +154,7 @@ impl WritePreview {
                 word_count,
                 removed_properties,
                 changed_properties,
+                edit,
             } => {
                 let properties_change =
                     !removed_properties.is_empty() || !changed_properties.is_empty();
@@ -167,10 +171,16 @@ impl WritePreview {
                     (false, false) => " (its content and its other properties are kept)",
                     _ => "",
                 };
-                let mut text = format!(
-                    "{what} `{path}`{kept}; it will hold {}.",
-                    counted(*word_count, "word", "words")
-                );
+                let mut text = match edit {
+                    Some(edit) => format!(
+                        "Edit `{path}`: {edit} (its frontmatter and every other line are kept); it will hold {}.",
+                        counted(*word_count, "word", "words")
+                    ),
+                    None => format!(
+                        "{what} `{path}`{kept}; it will hold {}.",
+                        counted(*word_count, "word", "words")
+                    ),
+                };
                 if !removed_properties.is_empty() {
                     let _ = write!(
                         text,
@@ -292,6 +302,7 @@ mod tests {
                     word_count: 3,
                     removed_properties: vec![],
                     changed_properties: vec![],
+                    edit: None,
                 },
                 "Replace the content of `a/Note.md` (its frontmatter is kept); it will hold 3 words.",
             ),
@@ -302,6 +313,7 @@ mod tests {
                     word_count: 3,
                     removed_properties: vec![],
                     changed_properties: vec![],
+                    edit: None,
                 },
                 "Replace the frontmatter of `a/Note.md` (its content is kept); it will hold 3 words.",
             ),
@@ -312,6 +324,7 @@ mod tests {
                     word_count: 1,
                     removed_properties: vec!["aliases".into(), "tags".into()],
                     changed_properties: vec!["status".into()],
+                    edit: None,
                 },
                 "Replace the frontmatter of `a/Note.md` (its content is kept); it will hold 1 word. It removes 2 \
                  properties: aliases, tags. It changes 1 property: status.",
@@ -323,8 +336,21 @@ mod tests {
                     word_count: 0,
                     removed_properties: vec![],
                     changed_properties: vec![],
+                    edit: None,
                 },
                 "Replace the content and the frontmatter of `a/Note.md`; it will hold 0 words.",
+            ),
+            (
+                PlannedChange::Update {
+                    content: false,
+                    frontmatter: false,
+                    word_count: 5,
+                    removed_properties: vec![],
+                    changed_properties: vec![],
+                    edit: Some("insert at the end of the section `Tasks`".into()),
+                },
+                "Edit `a/Note.md`: insert at the end of the section `Tasks` (its frontmatter and every other \
+                 line are kept); it will hold 5 words.",
             ),
             (
                 PlannedChange::Delete {
@@ -398,6 +424,7 @@ mod spoofing_tests {
                 word_count: 2,
                 removed_properties: vec![],
                 changed_properties: vec![],
+                edit: None,
             },
             sha256: None,
             link_target: Some("contract.md".to_owned()),

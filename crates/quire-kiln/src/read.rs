@@ -130,6 +130,10 @@ pub enum KilnError {
     /// `find_links`'s arguments do not make a query.
     #[error(transparent)]
     Links(#[from] super::links::FindLinksError),
+    /// An `edit_note` change that cannot be made (no such heading, a text
+    /// that is not there once).
+    #[error(transparent)]
+    Edit(#[from] super::edit::EditError),
     /// The semantic search's arguments do not make one.
     #[error(transparent)]
     SemanticSearch(#[from] super::semantic_search::SemanticSearchError),
@@ -165,6 +169,7 @@ impl KilnError {
             | KilnError::Search(_)
             | KilnError::Properties(_)
             | KilnError::Links(_)
+            | KilnError::Edit(_)
             | KilnError::SemanticSearch(_)
             | KilnError::Ambiguous { .. } => true,
             KilnError::NotFound { .. }

@@ -679,6 +679,7 @@ impl KilnTools {
                 word_count: write::word_count(&text),
                 removed_properties,
                 changed_properties,
+                edit: request.edit.as_ref().map(|edit| shown(&edit.described())),
             },
             sha256: Some(sha256),
             // A link (or a folder on the path that is one) leads elsewhere:
@@ -1353,6 +1354,7 @@ mod tests {
             ),
             set_properties: None,
             remove_properties: None,
+            edit: None,
             expected_sha256: None,
         };
         let preview = tools.preview_update(&request).unwrap();

@@ -14,6 +14,7 @@
 use sha2::{Digest, Sha256};
 
 use super::compose::{ComposeError, compose_new, compose_update};
+use super::edit::BodyEdit;
 use super::index::KilnIndex;
 use super::note_path::NotePath;
 use super::read::{KilnError, MAX_NOTE_BYTES, hex};
@@ -64,6 +65,9 @@ pub struct UpdateNoteRequest {
     /// Properties to remove, each with its lines only; not with
     /// `frontmatter`.
     pub remove_properties: Option<Vec<String>>,
+    /// A change to the body that does not resend it (`edit_note`): not with
+    /// `content` or `frontmatter`.
+    pub edit: Option<BodyEdit>,
     /// The `sha256` read_note returned: when the note changed since, nothing
     /// is written.
     pub expected_sha256: Option<String>,
@@ -79,6 +83,7 @@ impl UpdateNoteRequest {
             frontmatter: None,
             set_properties: None,
             remove_properties: None,
+            edit: None,
             expected_sha256: None,
         }
     }
@@ -183,6 +188,9 @@ pub(super) fn new_note_text(request: &CreateNoteRequest) -> Result<String, KilnE
 
 /// The text of `old` once `request` is applied.
 pub(super) fn updated_text(old: &str, request: &UpdateNoteRequest) -> Result<String, KilnError> {
+    if let Some(edit) = &request.edit {
+        return edited_text(old, request, edit);
+    }
     let set = request.set_properties.as_ref();
     let removed = request.remove_properties.as_deref();
     let edits = set.is_some() || removed.is_some();
@@ -204,6 +212,38 @@ pub(super) fn updated_text(old: &str, request: &UpdateNoteRequest) -> Result<Str
         text = set_property(&text, key, value).map_err(ComposeError::from)?;
     }
     for key in removed.into_iter().flatten() {
+        text = remove_property(&text, key).map_err(ComposeError::from)?;
+    }
+    check_size(&text)?;
+    Ok(text)
+}
+
+/// `old` with `edit` made to its body, the frontmatter block and every
+/// other byte kept; refused with `content` or `frontmatter` (a change that
+/// resends them is update_note's).
+fn edited_text(
+    old: &str,
+    request: &UpdateNoteRequest,
+    edit: &BodyEdit,
+) -> Result<String, KilnError> {
+    if request.content.is_some() || request.frontmatter.is_some() {
+        return Err(ComposeError::EditAndReplace.into());
+    }
+    let body = match frontmatter::parse(old) {
+        Ok(document) => document.body.range(),
+        // Its block cannot be read: where the body starts is not known.
+        Err(_) => return Err(ComposeError::EditBrokenFrontmatter.into()),
+    };
+    let mut text = format!(
+        "{}{}{}",
+        &old[..body.start],
+        super::edit::edited_body(old, body.clone(), edit)?,
+        &old[body.end..]
+    );
+    for (key, value) in request.set_properties.iter().flatten() {
+        text = set_property(&text, key, value).map_err(ComposeError::from)?;
+    }
+    for key in request.remove_properties.iter().flatten() {
         text = remove_property(&text, key).map_err(ComposeError::from)?;
     }
     check_size(&text)?;
@@ -257,6 +297,9 @@ pub(super) fn updated_parts(request: &UpdateNoteRequest) -> Vec<&'static str> {
     let mut parts = Vec::new();
     if request.content.is_some() {
         parts.push("content");
+    }
+    if request.edit.is_some() {
+        parts.push("body");
     }
     if request.frontmatter.is_some() {
         parts.push("frontmatter");

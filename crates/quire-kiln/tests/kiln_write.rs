@@ -15,7 +15,7 @@ use std::sync::Arc;
 use kiln_calls::{listed, read_whole};
 use quire_fs::Workspace;
 use quire_kiln::{
-    CreateNoteRequest, DeleteNoteRequest, KilnError, KilnTools, ReadMetadataRequest,
+    BodyEdit, CreateNoteRequest, DeleteNoteRequest, KilnError, KilnTools, ReadMetadataRequest,
     UpdateNoteRequest,
 };
 use serde_json::json;
@@ -44,6 +44,7 @@ fn update(
         frontmatter: frontmatter.map(|value| value.as_object().unwrap().clone()),
         set_properties: None,
         remove_properties: None,
+        edit: None,
         expected_sha256: expected.map(str::to_owned),
     }
 }
@@ -751,4 +752,72 @@ fn a_trash_folder_that_is_a_link_is_refused() {
         })
         .unwrap();
     assert!(!root.join("Gone.md").exists());
+}
+
+/// Issue 28: an edit of part of the body through update_note's write path:
+/// the preview names the edit for the approval question, the result and
+/// the file agree, a broken frontmatter is refused, and an edit that cannot
+/// be made writes nothing.
+#[test]
+fn an_edit_of_part_of_the_body_is_previewed_named_and_written_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let text = "---\nstatus: draft # kept\n---\n# Plan\n\n## Tasks\n- one\n\n## Notes\nn\n";
+    fs::write(root.join("Plan.md"), text).unwrap();
+    fs::write(root.join("Broken.md"), "---\ntitle: [x\n---\n# B\n").unwrap();
+    let tools = tools(root);
+    let edit = |path: &str, edit: BodyEdit| UpdateNoteRequest {
+        edit: Some(edit),
+        ..UpdateNoteRequest::new(path)
+    };
+    let request = edit(
+        "Plan",
+        BodyEdit::ReplaceSection {
+            heading: "Tasks".into(),
+            text: "- [ ] write\n- [ ] test".into(),
+        },
+    );
+    let preview = tools.preview_update(&request).unwrap();
+    assert!(
+        preview
+            .summary()
+            .starts_with("Edit `Plan.md`: replace the body of the section `Tasks` (its frontmatter and every other line are kept)"),
+        "{}",
+        preview.summary()
+    );
+    let done = tools.update_note(&request).unwrap();
+    assert_eq!(done.updated, ["body"]);
+    let now = fs::read_to_string(root.join("Plan.md")).unwrap();
+    assert_eq!(now, text.replace("- one\n", "- [ ] write\n- [ ] test\n"));
+    assert_eq!(done.sha256, sha(&tools, "Plan.md"));
+    let broken = tools
+        .update_note(&edit("Broken", BodyEdit::Append { text: "x".into() }))
+        .unwrap_err();
+    assert!(
+        broken.to_string().contains("frontmatter is broken"),
+        "{broken}"
+    );
+    let missing = tools
+        .update_note(&edit(
+            "Plan",
+            BodyEdit::ReplaceText {
+                old_text: "absent".into(),
+                text: "x".into(),
+            },
+        ))
+        .unwrap_err();
+    assert!(missing.is_invalid(), "{missing}");
+    assert_eq!(fs::read_to_string(root.join("Plan.md")).unwrap(), now);
+    // With `content`, an edit is refused: that is a whole replace.
+    let both = UpdateNoteRequest {
+        content: Some("x".into()),
+        ..edit("Plan", BodyEdit::Append { text: "y".into() })
+    };
+    assert!(
+        tools
+            .update_note(&both)
+            .unwrap_err()
+            .to_string()
+            .contains("cannot come with `content`")
+    );
 }

@@ -64,6 +64,7 @@ fn create_and_update_write_the_properties_in_the_order_given() {
             )),
             set_properties: None,
             remove_properties: None,
+            edit: None,
             expected_sha256: None,
         })
         .unwrap();
@@ -80,6 +81,7 @@ fn create_and_update_write_the_properties_in_the_order_given() {
             frontmatter: Some(object(r#"{"c": 1, "b": 2, "a": 3}"#)),
             set_properties: None,
             remove_properties: None,
+            edit: None,
             expected_sha256: None,
         })
         .unwrap();

@@ -38,7 +38,8 @@ use super::approval::{Asked, BoundCall, Decision, TOKEN_LIFETIME, WritePolicy};
 use super::elicit::{Answer, answer_of, can_ask_with_a_form, choice_question, is_sessionless};
 use super::kiln::{ScopedCall, category};
 use super::kiln_types::{
-    CreateNoteRequest, DeleteNoteRequest, NoteCreated, NoteDeleted, NoteUpdated, UpdateNoteRequest,
+    CreateNoteRequest, DeleteNoteRequest, EditNoteRequest, NoteCreated, NoteDeleted, NoteUpdated,
+    UpdateNoteRequest,
 };
 use super::result::{blocking, decode, to_call_result};
 use super::scope::{Scope, Stop};
@@ -112,6 +113,47 @@ impl QuireServer {
     async fn update_note(&self, call: ScopedCall) -> CallToolResponse {
         self.write_tool(call, |tool, args| {
             decode::<UpdateNoteRequest>(tool, args).map(|args| WriteRequest::Update(args.into()))
+        })
+        .await
+    }
+
+    /// Change part of a note's body without resending it.
+    #[tool(
+        name = "edit_note",
+        description = format!(
+            "Change part of a note's body without resending it: `operation` `append` (after the last line), `prepend` \
+                       (before the body's first line, after the frontmatter), `insert_under_heading` (at the end of the \
+                       section of `heading`, before the next heading of its level), `replace_section` (that section's body), \
+                       or `replace_text` (`old_text`, which must occur exactly once in the body; refused with its count \
+                       otherwise). Example: {{\"path\": \"projects/Plan\", \"operation\": \"insert_under_heading\", \
+                       \"heading\": \"Tasks\", \"text\": \"- [ ] call the printer\"}}. The frontmatter and every other line are \
+                       kept byte for byte; `text` takes the note's line ending; at most {} KiB of text. `heading` is the text \
+                       read_metadata lists (without `#`); a heading two sections share is refused with their lines. `path` may \
+                       be the note's name or a wikilink; with `expected_sha256` nothing is written if the note changed since it \
+                       was read. Returns what update_note returns; when the user must approve first, see `pending` and \
+                       `declined` in the result.",
+            quire_kiln::MAX_EDIT_TEXT_BYTES / 1024
+        ),
+        input_schema = with_confirmation(schema::input::<EditNoteRequest>()),
+        output_schema = outcome_schema::<NoteUpdated>(false),
+        meta = category("manipulate"),
+        annotations(
+            title = "Edit note (manipulate)",
+            read_only_hint = false,
+            destructive_hint = true,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn edit_note(&self, call: ScopedCall) -> CallToolResponse {
+        self.write_tool(call, |tool, args| {
+            decode::<EditNoteRequest>(tool, args).and_then(|args| {
+                args.into_request()
+                    .map(WriteRequest::Update)
+                    .map_err(|why| {
+                        ToolError::validation(format!("invalid arguments for {tool}: {why}"))
+                    })
+            })
         })
         .await
     }

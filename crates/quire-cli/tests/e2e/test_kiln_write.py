@@ -15,7 +15,7 @@ from conftest import Quire, stdio_session
 
 pytestmark = pytest.mark.anyio
 
-WRITES = {"create_note", "update_note", "delete_note"}
+WRITES = {"create_note", "update_note", "edit_note", "delete_note"}
 
 
 @pytest.fixture
@@ -139,3 +139,36 @@ async def test_a_tag_is_added_without_touching_anything_else(writer: Quire):
         "VALIDATION_ERROR", {"path": "ideas/Tagged", "frontmatter": {}, "set_properties": {"x": 1}}, tool="update_note"
     )
     assert "cannot come with `set_properties`" in message
+
+
+async def test_edit_note_changes_part_of_the_body_and_keeps_every_other_byte(writer: Quire):
+    """Issue 28: edit_note's operations, each touching only its own bytes
+    (a CRLF note stays CRLF), and its refusals, which write nothing."""
+    note = writer.root / "edits" / "Plan.md"
+    note.parent.mkdir()
+    original = "---\r\ntags: [a] # kept\r\n---\r\n# Plan\r\nIntro.\r\n\r\n## Tasks\r\n- one\r\n\r\n## Notes\r\nA note.\r\n"
+    note.write_bytes(original.encode())
+    read = await writer.ok_for({"path": "edits/Plan"}, tool="read_note")
+    edited = await writer.ok_for(
+        {"path": "[[Plan]]", "operation": "insert_under_heading", "heading": "Tasks", "text": "- two",
+         "expected_sha256": read["sha256"]},
+        tool="edit_note",
+    )
+    assert edited["path"] == "edits/Plan.md" and edited["updated"] == ["body"]
+    expected = original.replace("- one\r\n", "- one\r\n- two\r\n")
+    assert note.read_bytes() == expected.encode()
+    await writer.ok_for({"path": "edits/Plan", "operation": "replace_text", "old_text": "A note.", "text": "B note."},
+                        tool="edit_note")
+    await writer.ok_for({"path": "edits/Plan", "operation": "append", "text": "End."}, tool="edit_note")
+    expected = expected.replace("A note.", "B note.") + "End.\r\n"
+    assert note.read_bytes() == expected.encode()
+    for arguments, message in [
+        ({"operation": "insert_under_heading", "heading": "Todo", "text": "x"}, "has no heading `Todo`"),
+        ({"operation": "replace_text", "old_text": "- ", "text": "x"}, "occurs 2 times"),
+        ({"operation": "replace_section", "text": "x"}, "needs `heading`"),
+        ({"operation": "append", "text": "x", "old_text": "y"}, "`old_text` goes with replace_text"),
+        ({"operation": "append", "text": "x", "expected_sha256": read["sha256"]}, "changed since"),
+    ]:
+        refused = await writer.error_for("VALIDATION_ERROR", {"path": "edits/Plan", **arguments}, tool="edit_note")
+        assert message in refused, refused
+    assert note.read_bytes() == expected.encode()

@@ -522,8 +522,113 @@ impl From<UpdateNoteRequest> for kiln::UpdateNoteRequest {
             frontmatter: args.frontmatter,
             set_properties: args.set_properties,
             remove_properties: args.remove_properties,
+            edit: None,
             expected_sha256: args.expected_sha256,
         }
+    }
+}
+
+/// What `edit_note` does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub(in crate::mcp) enum EditOperation {
+    /// `text` after the last line of the note.
+    Append,
+    /// `text` before the first line of the body (after the frontmatter).
+    Prepend,
+    /// `text` at the end of the section of `heading`.
+    InsertUnderHeading,
+    /// The body of the section of `heading` replaced by `text`.
+    ReplaceSection,
+    /// The one occurrence of `old_text` replaced by `text`.
+    ReplaceText,
+}
+
+/// `edit_note`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(in crate::mcp) struct EditNoteRequest {
+    /// The note's path relative to the kiln root, `/`-separated, `.md`
+    /// optional; or its name, an alias or a wikilink (`Hotkeys`,
+    /// `[[Hotkeys]]`). The result gives the real path.
+    path: String,
+    /// `append`, `prepend`, `insert_under_heading` (at the end of the
+    /// section of `heading`), `replace_section` (that section's body) or
+    /// `replace_text` (`old_text`, which must occur exactly once).
+    operation: EditOperation,
+    /// The text to add, or the replacement; written with the note's line
+    /// ending.
+    text: String,
+    /// With `insert_under_heading` and `replace_section`: the heading's text
+    /// as read_metadata lists it (`Tasks`, without `#`).
+    heading: Option<String>,
+    /// With `replace_text`: the text to replace, exactly as read_note shows
+    /// it; it must occur exactly once in the body.
+    old_text: Option<String>,
+    /// The `sha256` read_note returned: when the note changed since, nothing
+    /// is written.
+    expected_sha256: Option<String>,
+}
+
+impl EditNoteRequest {
+    /// The kiln's request, or what the arguments lack (or have too many of)
+    /// for the operation.
+    pub(in crate::mcp) fn into_request(self) -> Result<kiln::UpdateNoteRequest, String> {
+        let EditNoteRequest {
+            path,
+            operation,
+            text,
+            heading,
+            old_text,
+            expected_sha256,
+        } = self;
+        let needs_heading = matches!(
+            operation,
+            EditOperation::InsertUnderHeading | EditOperation::ReplaceSection
+        );
+        let name = match operation {
+            EditOperation::Append => "append",
+            EditOperation::Prepend => "prepend",
+            EditOperation::InsertUnderHeading => "insert_under_heading",
+            EditOperation::ReplaceSection => "replace_section",
+            EditOperation::ReplaceText => "replace_text",
+        };
+        let edit = match (operation, heading, old_text) {
+            (_, Some(_), _) if !needs_heading => {
+                return Err(format!(
+                    "`heading` goes with insert_under_heading and replace_section, not {name}; leave it out"
+                ));
+            }
+            (_, _, Some(_)) if operation != EditOperation::ReplaceText => {
+                return Err(format!(
+                    "`old_text` goes with replace_text, not {name}; leave it out"
+                ));
+            }
+            (EditOperation::Append, None, None) => kiln::BodyEdit::Append { text },
+            (EditOperation::Prepend, None, None) => kiln::BodyEdit::Prepend { text },
+            (EditOperation::InsertUnderHeading, Some(heading), None) => {
+                kiln::BodyEdit::InsertUnderHeading { heading, text }
+            }
+            (EditOperation::ReplaceSection, Some(heading), None) => {
+                kiln::BodyEdit::ReplaceSection { heading, text }
+            }
+            (EditOperation::ReplaceText, None, Some(old_text)) => {
+                kiln::BodyEdit::ReplaceText { old_text, text }
+            }
+            (EditOperation::ReplaceText, _, None) => {
+                return Err("replace_text needs `old_text`: the text to replace, exactly as read_note shows it".to_owned());
+            }
+            _ => {
+                return Err(format!(
+                    "{name} needs `heading`: the heading's text as read_metadata lists it, such as \"Tasks\""
+                ));
+            }
+        };
+        Ok(kiln::UpdateNoteRequest {
+            edit: Some(edit),
+            expected_sha256,
+            ..kiln::UpdateNoteRequest::new(path)
+        })
     }
 }
 

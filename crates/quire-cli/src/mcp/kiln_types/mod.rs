@@ -14,9 +14,9 @@ mod search;
 mod writes;
 
 pub(super) use args::{
-    CreateNoteRequest, DeleteNoteRequest, FindLinksRequest, KilnInfoRequest, ListNotesRequest,
-    PropertySearchRequest, ReadMetadataRequest, ReadNoteRequest, SemanticSearchRequest,
-    TextSearchRequest, UpdateNoteRequest,
+    CreateNoteRequest, DeleteNoteRequest, EditNoteRequest, FindLinksRequest, KilnInfoRequest,
+    ListNotesRequest, PropertySearchRequest, ReadMetadataRequest, ReadNoteRequest,
+    SemanticSearchRequest, TextSearchRequest, UpdateNoteRequest,
 };
 pub(super) use links::FoundLinks;
 pub(super) use notes::{KilnInfo, NoteList, NoteMetadata, NoteRead};
