@@ -102,11 +102,10 @@ fn kiln_text_search(c: &mut Criterion) {
             search_text(&workspace, &FolderPath::root(), &request, deadline).unwrap()
         };
         let answer = search();
+        // Whole, or cut by its limit or its page size; never by the time.
         assert!(
             !answer.matches.is_empty()
-                && answer
-                    .truncated_reason
-                    .is_none_or(|r| r == quire_kiln::TruncatedReason::Limit)
+                && answer.truncated_reason != Some(quire_kiln::TruncatedReason::Time)
         );
         println!(
             "{name} query {query:?}: {} matching lines in {} notes",
