@@ -652,7 +652,7 @@ KILN_TOOLS = [
     "read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search",
     "semantic_search", "find_links",
     # Offered by `--writes ask`, the default.
-    "create_note", "update_note", "delete_note",
+    "create_note", "update_note", "edit_note", "delete_note",
 ]
 
 
@@ -705,6 +705,11 @@ SCHEMA_SAMPLES: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
     "semantic_search": (
         [{"query": "how we chose the database"}, {"query": "x", "limit": 5, "properties": {"s": 1}, "folder": "notes", "min_score": 0.2, "mode": "hybrid"}],
         [{}, {"query": 1}, {"query": "x", "mode": "lexical"}, {"query": "x", "limit": -1}],
+    ),
+    "edit_note": (
+        [{"path": "a", "operation": "append", "text": "x"},
+         {"path": "a", "operation": "replace_text", "text": "y", "old_text": "x", "expected_sha256": "00", "confirmation": "t"}],
+        [{}, {"path": "a", "text": "x"}, {"path": "a", "operation": "insert", "text": "x"}, {"path": "a", "operation": "append"}],
     ),
     "find_links": (
         [{"kind": "broken"}, {"kind": "neighbours", "path": "[[a]]", "depth": 3, "folder": "notes", "limit": 5, "cursor": "x"}],
