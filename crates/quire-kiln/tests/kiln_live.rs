@@ -274,3 +274,39 @@ fn a_link_to_an_attachment_follows_the_file_as_it_comes_and_goes() {
         eventually(|| links(&tools), |now| now[1].is_none());
     }
 }
+
+/// An attachment is a regular file beneath the root: a FIFO, a folder or a
+/// link out of the root named like a picture is never one (its link stays
+/// broken), and the FIFO is never opened (the index would hang).
+#[test]
+fn only_regular_files_inside_the_root_are_attachments() {
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("secret.png"), b"\x89PNG").unwrap();
+    let dir = vault();
+    let root = dir.path();
+    let fifo = root.join("pipe.png");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    fs::create_dir(root.join("folder.png")).unwrap();
+    std::os::unix::fs::symlink(outside.path().join("secret.png"), root.join("out.png")).unwrap();
+    fs::write(root.join("real.png"), b"\x89PNG").unwrap();
+    fs::write(
+        root.join("Pics.md"),
+        "![[pipe.png]] ![[folder.png]] ![[out.png]] ![[real.png]]\n",
+    )
+    .unwrap();
+    for watch in [true, false] {
+        let tools = tools(root, watch);
+        let request = ReadMetadataRequest {
+            path: "Pics.md".to_owned(),
+        };
+        let links: Vec<Option<String>> = tools
+            .read_metadata(&request)
+            .unwrap()
+            .links
+            .into_iter()
+            .map(|link| link.path)
+            .collect();
+        assert_eq!(links, [None, None, None, Some("real.png".to_owned())]);
+    }
+}
