@@ -285,7 +285,10 @@ fn only_regular_files_inside_the_root_are_attachments() {
     let dir = vault();
     let root = dir.path();
     let fifo = root.join("pipe.png");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
     assert!(made.success());
     fs::create_dir(root.join("folder.png")).unwrap();
     std::os::unix::fs::symlink(outside.path().join("secret.png"), root.join("out.png")).unwrap();
