@@ -79,6 +79,60 @@ impl Located {
     ///   also reported as changed;
     /// - both folders' entries are flushed to disk (`fsync`) after the move.
     pub fn move_into(&self, expected: &FileStat, folder: &Located) -> Result<String, FsError> {
+        self.rename_into(expected, folder, |number| {
+            (number <= MAX_NUMBER).then(|| numbered(&self.name, number))
+        })
+    }
+
+    /// Moves (or renames) this entry to `name` in `folder`, as
+    /// [`Located::move_into`] moves it, with the same guarantees, but under
+    /// that one name: [`FsError::AlreadyExists`] when it is taken (nothing
+    /// is ever replaced). Returns the new path relative to the root.
+    ///
+    /// ```
+    /// # let folder = tempfile::tempdir()?;
+    /// # std::fs::write(folder.path().join("a.md"), "first")?;
+    /// use quire_fs::Workspace;
+    ///
+    /// let workspace = Workspace::new(folder.path())?;
+    /// let note = workspace.locate_entry("a.md").unwrap();
+    /// let read = note.open().unwrap();
+    /// let archive = workspace.make_folders("archive").unwrap();
+    /// assert_eq!(note.rename_to(read.stat(), &archive, "b.md".as_ref()).unwrap(), "archive/b.md");
+    /// assert_eq!(workspace.read_to_string("archive/b.md", 100).unwrap(), "first");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn rename_to(
+        &self,
+        expected: &FileStat,
+        folder: &Located,
+        name: &OsStr,
+    ) -> Result<String, FsError> {
+        let bytes = name.as_bytes();
+        if bytes.is_empty()
+            || bytes == b"."
+            || bytes == b".."
+            || bytes.contains(&b'/')
+            || bytes.contains(&0)
+        {
+            return Err(FsError::Invalid {
+                path: name.to_string_lossy().replace('\0', "\\0"),
+                reason: "is not a file name",
+            });
+        }
+        self.rename_into(expected, folder, |number| {
+            (number == 0).then(|| name.to_owned())
+        })
+    }
+
+    /// Renames this entry into `folder` under the first free name of
+    /// `names(0)`, `names(1)`, ... (`None`: no more to try).
+    fn rename_into(
+        &self,
+        expected: &FileStat,
+        folder: &Located,
+        names: impl Fn(u32) -> Option<OsString>,
+    ) -> Result<String, FsError> {
         if self.names_folder {
             return Err(FsError::TrailingSlash {
                 path: self.shown.clone(),
@@ -104,10 +158,15 @@ impl Located {
         let destination = folder.open_folder()?;
         let mut number = 0;
         let moved_as = loop {
-            let candidate = numbered(&self.name, number);
+            let Some(candidate) = names(number) else {
+                return Err(FsError::Invalid {
+                    path: self.shown.clone(),
+                    reason: "has no name left to move it under",
+                });
+            };
             match rename_no_replace(&self.folder, &self.name, &destination, &candidate) {
                 Ok(()) => break candidate,
-                Err(Errno::EXIST) if number < MAX_NUMBER => number += 1,
+                Err(Errno::EXIST) if names(number + 1).is_some() => number += 1,
                 Err(Errno::EXIST) => {
                     return Err(FsError::AlreadyExists {
                         path: join(&folder.real, &candidate.to_string_lossy()),

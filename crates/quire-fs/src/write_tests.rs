@@ -631,3 +631,74 @@ fn a_trash_folder_swapped_for_a_link_out_never_receives_a_note() {
     swapper.join().unwrap();
     outside_untouched(&sandbox);
 }
+
+#[test]
+fn a_renamed_note_keeps_its_inode_and_never_replaces_a_file() {
+    let sandbox = Sandbox::new();
+    let before = fs::metadata(sandbox.root.join("notes/a.md")).unwrap();
+    fs::write(sandbox.root.join("taken.md"), "taken\n").unwrap();
+    let located = sandbox.workspace.locate_entry("notes/a.md").unwrap();
+    let file = located.open().unwrap();
+    let root = sandbox.workspace.make_folders(".").unwrap();
+    // Onto an existing file: refused, both files as they were.
+    assert_eq!(
+        located.rename_to(file.stat(), &root, "taken.md".as_ref()),
+        Err(FsError::AlreadyExists {
+            path: "taken.md".into()
+        })
+    );
+    assert_eq!(
+        fs::read_to_string(sandbox.root.join("taken.md")).unwrap(),
+        "taken\n"
+    );
+    // Names that are not one file's name: refused before anything moves.
+    for bad in ["", ".", "..", "a/b.md", "nul\0.md"] {
+        assert!(
+            matches!(
+                located.rename_to(file.stat(), &root, bad.as_ref()),
+                Err(FsError::Invalid { .. })
+            ),
+            "{bad:?}"
+        );
+    }
+    let archive = sandbox.workspace.make_folders("archive/2026").unwrap();
+    assert_eq!(
+        located
+            .rename_to(file.stat(), &archive, "b.md".as_ref())
+            .unwrap(),
+        "archive/2026/b.md"
+    );
+    assert!(!sandbox.root.join("notes/a.md").exists());
+    let after = fs::metadata(sandbox.root.join("archive/2026/b.md")).unwrap();
+    assert_eq!(after.ino(), before.ino());
+    // The old entry is gone now: a second rename from it is refused as
+    // changed, and nothing else moves.
+    assert!(matches!(
+        located.rename_to(file.stat(), &root, "c.md".as_ref()),
+        Err(FsError::Changed { .. })
+    ));
+    outside_untouched(&sandbox);
+}
+
+#[test]
+fn a_note_replaced_after_it_was_read_is_not_renamed() {
+    let sandbox = Sandbox::new();
+    let located = sandbox.workspace.locate_entry("notes/a.md").unwrap();
+    let file = located.open().unwrap();
+    fs::write(sandbox.root.join("notes/other.md"), "other\n").unwrap();
+    fs::rename(
+        sandbox.root.join("notes/other.md"),
+        sandbox.root.join("notes/a.md"),
+    )
+    .unwrap();
+    let root = sandbox.workspace.make_folders(".").unwrap();
+    assert!(matches!(
+        located.rename_to(file.stat(), &root, "b.md".as_ref()),
+        Err(FsError::Changed { .. })
+    ));
+    assert_eq!(
+        fs::read_to_string(sandbox.root.join("notes/a.md")).unwrap(),
+        "other\n"
+    );
+    assert!(!sandbox.root.join("b.md").exists());
+}
