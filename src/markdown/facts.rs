@@ -109,6 +109,11 @@ pub struct MarkdownLink {
     pub heading: Option<String>,
     /// The whole link as written.
     pub span: Span,
+    /// The destination's file part as written (percent-escapes kept; no
+    /// `<` `>`, no `#fragment`), in the link or, for a reference link
+    /// (`[text][label]`), in its definition: the bytes to change so the
+    /// link leads elsewhere. `None` when it cannot be found in the source.
+    pub destination: Option<Span>,
     /// The 1-based line it starts on.
     pub line: usize,
 }

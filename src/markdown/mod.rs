@@ -55,6 +55,7 @@ pub use facts::{
     Task, Wikilink, WikilinkKind, is_attachment_name,
 };
 pub use scan::parse_note;
+pub use wikilink::wikilink_target_span;
 
 #[cfg(test)]
 mod tests;

@@ -125,7 +125,9 @@ enum Walked<'a> {
     HeadingStart(u8),
     HeadingEnd,
     Wikilink,
-    MarkdownLink(pulldown_cmark::CowStr<'a>),
+    /// A Markdown link's destination, and the span of its reference
+    /// definition when it is a reference link.
+    MarkdownLink(pulldown_cmark::CowStr<'a>, Option<Range<usize>>),
     LinkEnd,
     Task(bool),
     /// An inline HTML element opens: text up to its close holds no tags.
@@ -142,7 +144,15 @@ fn body_events(text: &str, body_start: usize) -> Vec<(Walked<'_>, Range<usize>)>
         | Options::ENABLE_TABLES
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_YAML_STYLE_METADATA_BLOCKS;
-    let parser = Parser::new_ext(&text[body_start..], options).into_offset_iter();
+    let parser = Parser::new_ext(&text[body_start..], options);
+    // Reference definitions by label (case-folded as CommonMark matches
+    // them, near enough): where a reference link's destination is written.
+    let definitions: std::collections::HashMap<String, Range<usize>> = parser
+        .reference_definitions()
+        .iter()
+        .map(|(label, definition)| (label.to_lowercase(), definition.span.clone()))
+        .collect();
+    let parser = parser.into_offset_iter();
     let mut in_code_block = false;
     let mut in_metadata = false;
     let mut walked = Vec::new();
@@ -176,15 +186,23 @@ fn body_events(text: &str, body_start: usize) -> Vec<(Walked<'_>, Range<usize>)>
             Event::Start(CmarkTag::Link {
                 link_type,
                 dest_url,
+                id,
                 ..
             })
             | Event::Start(CmarkTag::Image {
                 link_type,
                 dest_url,
+                id,
                 ..
             }) => Some(match link_type {
                 LinkType::WikiLink { .. } => Walked::Wikilink,
-                _ => Walked::MarkdownLink(dest_url),
+                LinkType::Reference | LinkType::Collapsed | LinkType::Shortcut => {
+                    let definition = definitions
+                        .get(&id.to_lowercase())
+                        .map(|span| span.start + body_start..span.end + body_start);
+                    Walked::MarkdownLink(dest_url, definition)
+                }
+                _ => Walked::MarkdownLink(dest_url, None),
             }),
             Event::End(TagEnd::Link | TagEnd::Image) => Some(Walked::LinkEnd),
             Event::TaskListMarker(checked) => Some(Walked::Task(checked)),
@@ -270,10 +288,10 @@ impl Walk<'_, '_> {
                     self.facts.wikilinks.push(link);
                 }
             }
-            Walked::MarkdownLink(destination) => {
+            Walked::MarkdownLink(destination, definition) => {
                 self.link_depth += 1;
                 if !commented {
-                    self.markdown_link(destination, range);
+                    self.markdown_link(destination, range, definition.clone());
                 }
             }
             Walked::LinkEnd => self.link_depth = self.link_depth.saturating_sub(1),
@@ -333,7 +351,12 @@ impl Walk<'_, '_> {
         }
     }
 
-    fn markdown_link(&mut self, destination: &str, range: Range<usize>) {
+    fn markdown_link(
+        &mut self,
+        destination: &str,
+        range: Range<usize>,
+        definition: Option<Range<usize>>,
+    ) {
         let lowered = destination.to_ascii_lowercase();
         if lowered.contains("://") || lowered.starts_with("mailto:") {
             return;
@@ -346,9 +369,20 @@ impl Walk<'_, '_> {
         if !is_local_destination(&target) {
             return;
         }
+        let written = match definition {
+            Some(definition) => destination_in_definition(self.text, definition),
+            None => destination_in_link(self.text, range.clone(), destination),
+        };
         self.facts.markdown_links.push(MarkdownLink {
             target,
             heading,
+            destination: written.map(|written| {
+                // The file part: up to the `#fragment`.
+                let file = self.text[written.clone()]
+                    .find('#')
+                    .map_or(written.end, |hash| written.start + hash);
+                Span::new(written.start, file)
+            }),
             span: Span::new(range.start, range.end),
             line: self.lines.line(range.start),
         });
@@ -367,6 +401,78 @@ impl Walk<'_, '_> {
             line: self.lines.line(marker.start),
         });
     }
+}
+
+/// Where the destination of the inline link written at `link` lies (`<>`
+/// excluded): after the last `](` whose destination reads as
+/// pulldown-cmark read it (`destination`), else after the last `](`.
+// markdown.ebnf: markdown-link
+fn destination_in_link(text: &str, link: Range<usize>, destination: &str) -> Option<Range<usize>> {
+    let source = text.get(link.clone())?;
+    let candidates: Vec<Range<usize>> = source
+        .match_indices("](")
+        .filter_map(|(at, _)| written_destination(text, link.start + at + 2))
+        .collect();
+    candidates
+        .iter()
+        .rev()
+        .find(|candidate| &text[(*candidate).clone()] == destination)
+        .or(candidates.last())
+        .cloned()
+}
+
+/// Where the destination of the reference definition written at
+/// `definition` (`[label]: destination "title"`) lies (`<>` excluded).
+fn destination_in_definition(text: &str, definition: Range<usize>) -> Option<Range<usize>> {
+    let source = text.get(definition.clone())?;
+    let colon = source.find("]:")?;
+    written_destination(text, definition.start + colon + 2)
+}
+
+/// The link destination written from `start` of `text` (after spaces and
+/// at most one line break): `<...>` (its inside) or a run without spaces
+/// or control characters whose parentheses balance.
+fn written_destination(text: &str, start: usize) -> Option<Range<usize>> {
+    let rest = text.get(start..)?;
+    let mut offset = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+    let after_break = rest[offset..]
+        .strip_prefix("\r\n")
+        .or_else(|| rest[offset..].strip_prefix('\n'));
+    if let Some(after) = after_break {
+        offset = rest.len() - after.trim_start_matches([' ', '\t']).len();
+    }
+    let from = start + offset;
+    let rest = &text[from..];
+    if let Some(inside) = rest.strip_prefix('<') {
+        let end = inside.find(['>', '\n', '<'])?;
+        return inside[end..]
+            .starts_with('>')
+            .then(|| from + 1..from + 1 + end);
+    }
+    let mut depth = 0usize;
+    let mut escaped = false;
+    let mut end = rest.len();
+    for (at, c) in rest.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match c {
+            '\\' => escaped = true,
+            '(' => depth += 1,
+            ')' if depth == 0 => {
+                end = at;
+                break;
+            }
+            ')' => depth -= 1,
+            c if c.is_ascii_whitespace() || c.is_control() => {
+                end = at;
+                break;
+            }
+            _ => {}
+        }
+    }
+    (end > 0).then(|| from..from + end)
 }
 
 /// Whether a Markdown link's decoded destination (without `#fragment`)

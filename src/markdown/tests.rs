@@ -343,3 +343,58 @@ fn attachments_are_the_formats_obsidian_accepts() {
         assert!(!is_attachment_name(other), "{other}");
     }
 }
+
+#[test]
+fn each_link_says_where_its_target_is_written() {
+    // Wikilinks and embeds, with heading, block and alias parts, padded,
+    // and in a table (the bar escaped).
+    let note = "[[A]] ![[ b/B.md #H|x]] [[C#^blk]] [[#Own]]\n\n| t |\n|---|\n| [[D\\|d]] |\n";
+    let facts = parse_note(note);
+    let targets: Vec<Option<&str>> = facts
+        .wikilinks
+        .iter()
+        .map(|link| wikilink_target_span(note, link.span).map(|span| &note[span.range()]))
+        .collect();
+    assert_eq!(
+        targets,
+        [Some("A"), Some("b/B.md"), Some("C"), None, Some("D")]
+    );
+    // Markdown links: inline (with a `](` in the text, a title, `<>`, a
+    // fragment, nested parentheses), images, and reference links whose
+    // destination is in their definition.
+    let note = "[a](x%20y.md#S) [b\\](c](e.md \"t\") [c](d) ![p](<my pic.png>) [f](g(1).md)\n\
+                [r][ref] [Ref] [s][]\n\n[ref]: <r r.md>\n[s]:\n  s.md#Top 'x'\n";
+    let facts = parse_note(note);
+    let written: Vec<Option<&str>> = facts
+        .markdown_links
+        .iter()
+        .map(|link| link.destination.map(|span| &note[span.range()]))
+        .collect();
+    let targets = project(&facts.markdown_links, |l| l.target.as_str());
+    assert_eq!(
+        targets,
+        [
+            "x y.md",
+            "e.md",
+            "d",
+            "my pic.png",
+            "g(1).md",
+            "r r.md",
+            "r r.md",
+            "s.md"
+        ]
+    );
+    assert_eq!(
+        written,
+        [
+            Some("x%20y.md"),
+            Some("e.md"),
+            Some("d"),
+            Some("my pic.png"),
+            Some("g(1).md"),
+            Some("r r.md"),
+            Some("r r.md"),
+            Some("s.md"),
+        ]
+    );
+}

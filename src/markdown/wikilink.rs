@@ -55,3 +55,44 @@ pub(super) fn read_wikilink(text: &str, span: Span, line: usize) -> Option<Wikil
         line,
     })
 }
+
+/// Where the target of the wikilink or embed written at `link` of `text`
+/// lies (the note's name or path, without `#heading`, `#^block` or
+/// `|alias`, trimmed): the bytes to change so the link leads elsewhere and
+/// keeps every other part. `None` when the source there is not `[[...]]`
+/// or has no target (`[[#Heading]]`).
+///
+/// ```
+/// use quire_grammar::markdown::{parse_note, wikilink_target_span};
+///
+/// let text = "See ![[ Plans/Q3 #Goals|the goals]].";
+/// let link = &parse_note(text).wikilinks[0];
+/// let target = wikilink_target_span(text, link.span).unwrap();
+/// assert_eq!(&text[target.range()], "Plans/Q3");
+/// ```
+// markdown.ebnf: link-target
+pub fn wikilink_target_span(text: &str, link: Span) -> Option<Span> {
+    let source = text.get(link.range())?;
+    let open = source.find("[[")?;
+    let body_start = open + 2;
+    let body = source[body_start..].strip_suffix("]]")?;
+    // The same cuts as `read_wikilink`: the alias at the first bar (a
+    // table's `\|` included), then the anchor at the first `#`.
+    let destination = match body.find('|') {
+        Some(bar) => {
+            let destination = &body[..bar];
+            destination.strip_suffix('\\').unwrap_or(destination)
+        }
+        None => body,
+    };
+    let target = destination
+        .split_once('#')
+        .map_or(destination, |(target, _)| target);
+    let leading = target.len() - target.trim_start().len();
+    let trimmed = target.trim();
+    if trimmed.is_empty() {
+        return None;
+    }
+    let start = link.start + body_start + leading;
+    Some(Span::new(start, start + trimmed.len()))
+}
