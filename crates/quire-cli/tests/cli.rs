@@ -1316,6 +1316,7 @@ fn call_without_a_tool_lists_the_tools_with_one_line_each() {
             "get_kiln_info",
             "list_notes",
             "mark_task",
+            "move_note",
             "property_search",
             "read_metadata",
             "read_note",
@@ -1359,7 +1360,7 @@ fn call_with_an_unknown_tool_lists_the_tools() {
     assert_eq!(
         stderr(&output),
         "error: there is no tool `gather_requirement`. The tools served (tracker, planner, kiln) are: create_note, \
-         delete_note, edit_note, find_links, finish_job, gather_requirements, get_kiln_info, list_notes, mark_task, property_search, read_metadata, \
+         delete_note, edit_note, find_links, finish_job, gather_requirements, get_kiln_info, list_notes, mark_task, move_note, property_search, read_metadata, \
          read_note, semantic_search, set_detailed_goal, set_overarching_goal, set_plan, text_search, update_note, update_tracker_status. \
          Run `quire call` without a tool to see what each does\n"
     );

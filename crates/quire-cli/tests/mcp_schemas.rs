@@ -323,6 +323,22 @@ fn samples() -> BTreeMap<&'static str, (Vec<Value>, Vec<Value>)> {
             ),
         ),
         (
+            "move_note",
+            (
+                vec![
+                    json!({"path": "a", "new_path": "b/c"}),
+                    json!({"path": "a", "new_path": "b", "expected_sha256": "00"}),
+                ],
+                vec![
+                    json!({}),
+                    json!({"path": "a"}),
+                    json!({"new_path": "b"}),
+                    json!({"path": "a", "new_path": 1}),
+                    json!({"path": "a", "new_path": "b", "x": 1}),
+                ],
+            ),
+        ),
+        (
             "edit_note",
             (
                 vec![

@@ -429,6 +429,16 @@ impl KilnIndex {
     }
 
     /// The notes' paths, for resolving links and suggesting paths.
+    /// The notes with a link that a note of the file stem `stem` (any
+    /// case) could take: every note whose links a note moving to or from
+    /// that stem can change.
+    pub(crate) fn linking_to_stem(&self, stem: &str) -> impl Iterator<Item = &NotePath> + '_ {
+        self.linking_by_stem
+            .get(&stem.to_lowercase())
+            .into_iter()
+            .flatten()
+    }
+
     pub(crate) fn note_set(&self) -> &NoteSet {
         &self.set
     }

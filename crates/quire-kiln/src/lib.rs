@@ -47,6 +47,7 @@ mod page;
 mod preview;
 mod properties;
 mod read;
+mod relink;
 mod resolve;
 mod resources;
 mod search;
@@ -85,6 +86,7 @@ pub use properties::{
     PropertySearch, PropertySearchError, PropertySearchRequest,
 };
 pub use read::{KilnError, MAX_NOTE_BYTES, NoteRead, ReadNoteRequest};
+pub use relink::RelinkError;
 pub use resources::{
     NoteResource, NoteText, RESOURCE_PAGE, ResourcePage, UriError, note_path_of_uri, note_uri,
 };
@@ -104,8 +106,9 @@ pub use semantic_search::{
 };
 pub use tools::{DEFAULT_TOOL_BUDGET, KilnOptions, KilnTools};
 pub use write::{
-    CreateNoteRequest, DeleteNoteRequest, NoteCreated, NoteDeleted, NoteUpdated, TRASH_FOLDER,
-    UpdateNoteRequest, WriteDone, WriteRefusal, WriteRequest,
+    CreateNoteRequest, DeleteNoteRequest, MoveNoteRequest, NoteCreated, NoteDeleted, NoteMoved,
+    NoteUpdated, RelinkedNote, TRASH_FOLDER, UpdateNoteRequest, WriteDone, WriteRefusal,
+    WriteRequest,
 };
 
 #[cfg(test)]

@@ -80,6 +80,14 @@ pub enum PlannedChange {
         /// the body`, `replace the body of the section `Tasks``, ...
         edit: Option<String>,
     },
+    /// A note moved (or renamed), the links to it rewritten.
+    Move {
+        /// Where it goes.
+        new_path: String,
+        /// The notes whose links are rewritten, each with how many of its
+        /// links change, in path order.
+        relinked: Vec<(String, usize)>,
+    },
     /// A note deleted.
     Delete {
         /// Removed for good rather than moved into `.trash/`.
@@ -133,7 +141,7 @@ impl WritePreview {
                     summary,
                     " `{path}` is a link to `{target}`; only the link is moved, `{target}` is kept."
                 ),
-                PlannedChange::Create { .. } => Ok(()),
+                PlannedChange::Create { .. } | PlannedChange::Move { .. } => Ok(()),
             };
         }
         summary
@@ -199,6 +207,29 @@ impl WritePreview {
                 }
                 text
             }
+            PlannedChange::Move { new_path, relinked } => {
+                let mut text = format!("Move `{path}` to `{}`.", shown_name(new_path));
+                if relinked.is_empty() {
+                    text.push_str(" No link needs to change.");
+                } else {
+                    let links: usize = relinked.iter().map(|(_, links)| links).sum();
+                    let named_notes: Vec<String> = relinked
+                        .iter()
+                        .map(|(note, links)| match links {
+                            1 => note.clone(),
+                            n => format!("{note} ({n} links)"),
+                        })
+                        .collect();
+                    let _ = write!(
+                        text,
+                        " {} in {} will be rewritten to keep leading where they led: {}.",
+                        counted(links, "link", "links"),
+                        counted(relinked.len(), "note", "notes"),
+                        named(&named_notes)
+                    );
+                }
+                text
+            }
             PlannedChange::Delete {
                 permanent,
                 backlinks,
@@ -242,6 +273,7 @@ impl WritePreview {
             PlannedChange::Create { .. } => "created",
             PlannedChange::Update { .. } => "updated",
             PlannedChange::Delete { .. } => "deleted",
+            PlannedChange::Move { .. } => "moved",
         }
     }
 }

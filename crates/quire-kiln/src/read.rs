@@ -161,6 +161,8 @@ impl KilnError {
     /// note or a file that failed).
     pub fn is_invalid(&self) -> bool {
         match self {
+            // The arguments were right; a file failed midway.
+            KilnError::Write(super::write::WriteRefusal::MoveFailed { .. }) => false,
             KilnError::Path(_)
             | KilnError::Selection(_)
             | KilnError::List(_)

@@ -770,6 +770,9 @@ impl KilnTools {
             WriteRequest::Delete(request) => self
                 .delete_note_holding(request, Some(preview))
                 .map(WriteDone::Deleted),
+            WriteRequest::Move(request) => self
+                .move_note_checked(request, Some(preview), &mut |_| Ok(()))
+                .map(WriteDone::Moved),
         }
     }
 
@@ -780,6 +783,7 @@ impl KilnTools {
             WriteRequest::Create(request) => self.create_note(request).map(WriteDone::Created),
             WriteRequest::Update(request) => self.update_note(request).map(WriteDone::Updated),
             WriteRequest::Delete(request) => self.delete_note(request).map(WriteDone::Deleted),
+            WriteRequest::Move(request) => self.move_note(request).map(WriteDone::Moved),
         }
     }
 
@@ -790,6 +794,7 @@ impl KilnTools {
             WriteRequest::Create(request) => self.preview_create(request),
             WriteRequest::Update(request) => self.preview_update(request),
             WriteRequest::Delete(request) => self.preview_delete(request),
+            WriteRequest::Move(request) => self.preview_move(request),
         }
     }
 
@@ -798,7 +803,16 @@ impl KilnTools {
     /// it; one replaced while this call waited is opened again), so no
     /// update is lost. Waits at most the call's budget.
     fn lock_note(&self, path: &NotePath, on_disk: &str) -> Result<(Located, OpenFile), KilnError> {
-        let deadline = Deadline::after(self.budget);
+        self.lock_note_until(path, on_disk, Deadline::after(self.budget))
+    }
+
+    /// [`Self::lock_note`], waiting until `deadline`.
+    fn lock_note_until(
+        &self,
+        path: &NotePath,
+        on_disk: &str,
+        deadline: Deadline,
+    ) -> Result<(Located, OpenFile), KilnError> {
         loop {
             let located = self
                 .reader
@@ -1074,6 +1088,9 @@ fn check_unchanged(path: &NotePath, bytes: &[u8], expected: &str) -> Result<(), 
         expected: crate::error::shown(expected),
     }))
 }
+
+#[path = "moving.rs"]
+mod moving;
 
 #[cfg(test)]
 mod tests {

@@ -134,6 +134,48 @@ pub struct NoteDeleted {
     pub ambiguous_backlinks: Vec<String>,
 }
 
+/// The note [`KilnTools::move_note`](crate::KilnTools::move_note) moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveNoteRequest {
+    /// The note's path relative to the kiln root, `/`-separated, `.md`
+    /// optional (or its name, as the other tools take it).
+    pub path: String,
+    /// Where it goes: a path relative to the root, `.md` optional; missing
+    /// folders are made. Never an existing note.
+    pub new_path: String,
+    /// The `sha256` read_note returned: when the note changed since,
+    /// nothing is moved.
+    pub expected_sha256: Option<String>,
+}
+
+/// A note whose links `move_note` rewrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelinkedNote {
+    /// The note's path (after the move, for the moved note itself).
+    pub path: String,
+    /// The lines of the links rewritten (1-based, each once).
+    pub lines: Vec<usize>,
+    /// How many of its links were rewritten.
+    pub links: usize,
+}
+
+/// What `move_note` returns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoteMoved {
+    /// Where the note was (NFC, with `.md`).
+    pub path: String,
+    /// Where it is now.
+    pub new_path: String,
+    /// The SHA-256 of the moved note's file now.
+    pub sha256: String,
+    /// The notes whose links were rewritten to keep leading where they
+    /// led, in path order (the moved note among them when its own links
+    /// changed).
+    pub relinked: Vec<RelinkedNote>,
+    /// How many links were rewritten in all.
+    pub links_changed: usize,
+}
+
 /// One of the kiln's writes, as asked for.
 #[derive(Clone, Debug, PartialEq)]
 pub enum WriteRequest {
@@ -143,6 +185,8 @@ pub enum WriteRequest {
     Update(UpdateNoteRequest),
     /// `delete_note`.
     Delete(DeleteNoteRequest),
+    /// `move_note`.
+    Move(MoveNoteRequest),
 }
 
 impl WriteRequest {
@@ -152,6 +196,7 @@ impl WriteRequest {
             WriteRequest::Create(request) => &request.path,
             WriteRequest::Update(request) => &request.path,
             WriteRequest::Delete(request) => &request.path,
+            WriteRequest::Move(request) => &request.path,
         }
     }
 }
@@ -165,6 +210,8 @@ pub enum WriteDone {
     Updated(NoteUpdated),
     /// What `delete_note` returns.
     Deleted(NoteDeleted),
+    /// What `move_note` returns.
+    Moved(NoteMoved),
 }
 
 /// The properties of a request, in order.
@@ -404,6 +451,87 @@ pub enum WriteRefusal {
     /// The text cannot be composed.
     #[error(transparent)]
     Compose(#[from] ComposeError),
+    /// `move_note` onto a file that exists.
+    #[error(
+        "`{new_path}` already exists, so `{path}` was not moved there (a move never replaces a note); nothing was \
+         changed. Choose another path, or delete or rename `{new_path}` first"
+    )]
+    MoveOntoExisting {
+        /// The note to move.
+        path: String,
+        /// Where it was to go.
+        new_path: String,
+    },
+    /// `move_note` to where no note can be.
+    #[error("`{path}` cannot be moved to `{new_path}`: {why}; nothing was changed")]
+    MoveNowhere {
+        /// The note to move.
+        path: String,
+        /// Where it was to go.
+        new_path: String,
+        /// Why not.
+        why: &'static str,
+    },
+    /// A link that cannot be kept leading to where it led.
+    #[error(transparent)]
+    Relink(#[from] super::relink::RelinkError),
+    /// The notes whose links a move rewrites are not those the user
+    /// approved.
+    #[error(
+        "the notes linking to `{path}` changed since the move was shown for approval (now: {now}); nothing was \
+         changed. Ask for the move again"
+    )]
+    RelinkedChanged {
+        /// The note to move.
+        path: String,
+        /// The notes the move would change now.
+        now: String,
+    },
+    /// A move that failed midway, and what undoing it achieved.
+    #[error("{}", move_failed(path, new_path, failed_at, error, not_undone))]
+    MoveFailed {
+        /// The note to move.
+        path: String,
+        /// Where it was to go.
+        new_path: String,
+        /// The file whose change failed.
+        failed_at: String,
+        /// Why it failed.
+        error: String,
+        /// The files whose changes could not be undone (empty: the kiln is
+        /// as it was).
+        not_undone: Vec<String>,
+    },
+}
+
+fn move_failed(
+    path: &str,
+    new_path: &str,
+    failed_at: &str,
+    error: &str,
+    not_undone: &[String],
+) -> String {
+    let head = format!("moving `{path}` to `{new_path}` failed at `{failed_at}` ({error})");
+    if not_undone.is_empty() {
+        format!(
+            "{head}; every change made was undone, so nothing changed. Fix the cause and move it again"
+        )
+    } else {
+        format!(
+            "{head}, and these changes could not be undone: {}. Check those notes",
+            not_undone
+                .iter()
+                .map(|path| format!("`{path}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    }
+}
+
+impl From<super::relink::RelinkError> for KilnError {
+    fn from(error: super::relink::RelinkError) -> Self {
+        KilnError::Write(WriteRefusal::Relink(error))
+    }
 }
 
 impl From<ComposeError> for KilnError {

@@ -38,8 +38,8 @@ use super::approval::{Asked, BoundCall, Decision, TOKEN_LIFETIME, WritePolicy};
 use super::elicit::{Answer, answer_of, can_ask_with_a_form, choice_question, is_sessionless};
 use super::kiln::{ScopedCall, category};
 use super::kiln_types::{
-    CreateNoteRequest, DeleteNoteRequest, EditNoteRequest, NoteCreated, NoteDeleted, NoteUpdated,
-    UpdateNoteRequest,
+    CreateNoteRequest, DeleteNoteRequest, EditNoteRequest, MoveNoteRequest, NoteCreated,
+    NoteDeleted, NoteMoved, NoteUpdated, UpdateNoteRequest,
 };
 use super::result::{blocking, decode, to_call_result};
 use super::scope::{Scope, Stop};
@@ -182,6 +182,37 @@ impl QuireServer {
     async fn delete_note(&self, call: ScopedCall) -> CallToolResponse {
         self.write_tool(call, |tool, args| {
             decode::<DeleteNoteRequest>(tool, args).map(|args| WriteRequest::Delete(args.into()))
+        })
+        .await
+    }
+
+    /// Move or rename a note, rewriting the links to it.
+    #[tool(
+        name = "move_note",
+        description = "Move or rename a note and rewrite every link to it in every note, so each keeps leading to \
+                       it: wikilinks and embeds by name or path (their #heading, #^block and |alias kept), Markdown \
+                       links and frontmatter links, each in its own form (a name stays a name while it names one \
+                       note, else the shortest path that does). Links the new name would take over from another \
+                       note, and the note's own relative links, are rewritten too. Example: {\"path\": \"Meeting \
+                       notes\", \"new_path\": \"archive/2026/Meeting notes\"}. `new_path` is relative to the kiln \
+                       root, `.md` optional; missing folders are made; never onto an existing note. All notes change \
+                       or none does (a failure midway is undone). Returns `new_path`, `sha256`, `links_changed` and \
+                       `relinked` (each note with its `links` and `lines`); when the user must approve first, see \
+                       `pending` and `declined` in the result (the question names the notes whose links change).",
+        input_schema = with_confirmation(schema::input::<MoveNoteRequest>()),
+        output_schema = outcome_schema::<NoteMoved>(false),
+        meta = category("manipulate"),
+        annotations(
+            title = "Move note (manipulate)",
+            read_only_hint = false,
+            destructive_hint = false,
+            idempotent_hint = false,
+            open_world_hint = false
+        )
+    )]
+    async fn move_note(&self, call: ScopedCall) -> CallToolResponse {
+        self.write_tool(call, |tool, args| {
+            decode::<MoveNoteRequest>(tool, args).map(|args| WriteRequest::Move(args.into()))
         })
         .await
     }
@@ -536,6 +567,7 @@ fn done_json(done: WriteDone) -> Value {
         WriteDone::Created(created) => serde_json::to_value(NoteCreated::from(created)),
         WriteDone::Updated(updated) => serde_json::to_value(NoteUpdated::from(updated)),
         WriteDone::Deleted(deleted) => serde_json::to_value(NoteDeleted::from(deleted)),
+        WriteDone::Moved(moved) => serde_json::to_value(NoteMoved::from(moved)),
     };
     value.unwrap_or_else(|error| json!({"error": error.to_string()}))
 }

@@ -66,7 +66,7 @@ impl Scope {
     /// folder went to that folder's `.trash/`, not the root's.
     pub(super) fn show_path_in(&self, value: &mut Value) {
         if let Scope::Extra(_) = self {
-            for key in ["path", "trashed_to"] {
+            for key in ["path", "trashed_to", "new_path"] {
                 if let Some(Value::String(path)) = value.get_mut(key) {
                     *path = self.shown(path);
                 }
@@ -224,6 +224,13 @@ impl QuireServer {
         if let Some(extra) = approved {
             if let Some(relative) = below(&folder.join(&name), &extra.folder) {
                 args.insert("path".to_owned(), Value::String(relative));
+                // move_note's destination, when given as an absolute path
+                // in the same folder, is relative to it too.
+                if let Some(Value::String(new_path)) = args.get_mut("new_path")
+                    && let Some(relative) = below(Path::new(new_path.as_str()), &extra.folder)
+                {
+                    *new_path = relative;
+                }
                 return Ok(Scope::Extra(extra));
             }
             return Err(ToolError::validation(format!(

@@ -149,7 +149,7 @@ impl QuireServer {
     }
 
     /// Offers the kiln's write tools (`create_note`, `update_note`,
-    /// `edit_note`, `delete_note`) as `policy` says, when the kiln toolset is served:
+    /// `edit_note`, `move_note`, `delete_note`) as `policy` says, when the kiln toolset is served:
     /// with [`WritePolicy::Ask`] each write asks the user first, with
     /// [`WritePolicy::Allow`] none does, and with [`WritePolicy::Deny`]
     /// (what [`QuireServer::new`] starts with) they are not listed and a
@@ -273,11 +273,11 @@ impl QuireServer {
             text.push_str(match self.approvals.policy() {
                 WritePolicy::Deny => "",
                 WritePolicy::Allow => {
-                    " create_note, update_note, edit_note and delete_note change notes (pass read_note's sha256 as \
+                    " create_note, update_note, edit_note, move_note and delete_note change notes (pass read_note's sha256 as \
                      expected_sha256 so a note changed meanwhile is not overwritten)."
                 }
                 WritePolicy::Ask => {
-                    " create_note, update_note, edit_note and delete_note change notes, each only once the user approves it. \
+                    " create_note, update_note, edit_note, move_note and delete_note change notes, each only once the user approves it. \
                      A result with `pending: true` wrote nothing: show its `change` to the user and, only if they \
                      agree, make the same call again with its `confirmation` token. `declined: true` means the \
                      user said no; nothing was written."

@@ -517,3 +517,59 @@ async def test_a_note_is_created_in_the_folder_written_nfd(quire: Path, vault: P
         assert [note["path"] for note in listed["notes"]] == ["résumé/cv.md", "résumé/old.md"], listed
     assert sorted(p.name for p in vault.iterdir() if "sum" in p.name) == [nfd]
     assert (vault / nfd / "cv.md").read_text(encoding="utf-8") == "# CV\n"
+
+
+async def test_a_move_asks_naming_the_notes_whose_links_change(quire: Path, vault: Path, tmp_path: Path):
+    """Issue 28: move_note's question names every note whose links are
+    rewritten; a denial moves nothing, an approval moves the note and
+    rewrites its links, and the result and the files agree."""
+    linking = vault / "ideas" / "Linking.md"
+    linking.parent.mkdir(exist_ok=True)
+    linking.write_bytes(b"---\r\nup: \"[[job-search]]\"\r\n---\r\nSee [[job-search#Plan|the plan]].\r\n")
+    user = choosing("deny")
+    async with asking_session(quire, vault, tmp_path, user) as server:
+        before = snapshot(vault)
+        arguments = {"path": TARGET, "new_path": "archive/Job hunt"}
+        declined = await server.ok_for(arguments, tool="move_note")
+        assert declined["declined"] is True
+        [question] = user.questions
+        assert question.message == (
+            "An agent wants to change your notes. Move `notes/job-search.md` to `archive/Job hunt.md`. 2 links in 1 "
+            "note will be rewritten to keep leading where they led: ideas/Linking.md (2 links)."
+        )
+        assert changed(before, snapshot(vault)) == set()
+        user.answer = choosing("once").answer
+        moved = await server.ok_for(arguments, tool="move_note")
+        assert moved["moved"] is True and moved["new_path"] == "archive/Job hunt.md"
+        assert moved["links_changed"] == 2
+        assert moved["relinked"] == [{"path": "ideas/Linking.md", "links": 2, "lines": [2, 4]}]
+        assert linking.read_bytes() == (
+            b"---\r\nup: \"[[Job hunt]]\"\r\n---\r\nSee [[Job hunt#Plan|the plan]].\r\n"
+        )
+        assert not (vault / "notes" / "job-search.md").exists()
+        assert changed(before, snapshot(vault)) == {
+            "archive", "archive/Job hunt.md", "notes/job-search.md", "ideas/Linking.md"}
+        # The index saw it: the note's backlinks are where they were.
+        metadata = await server.ok_for({"path": "archive/Job hunt"}, tool="read_metadata")
+        assert metadata["backlinks"] == ["ideas/Linking.md"]
+
+
+async def test_a_move_confirmed_by_token_is_refused_once_its_links_changed(quire: Path, vault: Path,
+                                                                           tmp_path: Path):
+    async with asking_session(quire, vault, tmp_path, None) as server:
+        arguments = {"path": TARGET, "new_path": "archive/Job hunt"}
+        pending = await server.ok_for(arguments, tool="move_note")
+        assert pending["pending"] is True
+        assert pending["change"].endswith("No link needs to change.")
+        # A note linking to it appears before the user answers: the token
+        # no longer fits what would change.
+        (vault / "Fresh.md").write_text("[[job-search]]\n", encoding="utf-8")
+        refused = await server.error_for("VALIDATION_ERROR", {**arguments, "confirmation": pending["confirmation"]},
+                                         tool="move_note")
+        assert "changed since the change was shown" in refused
+        assert (vault / "notes" / "job-search.md").exists()
+        pending = await server.ok_for(arguments, tool="move_note")
+        assert "Fresh.md" in pending["change"]
+        moved = await server.ok_for({**arguments, "confirmation": pending["confirmation"]}, tool="move_note")
+        assert moved["relinked"] == [{"path": "Fresh.md", "links": 1, "lines": [1]}]
+        assert (vault / "Fresh.md").read_text(encoding="utf-8") == "[[Job hunt]]\n"

@@ -39,7 +39,7 @@ async def test_every_kiln_tool_and_the_resources_answer_over_http(kiln_http: str
             names = sorted(tool.name for tool in (await session.list_tools()).tools)
             assert names == sorted(
                 ["read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search",
-                 "semantic_search", "find_links", "create_note", "update_note", "edit_note", "delete_note"]  # --writes ask, the default
+                 "semantic_search", "find_links", "create_note", "update_note", "edit_note", "move_note", "delete_note"]  # --writes ask, the default
             )
             listed = await structured(session, "list_notes", {"limit": 1000})
             paths = [note["path"] for note in listed["notes"]]

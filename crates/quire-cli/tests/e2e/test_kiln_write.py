@@ -11,7 +11,7 @@ from typing import AsyncIterator
 import pytest
 from mcp import MCPError
 
-from conftest import Quire, stdio_session
+from conftest import Quire, changed, snapshot, stdio_session
 
 pytestmark = pytest.mark.anyio
 
@@ -172,3 +172,21 @@ async def test_edit_note_changes_part_of_the_body_and_keeps_every_other_byte(wri
         refused = await writer.error_for("VALIDATION_ERROR", {"path": "edits/Plan", **arguments}, tool="edit_note")
         assert message in refused, refused
     assert note.read_bytes() == expected.encode()
+
+
+async def test_move_note_refusals_change_nothing(writer: Quire):
+    """Issue 28: a move onto an existing note, onto itself, into a hidden
+    folder or out of the root is refused with what to do, and writes
+    nothing; a missing note names the closest."""
+    before = snapshot(writer.root)
+    for arguments, message in [
+        ({"path": "notes/job-search", "new_path": "README"}, "already exists"),
+        ({"path": "notes/job-search", "new_path": "notes/job-search.md"}, "that is where it is"),
+        ({"path": "notes/job-search", "new_path": ".hidden/x"}, "hidden"),
+        ({"path": "notes/job-search", "new_path": "../x"}, "above the kiln root"),
+    ]:
+        refused = await writer.error_for("VALIDATION_ERROR", arguments, tool="move_note")
+        assert message in refused, refused
+    missing = await writer.error_for("FILE_NOT_FOUND", {"path": "notes/jobsearch", "new_path": "x"}, tool="move_note")
+    assert "job-search" in missing
+    assert changed(before, snapshot(writer.root)) == set()

@@ -652,7 +652,7 @@ KILN_TOOLS = [
     "read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search",
     "semantic_search", "find_links",
     # Offered by `--writes ask`, the default.
-    "create_note", "update_note", "edit_note", "delete_note",
+    "create_note", "update_note", "edit_note", "move_note", "delete_note",
 ]
 
 
@@ -710,6 +710,10 @@ SCHEMA_SAMPLES: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = {
         [{"path": "a", "operation": "append", "text": "x"},
          {"path": "a", "operation": "replace_text", "text": "y", "old_text": "x", "expected_sha256": "00", "confirmation": "t"}],
         [{}, {"path": "a", "text": "x"}, {"path": "a", "operation": "insert", "text": "x"}, {"path": "a", "operation": "append"}],
+    ),
+    "move_note": (
+        [{"path": "a", "new_path": "b/c"}, {"path": "a", "new_path": "b", "expected_sha256": "00", "confirmation": "t"}],
+        [{}, {"path": "a"}, {"new_path": "b"}, {"path": "a", "new_path": 1}, {"path": "a", "new_path": "b", "x": 1}],
     ),
     "find_links": (
         [{"kind": "broken"}, {"kind": "neighbours", "path": "[[a]]", "depth": 3, "folder": "notes", "limit": 5, "cursor": "x"}],

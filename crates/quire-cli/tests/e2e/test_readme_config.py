@@ -29,7 +29,7 @@ TOOLSETS = {
     # The write tools too: `--writes ask`, the default, offers them (asking before each change).
     "kiln": {
         "read_note", "read_metadata", "list_notes", "get_kiln_info", "text_search", "property_search", "semantic_search",
-        "find_links", "create_note", "update_note", "edit_note", "delete_note",
+        "find_links", "create_note", "update_note", "edit_note", "move_note", "delete_note",
     },
     # Served only when named; no call is made here (test_nova.py
     # drives them against a Task Manager).

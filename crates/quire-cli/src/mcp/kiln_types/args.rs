@@ -655,6 +655,34 @@ impl From<DeleteNoteRequest> for kiln::DeleteNoteRequest {
     }
 }
 
+/// `move_note`'s parameters (unknown properties are refused).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(in crate::mcp) struct MoveNoteRequest {
+    /// The note to move: its path relative to the kiln root, `/`-separated,
+    /// `.md` optional; or, when no note is at that path, its name, an alias
+    /// or a wikilink, found as a link from the root would find it.
+    path: String,
+    /// Where it goes: a path relative to the kiln root, `.md` optional
+    /// (`archive/2026/Plan`); missing folders are made. Never an existing
+    /// note, never a hidden folder.
+    new_path: String,
+    /// The `sha256` read_note returned: when the note changed since,
+    /// nothing is moved.
+    #[serde(default)]
+    expected_sha256: Option<String>,
+}
+
+impl From<MoveNoteRequest> for kiln::MoveNoteRequest {
+    fn from(args: MoveNoteRequest) -> Self {
+        kiln::MoveNoteRequest {
+            path: args.path,
+            new_path: args.new_path,
+            expected_sha256: args.expected_sha256,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,10 +15,10 @@ mod writes;
 
 pub(super) use args::{
     CreateNoteRequest, DeleteNoteRequest, EditNoteRequest, FindLinksRequest, KilnInfoRequest,
-    ListNotesRequest, PropertySearchRequest, ReadMetadataRequest, ReadNoteRequest,
+    ListNotesRequest, MoveNoteRequest, PropertySearchRequest, ReadMetadataRequest, ReadNoteRequest,
     SemanticSearchRequest, TextSearchRequest, UpdateNoteRequest,
 };
 pub(super) use links::FoundLinks;
 pub(super) use notes::{KilnInfo, NoteList, NoteMetadata, NoteRead};
 pub(super) use search::{PropertySearch, SemanticSearch, TextSearch};
-pub(super) use writes::{NoteCreated, NoteDeleted, NoteUpdated};
+pub(super) use writes::{NoteCreated, NoteDeleted, NoteMoved, NoteUpdated};

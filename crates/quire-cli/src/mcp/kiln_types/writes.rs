@@ -110,3 +110,59 @@ impl From<kiln::NoteDeleted> for NoteDeleted {
         }
     }
 }
+
+/// A note whose links `move_note` rewrote.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub(in crate::mcp) struct RelinkedNote {
+    /// The note's path (the moved note by its new path).
+    path: String,
+    /// How many of its links were rewritten.
+    links: usize,
+    /// The lines they are on (1-based).
+    lines: Vec<usize>,
+}
+
+/// What `move_note` returns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
+pub(in crate::mcp) struct NoteMoved {
+    /// Where the note was (NFC, with `.md`).
+    path: String,
+    /// Where it is now.
+    new_path: String,
+    /// Always true: the note was moved.
+    moved: bool,
+    /// The SHA-256 of the moved note's file now (for a later update_note).
+    sha256: String,
+    /// How many links were rewritten, in all notes.
+    links_changed: usize,
+    /// The notes whose links were rewritten to keep leading where they
+    /// led, in path order.
+    relinked: Vec<RelinkedNote>,
+}
+
+impl From<kiln::NoteMoved> for NoteMoved {
+    fn from(moved: kiln::NoteMoved) -> Self {
+        let kiln::NoteMoved {
+            path,
+            new_path,
+            sha256,
+            relinked,
+            links_changed,
+        } = moved;
+        NoteMoved {
+            path,
+            new_path,
+            moved: true,
+            sha256,
+            links_changed,
+            relinked: relinked
+                .into_iter()
+                .map(|note| RelinkedNote {
+                    path: note.path,
+                    links: note.links,
+                    lines: note.lines,
+                })
+                .collect(),
+        }
+    }
+}
