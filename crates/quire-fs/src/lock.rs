@@ -102,8 +102,12 @@ fn lock_holder_pid(file: &File) -> Option<u32> {
         rustix::fs::major(dev),
         rustix::fs::minor(dev)
     );
-    let locks = std::fs::read_to_string("/proc/locks").ok()?;
-    parse_holder(&locks, &wanted)
+    // The kernel writes the list a page at a time, and an entry can slip
+    // between two reads while other locks come and go: read it again then.
+    (0..3).find_map(|_| {
+        let locks = std::fs::read_to_string("/proc/locks").ok()?;
+        parse_holder(&locks, &wanted)
+    })
 }
 
 /// The pid of the granted `FLOCK` lock on `device_inode` (`MAJ:MIN:INODE`,
