@@ -86,7 +86,7 @@ pub use properties::{
     PropertySearch, PropertySearchError, PropertySearchRequest,
 };
 pub use read::{KilnError, MAX_NOTE_BYTES, NoteRead, ReadNoteRequest};
-pub use relink::RelinkError;
+pub use relink::{RelinkError, relinked_note};
 pub use resources::{
     NoteResource, NoteText, RESOURCE_PAGE, ResourcePage, UriError, note_path_of_uri, note_uri,
 };

@@ -236,6 +236,12 @@ impl LiveIndex {
         }
     }
 
+    /// Whether a file watcher keeps the index fresh (else the root is
+    /// rescanned, at most every [`POLL_INTERVAL`]).
+    pub(crate) fn is_watching(&self) -> bool {
+        matches!(*locked(&self.shared.watch), WatchState::Watching(_))
+    }
+
     /// How the watch on the root stands.
     pub(crate) fn watcher_status(&self) -> WatcherStatus {
         let last_error = locked(&self.shared.watcher_error).clone();

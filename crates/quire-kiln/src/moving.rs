@@ -96,32 +96,25 @@ impl KilnTools {
         let plan = self.plan_move(request)?;
         let workspace = self.reader.workspace();
         let located = workspace.locate_shown(&plan.from_on_disk, plan.from.as_str())?;
+        if located.real_path() != plan.from_on_disk {
+            return Err(linked_note(&plan));
+        }
         let file = located.open()?;
         let bytes = file.read(MAX_NOTE_BYTES)?;
         if let Some(expected) = &request.expected_sha256 {
             check_unchanged(&plan.from, &bytes, expected)?;
         }
         let mut relinked = Vec::new();
-        for (path, on_disk) in std::iter::once((&plan.from, &plan.from_on_disk))
-            .chain(plan.linking.iter().map(|(path, on_disk)| (path, on_disk)))
+        if let Ok(text) = std::str::from_utf8(&bytes)
+            && let Some(change) = plan.relinker().relink(&plan.from, text)?
         {
-            let bytes = if path == &plan.from {
-                bytes.clone()
-            } else {
-                match workspace
-                    .locate_shown(on_disk, path.as_str())
-                    .and_then(|located| located.open()?.read(MAX_NOTE_BYTES))
-                {
-                    Ok(bytes) => bytes,
-                    Err(FsError::NotFound { .. }) => continue,
-                    Err(error) => return Err(error.into()),
-                }
-            };
-            let Ok(text) = std::str::from_utf8(&bytes) else {
-                continue;
-            };
-            if let Some(change) = plan.relinker().relink(path, text)? {
-                relinked.push((shown_after(&plan, path), change.links));
+            relinked.push((plan.to.to_string(), change.links));
+        }
+        for (path, on_disk) in &plan.linking {
+            if let Some(text) = self.linking_text(path, on_disk)?
+                && let Some(change) = plan.relinker().relink(path, &text)?
+            {
+                relinked.push((path.to_string(), change.links));
             }
         }
         relinked.sort();
@@ -153,11 +146,7 @@ impl KilnTools {
         // The notes that would change, read without locks...
         let mut changing = vec![plan.from.clone()];
         for (path, on_disk) in &plan.linking {
-            let text = self
-                .reader
-                .workspace()
-                .read_to_string(on_disk, MAX_NOTE_BYTES);
-            if let Ok(text) = text
+            if let Some(text) = self.linking_text(path, on_disk)?
                 && plan.relinker().relink(path, &text)?.is_some()
             {
                 changing.push(path.clone());
@@ -185,11 +174,7 @@ impl KilnTools {
                 let identity = preview.and_then(|preview| preview.identity.as_ref());
                 check_identity(&plan.from, file.stat(), identity, true)?;
                 if located.real_path() != on_disk {
-                    return Err(KilnError::Write(WriteRefusal::MoveNowhere {
-                        path: plan.from.to_string(),
-                        new_path: plan.to.to_string(),
-                        why: "the note is a symbolic link (or beneath one); move the file it leads to",
-                    }));
+                    return Err(linked_note(&plan));
                 }
                 moved_file = Some(*file.stat());
             }
@@ -448,6 +433,25 @@ impl KilnTools {
         not_undone
     }
 
+    /// The text of the note `path` (at `on_disk`) whose links a move may
+    /// change; `None` when it is gone or holds no links the index reads
+    /// (over 16 MiB, not UTF-8). Any other failure refuses the move: its
+    /// links could not be kept.
+    fn linking_text(&self, path: &NotePath, on_disk: &str) -> Result<Option<String>, KilnError> {
+        let read = self
+            .reader
+            .workspace()
+            .locate_shown(on_disk, path.as_str())
+            .and_then(|located| located.open()?.read_to_string(MAX_NOTE_BYTES));
+        match read {
+            Ok(text) => Ok(Some(text)),
+            Err(FsError::NotFound { .. } | FsError::TooLarge { .. } | FsError::NotUtf8 { .. }) => {
+                Ok(None)
+            }
+            Err(error) => Err(error.into()),
+        }
+    }
+
     /// The note to move, where it goes, and the notes whose links can
     /// change, from the index (waiting for it at most the call's budget).
     fn plan_move(&self, request: &MoveNoteRequest) -> Result<MovePlan, KilnError> {
@@ -470,11 +474,13 @@ impl KilnTools {
             ));
         }
         let from_on_disk = self.existing_on_disk(&from)?;
+        let watching = self.index.is_watching();
         let mut plan = self.index.with(self.budget, |workspace, index| {
-            // Up to date with the disk first (a walk and a stat per file,
-            // tens of milliseconds for thousands of notes): a link written
-            // a moment ago, before the watcher told the index, is found.
-            if index.rescan(workspace, "") {
+            // Without a watcher, up to date with the disk first (a walk and
+            // an open per file: about 50 ms for 10,000 notes), so a link
+            // written since the last poll is found and rewritten; with one,
+            // the changes it reported are applied already.
+            if !watching && index.rescan(workspace, "") {
                 index.relink();
             }
             let before = index.note_set().clone();
@@ -517,6 +523,14 @@ fn shown_after(plan: &MovePlan, path: &NotePath) -> String {
     }
 }
 
+fn linked_note(plan: &MovePlan) -> KilnError {
+    KilnError::Write(WriteRefusal::MoveNowhere {
+        path: plan.from.to_string(),
+        new_path: plan.to.to_string(),
+        why: "the note is a symbolic link (or lies beneath one); move the file it leads to",
+    })
+}
+
 fn onto_existing(plan: &MovePlan) -> KilnError {
     KilnError::Write(WriteRefusal::MoveOntoExisting {
         path: plan.from.to_string(),
@@ -533,7 +547,7 @@ fn not_found_now(path: &NotePath) -> KilnError {
 #[cfg(test)]
 mod tests {
     use std::fs;
-    use std::os::unix::fs::MetadataExt;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
     use std::path::Path;
 
     use super::*;
@@ -799,6 +813,73 @@ mod tests {
                     .is_ok()
             );
         }
+    }
+
+    #[test]
+    fn a_note_that_cannot_be_replaced_undoes_the_move_done_so_far() {
+        // The last note in path order is read-only (mode 0444, refused even
+        // for root): the rename and the notes before it are undone.
+        let (dir, tools) = kiln();
+        let root = dir.path();
+        std::fs::create_dir(root.join("z")).unwrap();
+        fs::write(root.join("z/Last.md"), "[[Old]]\n").unwrap();
+        fs::set_permissions(root.join("z/Last.md"), fs::Permissions::from_mode(0o444)).unwrap();
+        let before = files(root);
+        let error = tools
+            .move_note(&request("a/Old.md", "n/New.md"))
+            .unwrap_err();
+        let message = error.to_string();
+        assert!(message.contains("failed at `z/Last.md`"), "{message}");
+        assert!(
+            message.contains("every change made was undone"),
+            "{message}"
+        );
+        assert_eq!(files(root), before);
+        // A hard-linked note (its other name would keep the old text) too.
+        fs::set_permissions(root.join("z/Last.md"), fs::Permissions::from_mode(0o644)).unwrap();
+        fs::hard_link(root.join("z/Last.md"), root.join("twin.txt")).unwrap();
+        let error = tools
+            .move_note(&request("a/Old.md", "n/New.md"))
+            .unwrap_err();
+        assert!(error.to_string().contains("undone"), "{error}");
+        assert_eq!(
+            fs::read(root.join("c/Linker.md")).unwrap(),
+            LINKER.as_bytes()
+        );
+        assert!(root.join("a/Old.md").exists() && !root.join("n/New.md").exists());
+    }
+
+    #[test]
+    fn links_fifos_and_hostile_destinations_are_refused() {
+        let (dir, tools) = kiln();
+        let root = dir.path();
+        // A note that is a symbolic link: its file is moved, not the link.
+        std::os::unix::fs::symlink("Old.md", root.join("a/Alias.md")).unwrap();
+        let error = tools.move_note(&request("a/Alias.md", "n/New.md")).unwrap_err();
+        assert!(error.to_string().contains("symbolic link"), "{error}");
+        assert!(tools.preview_move(&request("a/Alias.md", "n/New.md")).is_err());
+        // A FIFO already at the destination's name: never replaced, and
+        // never opened (a move would block on it).
+        rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            root.join("fifo.md"),
+            rustix::fs::Mode::from(0o644),
+        )
+        .unwrap();
+        let error = tools
+            .move_note(&request("a/Old.md", "fifo.md"))
+            .unwrap_err();
+        assert!(error.to_string().contains("already exists"), "{error}");
+        // A destination folder that is a link out of the root.
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.join("out")).unwrap();
+        assert!(tools.move_note(&request("a/Old.md", "out/New.md")).is_err());
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+        assert!(root.join("a/Old.md").exists());
+        assert_eq!(
+            fs::read(root.join("c/Linker.md")).unwrap(),
+            LINKER.as_bytes()
+        );
     }
 
     #[test]

@@ -68,6 +68,44 @@ pub struct RelinkError {
     pub why: &'static str,
 }
 
+/// The text of the note `source` once the note `from` moves to `to`, in
+/// a kiln holding the notes `notes` (`from` among them), with every link
+/// that must change rewritten as `move_note` rewrites it; `None` when none
+/// must. Only the bytes of the links' targets change.
+///
+/// ```
+/// use quire_kiln::{NotePath, relinked_note};
+///
+/// let note = |path: &str| NotePath::parse_relative(path).unwrap();
+/// let notes = [note("a/Old.md"), note("b/Other.md"), note("c/Index.md")];
+/// let text = "See [[Old#Goals|the goals]] and [o](../a/Old.md).\n";
+/// let moved = relinked_note(text, &note("c/Index.md"), &note("a/Old.md"), &note("d/New plan.md"), &notes);
+/// assert_eq!(
+///     moved.unwrap().as_deref(),
+///     Some("See [[New plan#Goals|the goals]] and [o](../d/New%20plan.md).\n")
+/// );
+/// ```
+pub fn relinked_note(
+    text: &str,
+    source: &NotePath,
+    from: &NotePath,
+    to: &NotePath,
+    notes: &[NotePath],
+) -> Result<Option<String>, RelinkError> {
+    let before: NoteSet = notes.iter().cloned().collect();
+    let mut after = before.clone();
+    after.remove(from);
+    after.insert(to.clone());
+    let relinked = Move {
+        from,
+        to,
+        before: &before,
+        after: &after,
+    }
+    .relink(source, text)?;
+    Ok(relinked.map(|relinked| relinked.text))
+}
+
 /// Where a link leads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Destination {
