@@ -182,6 +182,87 @@ impl Words {
     }
 }
 
+/// The most threads [`Bm25Index::build`] tokenizes on.
+const MAX_BUILD_THREADS: usize = 8;
+
+/// The fewest chunks worth a thread of their own in [`Bm25Index::build`].
+const MIN_CHUNKS_PER_THREAD: usize = 2_000;
+
+/// The notes in `threads` runs of about equal chunk counts, in order.
+fn shares_of<'n, 'a>(
+    notes: &'n [(&'a str, &'a [Chunk])],
+    threads: usize,
+) -> Vec<&'n [(&'a str, &'a [Chunk])]> {
+    let total: usize = notes.iter().map(|(_, chunks)| chunks.len()).sum();
+    let per_share = total.div_ceil(threads.max(1)).max(1);
+    let mut shares = Vec::with_capacity(threads);
+    let (mut start, mut counted) = (0, 0);
+    for (at, (_, chunks)) in notes.iter().enumerate() {
+        counted += chunks.len();
+        if counted >= per_share && shares.len() + 1 < threads {
+            shares.push(&notes[start..=at]);
+            start = at + 1;
+            counted = 0;
+        }
+    }
+    shares.push(&notes[start..]);
+    shares
+}
+
+/// A share of the notes tokenized on a thread of its own: each chunk's
+/// terms, numbered in this share's own vocabulary, and the words stemmed.
+struct TokenizedShare {
+    /// The share's terms, by number.
+    vocabulary: Vec<Box<str>>,
+    /// Every chunk's terms in text order, one chunk after another (one
+    /// buffer: a vector per chunk made allocation a large part of the cost).
+    terms: Vec<u32>,
+    /// Where each chunk's terms end in `terms`.
+    ends: Vec<usize>,
+    /// The terms each word seen became.
+    memo: FxHashMap<Box<str>, Box<[u32]>>,
+}
+
+impl TokenizedShare {
+    fn of(notes: &[(&str, &[Chunk])]) -> TokenizedShare {
+        let mut words = Words::new();
+        let mut numbers: FxHashMap<Box<str>, u32> = FxHashMap::default();
+        let mut vocabulary: Vec<Box<str>> = Vec::new();
+        let mut terms = Vec::new();
+        let mut ends = Vec::new();
+        for (_, chunks) in notes {
+            for chunk in *chunks {
+                Words::split(&chunk.text, |word| {
+                    if let Some(known) = words.memo.get(word) {
+                        terms.extend_from_slice(known);
+                        return;
+                    }
+                    let ids: Box<[u32]> = words
+                        .tokenizer
+                        .tokenize(word)
+                        .iter()
+                        .map(|token| {
+                            *numbers.entry(token.as_str().into()).or_insert_with(|| {
+                                vocabulary.push(token.as_str().into());
+                                (vocabulary.len() - 1) as u32
+                            })
+                        })
+                        .collect();
+                    terms.extend_from_slice(&ids);
+                    words.memo.insert(word.into(), ids);
+                });
+                ends.push(terms.len());
+            }
+        }
+        TokenizedShare {
+            vocabulary,
+            terms,
+            ends,
+            memo: words.memo,
+        }
+    }
+}
+
 /// BM25 over the chunks of a [`SemanticIndex`], kept in step with it, with
 /// the terms of each note and the number of notes each term occurs in, to
 /// measure how much of a query a note holds.
@@ -225,8 +306,47 @@ enum QueryTerm {
 
 impl Bm25Index {
     /// BM25 over every chunk of `index`, its average chunk length fitted to
-    /// them. Each chunk's text is tokenized once.
+    /// them. Each chunk's text is tokenized once, the notes shared out
+    /// between threads (one per core, at most 8; one for an index under
+    /// 4,000 chunks): tokenizing is most of the cost, and the terms are
+    /// then numbered and indexed in note order, so the index scores the
+    /// same whatever the number of threads.
     pub fn build(index: &SemanticIndex) -> Bm25Index {
+        let threads = if index.chunk_count() < MIN_CHUNKS_PER_THREAD * 2 {
+            1
+        } else {
+            std::thread::available_parallelism()
+                .map_or(1, usize::from)
+                .clamp(1, MAX_BUILD_THREADS)
+        };
+        Bm25Index::build_on(index, threads)
+    }
+
+    /// [`Bm25Index::build`] on `threads` threads.
+    fn build_on(index: &SemanticIndex, threads: usize) -> Bm25Index {
+        let notes: Vec<(&str, &[Chunk])> = index
+            .paths()
+            .map(|path| (path, index.note_chunks(path)))
+            .collect();
+        let shares = shares_of(&notes, threads);
+        let tokenized: Vec<TokenizedShare> = if shares.len() == 1 {
+            vec![TokenizedShare::of(shares[0])]
+        } else {
+            std::thread::scope(|scope| {
+                let running: Vec<_> = shares
+                    .iter()
+                    .map(|share| scope.spawn(|| TokenizedShare::of(share)))
+                    .collect();
+                running
+                    .into_iter()
+                    .map(|thread| {
+                        thread
+                            .join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                    })
+                    .collect()
+            })
+        };
         let mut bm25 = Bm25Index {
             words: Words::new(),
             term_ids: FxHashMap::default(),
@@ -240,13 +360,42 @@ impl Bm25Index {
             live_chunks: 0,
             average_length: 0.0,
         };
-        let mut total_length = 0u64;
-        for path in index.paths() {
-            bm25.add_note(path, index.note_chunks(path));
+        for (share, tokenized) in shares.iter().zip(tokenized) {
+            let TokenizedShare {
+                vocabulary,
+                mut terms,
+                ends,
+                memo,
+            } = tokenized;
+            let global: Vec<u32> = vocabulary.iter().map(|term| bm25.intern(term)).collect();
+            for term in &mut terms {
+                *term = global[*term as usize];
+            }
+            let mut rest = terms.as_mut_slice();
+            let mut chunk_ends = ends.iter();
+            let mut start = 0;
+            for (path, chunks) in share.iter() {
+                let mut note_chunks = Vec::with_capacity(chunks.len());
+                for &end in chunk_ends.by_ref().take(chunks.len()) {
+                    let (chunk, after) = std::mem::take(&mut rest).split_at_mut(end - start);
+                    note_chunks.push(chunk);
+                    rest = after;
+                    start = end;
+                }
+                bm25.add_terms(path, note_chunks);
+            }
+            for (word, local) in memo {
+                bm25.words
+                    .memo
+                    .entry(word)
+                    .or_insert_with(|| local.iter().map(|&term| global[term as usize]).collect());
+            }
         }
-        for chunk in &bm25.chunks {
-            total_length += u64::from(chunk.length);
-        }
+        let total_length: u64 = bm25
+            .chunks
+            .iter()
+            .map(|chunk| u64::from(chunk.length))
+            .sum();
         bm25.average_length = if bm25.chunks.is_empty() {
             FALLBACK_AVERAGE_LENGTH
         } else {
@@ -302,16 +451,25 @@ impl Bm25Index {
 
     /// Adds `path` (not in the index) with `chunks`.
     fn add_note(&mut self, path: &str, chunks: &[Chunk]) {
+        let mut tokenized: Vec<Vec<u32>> = Vec::with_capacity(chunks.len());
+        for chunk in chunks {
+            let mut terms = Vec::new();
+            self.tokenize_into(&chunk.text, &mut terms);
+            tokenized.push(terms);
+        }
+        self.add_terms(path, tokenized.iter_mut().map(Vec::as_mut_slice).collect());
+    }
+
+    /// Adds `path` (not in the index) with its chunks' terms, each chunk's
+    /// in the order its text holds them (sorted here, in place).
+    fn add_terms(&mut self, path: &str, chunks: Vec<&mut [u32]>) {
         let slot = self.notes.len() as u32;
         let mut entry = NoteEntry {
             path: path.to_owned(),
-            chunks: Vec::with_capacity(chunks.len()),
+            chunks: Vec::new(),
             terms: Vec::new(),
         };
-        let mut terms = Vec::new();
-        for (ordinal, chunk) in chunks.iter().enumerate() {
-            terms.clear();
-            self.tokenize_into(&chunk.text, &mut terms);
+        for (ordinal, terms) in chunks.into_iter().enumerate() {
             let length = terms.len() as u32;
             terms.sort_unstable();
             let chunk_slot = self.chunks.len() as u32;
@@ -337,7 +495,7 @@ impl Bm25Index {
         for &term in &entry.terms {
             self.note_frequency[term as usize] += 1;
         }
-        self.live_chunks += chunks.len();
+        self.live_chunks += entry.chunks.len();
         self.notes.push(Some(entry));
         self.by_path.insert(path.to_owned(), slot);
     }
@@ -1138,6 +1296,59 @@ mod tests {
         let ranked = bm25.rank("zorblax", 5, |_| true);
         assert_eq!(ranked.len(), 1);
         assert_eq!((ranked[0].0.as_str(), ranked[0].1), ("same.md", 0));
+    }
+
+    #[test]
+    fn a_build_on_several_threads_scores_as_one_on_one_thread() {
+        let (index, _) = vault();
+        let one = Bm25Index::build_on(&index, 1);
+        for threads in [2, 3, 8] {
+            let several = Bm25Index::build_on(&index, threads);
+            assert_eq!(several.live_chunks, one.live_chunks, "{threads}");
+            assert_eq!(several.term_ids.len(), one.term_ids.len(), "{threads}");
+            assert_eq!(several.average_length, one.average_length, "{threads}");
+            for term in one.term_ids.keys() {
+                assert_eq!(
+                    several.note_frequency(term),
+                    one.note_frequency(term),
+                    "{term}"
+                );
+            }
+            for query in [
+                "tomatoes and garlic",
+                "Zorblax",
+                "water every morning",
+                "the",
+                "unseen words",
+            ] {
+                assert_eq!(
+                    own_scores(&several, query),
+                    own_scores(&one, query),
+                    "{query}, {threads}"
+                );
+                assert_eq!(
+                    several.query_terms(query).len(),
+                    one.query_terms(query).len()
+                );
+            }
+        }
+        // The shares cover every note once, in order, about evenly.
+        let notes: Vec<(&str, &[Chunk])> = index
+            .paths()
+            .map(|path| (path, index.note_chunks(path)))
+            .collect();
+        for threads in 1..=5 {
+            let shares = shares_of(&notes, threads);
+            assert!(shares.len() <= threads.max(1));
+            let joined: Vec<&str> = shares
+                .iter()
+                .flat_map(|share| share.iter().map(|(path, _)| *path))
+                .collect();
+            assert_eq!(
+                joined,
+                notes.iter().map(|(path, _)| *path).collect::<Vec<_>>()
+            );
+        }
     }
 
     #[test]
