@@ -30,7 +30,7 @@ use super::server::QuireServer;
 use super::tool_error::ToolError;
 use quire_fs::Workspace;
 use quire_grammar::diagnostics::one_line;
-use quire_kiln::{KilnOptions, KilnTools, WritePreview};
+use quire_kiln::{KilnOptions, KilnTools, PlannedChange, WritePreview};
 
 /// The key of the folder question among a 2026-07-28 call's input requests.
 const FOLDER_INPUT: &str = "folder";
@@ -61,8 +61,8 @@ impl Scope {
         }
     }
 
-    /// Rewrites a result's top-level paths (`path`, and a delete's
-    /// `trashed_to`) as [`Scope::shown`] says: a note trashed in the extra
+    /// Rewrites a result's paths (`path`, a delete's `trashed_to`, a
+    /// move's `new_path` and `relinked` notes) as [`Scope::shown`] says: a note trashed in the extra
     /// folder went to that folder's `.trash/`, not the root's.
     pub(super) fn show_path_in(&self, value: &mut Value) {
         if let Scope::Extra(_) = self {
@@ -71,18 +71,39 @@ impl Scope {
                     *path = self.shown(path);
                 }
             }
+            // A move's relinked notes.
+            if let Some(Value::Array(notes)) = value.get_mut("relinked") {
+                for note in notes {
+                    if let Some(Value::String(path)) = note.get_mut("path") {
+                        *path = self.shown(path);
+                    }
+                }
+            }
         }
     }
 
     /// A write's preview with its paths as [`Scope::shown`] says, for the
     /// user to read.
     pub(super) fn shown_preview(&self, preview: &WritePreview) -> WritePreview {
+        let change = match &preview.change {
+            // A move's destination and the notes it relinks are in the
+            // same folder as the note.
+            PlannedChange::Move { new_path, relinked } => PlannedChange::Move {
+                new_path: self.shown(new_path),
+                relinked: relinked
+                    .iter()
+                    .map(|(path, links)| (self.shown(path), *links))
+                    .collect(),
+            },
+            other => other.clone(),
+        };
         WritePreview {
             path: self.shown(&preview.path),
             link_target: preview
                 .link_target
                 .as_deref()
                 .map(|target| self.shown(target)),
+            change,
             ..preview.clone()
         }
     }

@@ -573,3 +573,25 @@ async def test_a_move_confirmed_by_token_is_refused_once_its_links_changed(quire
         moved = await server.ok_for({**arguments, "confirmation": pending["confirmation"]}, tool="move_note")
         assert moved["relinked"] == [{"path": "Fresh.md", "links": 1, "lines": [1]}]
         assert (vault / "Fresh.md").read_text(encoding="utf-8") == "[[Job hunt]]\n"
+
+
+async def test_a_move_in_the_folder_outside_stays_there_and_says_so(quire: Path, vault: Path, tmp_path: Path,
+                                                                   outside: Path):
+    """A move in the session's extra folder: `new_path` absolute in it (or
+    relative to it), the question and the result name both paths as the
+    agent gave them, and nothing lands in the root."""
+    (outside / "Linking.md").write_text("See [[Far note]].\n", encoding="utf-8")
+    user = Answering("allow", "once")
+    async with asking_session(quire, vault, tmp_path, user) as server:
+        moved = await server.ok_for(
+            {"path": str(outside / "Far note.md"), "new_path": str(outside / "archive" / "Far away.md")},
+            tool="move_note")
+    assert moved["path"] == str(outside / "Far note.md"), moved
+    assert moved["new_path"] == str(outside / "archive" / "Far away.md"), moved
+    assert (outside / "archive" / "Far away.md").exists() and not (outside / "Far note.md").exists()
+    assert (outside / "Linking.md").read_text(encoding="utf-8") == "See [[Far away]].\n"
+    assert not (vault / "archive").exists()
+    question = user.questions[-1].message
+    assert f"Move `{outside / 'Far note.md'}` to `{outside / 'archive' / 'Far away.md'}`." in question, question
+    assert str(outside / "Linking.md") in question, question
+    assert moved["relinked"] == [{"path": str(outside / "Linking.md"), "links": 1, "lines": [1]}], moved
