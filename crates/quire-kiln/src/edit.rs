@@ -431,6 +431,20 @@ mod tests {
     }
 
     #[test]
+    fn text_up_to_the_limit_is_taken_and_one_byte_more_is_refused() {
+        let at_limit = "x".repeat(MAX_EDIT_TEXT_BYTES);
+        let appended = edit(NOTE, BodyEdit::Append { text: at_limit }).unwrap();
+        assert_eq!(appended.len(), NOTE.len() + MAX_EDIT_TEXT_BYTES + 1);
+        let over = "x".repeat(MAX_EDIT_TEXT_BYTES + 1);
+        let refused = edit(NOTE, BodyEdit::Prepend { text: over }).unwrap_err();
+        assert_eq!(refused, EditError::TextTooLong(MAX_EDIT_TEXT_BYTES + 1));
+        assert!(
+            refused.to_string().contains("use update_note's `content`"),
+            "{refused}"
+        );
+    }
+
+    #[test]
     fn refusals_say_what_to_give() {
         let missing = edit(
             NOTE,

@@ -855,9 +855,15 @@ mod tests {
         let root = dir.path();
         // A note that is a symbolic link: its file is moved, not the link.
         std::os::unix::fs::symlink("Old.md", root.join("a/Alias.md")).unwrap();
-        let error = tools.move_note(&request("a/Alias.md", "n/New.md")).unwrap_err();
+        let error = tools
+            .move_note(&request("a/Alias.md", "n/New.md"))
+            .unwrap_err();
         assert!(error.to_string().contains("symbolic link"), "{error}");
-        assert!(tools.preview_move(&request("a/Alias.md", "n/New.md")).is_err());
+        assert!(
+            tools
+                .preview_move(&request("a/Alias.md", "n/New.md"))
+                .is_err()
+        );
         // A FIFO already at the destination's name: never replaced, and
         // never opened (a move would block on it).
         rustix::fs::mkfifoat(
