@@ -208,6 +208,50 @@ fn served_tool_names() -> BTreeSet<String> {
         .collect()
 }
 
+/// The tools a server of `toolset` alone can offer (writes allowed).
+fn tools_of(toolset: Toolset) -> usize {
+    let folder = tempfile::tempdir().unwrap();
+    QuireServer::new(Workspace::new(folder.path()).unwrap(), &[toolset])
+        .allowing_writes()
+        .tools()
+        .len()
+}
+
+#[test]
+fn each_toolsets_tool_count_is_the_one_served() {
+    // The list at the top: "- **`kiln`** (13 tools): ...".
+    let mut counted = 0;
+    for line in README.lines() {
+        let Some(rest) = line.strip_prefix("- **`") else {
+            continue;
+        };
+        let Some((name, rest)) = rest.split_once("`** (") else {
+            continue;
+        };
+        let Some((count, _)) = rest.split_once(" tool") else {
+            continue;
+        };
+        let Some(toolset) = Toolset::ALL.iter().find(|toolset| toolset.name() == name) else {
+            assert!(
+                UNBUILT.0.contains(&name),
+                "the README lists a toolset `{name}` that does not exist"
+            );
+            continue;
+        };
+        assert_eq!(
+            count.parse::<usize>().ok(),
+            Some(tools_of(*toolset)),
+            "the README says `{name}` has {count} tools"
+        );
+        counted += 1;
+    }
+    assert_eq!(
+        counted,
+        Toolset::ALL.len(),
+        "a toolset is missing from the README's list"
+    );
+}
+
 #[test]
 fn the_two_commands_are_the_main_job_and_the_whole_suite() {
     let commands: Vec<String> = code_blocks(&section("Two commands"), "sh")

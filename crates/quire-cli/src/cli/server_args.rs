@@ -27,11 +27,12 @@ pub(super) struct KilnArgs {
 /// Whether the kiln's write tools are offered, and how.
 #[derive(Debug, Args)]
 pub(super) struct WritesArg {
-    /// How the kiln's write tools (create_note, update_note, delete_note)
-    /// are offered: `ask` (default) asks the user before every change
-    /// (through the MCP client, or on this terminal for `quire call`),
-    /// `allow` writes without asking (update and delete are still
-    /// annotated destructive, so a host can ask), `deny` leaves them out.
+    /// How the kiln's write tools (create_note, update_note, edit_note,
+    /// move_note, delete_note) are offered: `ask` (default) asks the user
+    /// before every change (through the MCP client, or on this terminal
+    /// for `quire call`), `allow` writes without asking (update, edit and
+    /// delete are still annotated destructive, so a host can ask), `deny`
+    /// leaves them out.
     #[arg(long, value_enum, value_name = "POLICY", default_value = "ask")]
     pub(super) writes: Writes,
 }
