@@ -157,6 +157,7 @@ impl KilnTools {
         let deadline = Deadline::after(self.budget);
         let mut locked = Vec::with_capacity(changing.len());
         let mut moved_file = None;
+        let mut moved_sha256 = String::new();
         for path in &changing {
             let on_disk = match path == &plan.from {
                 true => plan.from_on_disk.clone(),
@@ -177,8 +178,23 @@ impl KilnTools {
                     return Err(linked_note(&plan));
                 }
                 moved_file = Some(*file.stat());
+                moved_sha256 = write::sha256(&old);
             }
             let Ok(text) = std::str::from_utf8(&old) else {
+                if path == &plan.from {
+                    // Moved as it is (its links are not read), and held.
+                    locked.push(LockedChange {
+                        path: path.clone(),
+                        on_disk,
+                        file,
+                        relinked: Relinked {
+                            text: String::new(),
+                            lines: Vec::new(),
+                            links: 0,
+                        },
+                        old,
+                    });
+                }
                 continue;
             };
             if let Some(relinked) = plan.relinker().relink(path, text)? {
@@ -244,10 +260,14 @@ impl KilnTools {
             }
             Ok(())
         });
-        let moved_text = locked
+        // The moved note's digest now: of its new text when its links
+        // changed, else of the bytes it held.
+        let moved_sha256 = locked
             .iter()
-            .find(|change| change.path == plan.from)
-            .map(|change| change.relinked.text.as_bytes());
+            .find(|change| change.path == plan.from && change.relinked.links > 0)
+            .map_or(moved_sha256, |change| {
+                write::sha256(change.relinked.text.as_bytes())
+            });
         let relinked: Vec<RelinkedNote> = locked
             .iter()
             .filter(|change| change.relinked.links > 0)
@@ -262,7 +282,7 @@ impl KilnTools {
         Ok(NoteMoved {
             path: plan.from.to_string(),
             new_path: plan.to.to_string(),
-            sha256: write::sha256(moved_text.unwrap_or_default()),
+            sha256: moved_sha256,
             links_changed: relinked.iter().map(|note| note.links).sum(),
             relinked,
         })
@@ -718,6 +738,22 @@ mod tests {
         assert_eq!(
             fs::read_to_string(dir.path().join("b/Another.md")).unwrap(),
             "other\n"
+        );
+    }
+
+    #[test]
+    fn a_note_that_is_not_utf8_moves_as_it_is_and_its_digest_is_its_bytes() {
+        let (dir, tools) = kiln();
+        let bytes = b"# Latin-1 \xe9t\xe9 [[Other]]\n";
+        fs::write(dir.path().join("a/Old.md"), bytes).unwrap();
+        let moved = tools.move_note(&request("a/Old.md", "n/New.md")).unwrap();
+        assert_eq!(fs::read(dir.path().join("n/New.md")).unwrap(), bytes);
+        assert_eq!(moved.sha256, write::sha256(bytes));
+        // The links to it are rewritten all the same.
+        assert!(
+            fs::read_to_string(dir.path().join("c/Linker.md"))
+                .unwrap()
+                .contains("[[New]]")
         );
     }
 
