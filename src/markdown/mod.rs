@@ -54,7 +54,7 @@ pub use facts::{
     ATTACHMENT_EXTENSIONS, BlockId, Heading, MarkdownLink, NoteFacts, NoteIssue, PropertyLink, Tag,
     Task, Wikilink, WikilinkKind, is_attachment_name,
 };
-pub use scan::parse_note;
+pub use scan::{parse_note, percent_decode};
 pub use wikilink::wikilink_target_span;
 
 #[cfg(test)]

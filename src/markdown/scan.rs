@@ -507,8 +507,18 @@ fn code_span_text(span: &str) -> &str {
     }
 }
 
-/// `%XX` escapes decoded; a malformed or non-UTF-8 escape is kept as written.
-fn percent_decode(text: &str) -> String {
+/// `%XX` escapes decoded, as a Markdown link's destination is read (see
+/// [`MarkdownLink::target`]); a malformed or non-UTF-8 escape is kept as
+/// written.
+///
+/// ```
+/// use quire_grammar::markdown::percent_decode;
+///
+/// assert_eq!(percent_decode("My%20Note.md"), "My Note.md");
+/// assert_eq!(percent_decode("100%.md"), "100%.md");
+/// ```
+// markdown.ebnf: markdown-link
+pub fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut decoded = Vec::with_capacity(bytes.len());
     let mut index = 0;

@@ -20,7 +20,7 @@
 
 use std::ops::Range;
 
-use quire_grammar::markdown::{NoteFacts, parse_note, wikilink_target_span};
+use quire_grammar::markdown::{NoteFacts, parse_note, percent_decode, wikilink_target_span};
 use quire_grammar::span::Span;
 
 use super::note_path::NotePath;
@@ -268,7 +268,7 @@ impl Move<'_> {
         source: &NotePath,
     ) -> Option<String> {
         let read = match form {
-            Form::Markdown { angle: false } => percent_decoded(old),
+            Form::Markdown { angle: false } => percent_decode(old),
             _ => old.to_owned(),
         };
         let keep_md = destination_is_note(destination) && read.to_lowercase().ends_with(".md");
@@ -377,30 +377,6 @@ fn percent_escaped(text: &str) -> String {
         }
     }
     escaped
-}
-
-/// `%XX` escapes decoded (as the grammar reads a destination); a
-/// malformed or non-UTF-8 escape is kept as written.
-fn percent_decoded(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        let escape = bytes
-            .get(index + 1..index + 3)
-            .and_then(|hex| u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok());
-        match (bytes[index], escape) {
-            (b'%', Some(byte)) => {
-                decoded.push(byte);
-                index += 3;
-            }
-            (byte, _) => {
-                decoded.push(byte);
-                index += 1;
-            }
-        }
-    }
-    String::from_utf8(decoded).unwrap_or_else(|_| text.to_owned())
 }
 
 /// Every link of a note whose `facts` were read from `text`, in the order
