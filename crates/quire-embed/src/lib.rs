@@ -10,8 +10,8 @@
 //! never queried with another.
 //!
 //! The feature `semantic` (on by default) is the one switch for the
-//! models run in process: `minilm` and `static` (candle, the `tokenizers`
-//! crate, `model2vec-rs`) and the static table's distillation
+//! models run in process: `minilm` and `static` (the `gemm` crate, candle
+//! for reading safetensors, the `tokenizers` crate, `model2vec-rs`) and the static table's distillation
 //! ([`distill`]). The `http` embedder, [`EmbedderChoice`] and the models
 //! folder's layout ([`models`]) are in every build. Installing the model
 //! (downloads, progress bars) is the `quire` binary's work, not this
@@ -19,6 +19,8 @@
 
 use std::fmt;
 
+#[cfg(feature = "semantic")]
+mod bert;
 mod choice;
 #[cfg(feature = "semantic")]
 pub mod distill;

@@ -1,5 +1,6 @@
 //! The `minilm` embedder: sentence-transformers all-MiniLM-L6-v2 run on the
-//! CPU in pure Rust (candle's BERT, the `tokenizers` WordPiece tokenizer),
+//! CPU in pure Rust (our BERT forward pass, [`crate::bert`], on the `gemm`
+//! crate's matrix products; the `tokenizers` WordPiece tokenizer),
 //! computing what `SentenceTransformer("all-MiniLM-L6-v2").encode(texts,
 //! normalize_embeddings=True)` computes: BERT over at most 256 tokens, mean
 //! pooling over the real (unpadded) tokens, L2 normalization, 384 floats.
@@ -8,17 +9,17 @@
 //! (it was saved from the Hugging Face tokenizer), but sentence-transformers
 //! truncates at its own `max_seq_length` (256, in
 //! `sentence_bert_config.json`) and pads per batch; this module does the
-//! same: it reads `max_seq_length`, turns the file's padding off, and pads
-//! each batch to its longest text. Texts are batched by length, so short
-//! texts are not padded to a long one's length.
+//! same: it reads `max_seq_length` and turns the file's padding off; the
+//! forward pass packs a batch's texts without padding at all.
 
 use std::fmt;
 use std::path::Path;
 
-use candle_core::{DType, Device, Tensor};
-use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config};
+use candle_core::DType;
+use candle_core::safetensors::SliceSafetensors;
 use tokenizers::{Tokenizer, TruncationParams};
+
+use super::bert::{Bert, Shape, Tensors};
 
 use super::models::{INSTALL_COMMAND, MINILM_REQUIRED_FILES as REQUIRED_FILES};
 use super::{EmbedError, Embedder};
@@ -26,18 +27,17 @@ use super::{EmbedError, Embedder};
 /// The embedder's name, in messages and in its id.
 const NAME: &str = "minilm";
 
-/// How many texts go through the model at once: large enough to keep the
-/// matrix products efficient, small enough that a batch of 256-token texts
-/// stays in a few hundred MB.
+/// How many texts go through the model at once, on one core: large enough
+/// to keep the matrix products efficient, small enough that a batch of
+/// 256-token texts stays in a few tens of MB.
 pub const BATCH_SIZE: usize = 32;
 
 /// sentence-transformers all-MiniLM-L6-v2 on the CPU.
 pub struct MiniLm {
-    model: BertModel,
+    model: Bert,
     tokenizer: Tokenizer,
     dimension: usize,
     id: String,
-    device: Device,
 }
 
 impl fmt::Debug for MiniLm {
@@ -53,6 +53,25 @@ impl fmt::Debug for MiniLm {
 #[derive(serde::Deserialize)]
 struct SentenceBertConfig {
     max_seq_length: usize,
+}
+
+/// The part of the model's `config.json` used.
+#[derive(serde::Deserialize)]
+struct Config {
+    hidden_size: usize,
+    num_attention_heads: usize,
+    intermediate_size: usize,
+    num_hidden_layers: usize,
+    max_position_embeddings: usize,
+    vocab_size: usize,
+    layer_norm_eps: f64,
+    hidden_act: String,
+    #[serde(default = "absolute")]
+    position_embedding_type: String,
+}
+
+fn absolute() -> String {
+    "absolute".to_owned()
 }
 
 impl MiniLm {
@@ -109,19 +128,34 @@ impl MiniLm {
             }))
             .map_err(|error| load_error("tokenizer.json", error.to_string()))?;
 
-        let device = Device::Cpu;
-        let weights =
-            VarBuilder::from_buffered_safetensors(read("model.safetensors")?, DType::F32, &device)
-                .map_err(|error| load_error("model.safetensors", error.to_string()))?;
-        let model = BertModel::load(weights, &config)
-            .map_err(|error| load_error("model.safetensors", error.to_string()))?;
+        if config.hidden_act != "gelu" || config.position_embedding_type != "absolute" {
+            return Err(load_error(
+                "config.json",
+                format!(
+                    "this BERT uses {} and {} position embeddings; only gelu and absolute ones are supported",
+                    config.hidden_act, config.position_embedding_type
+                ),
+            ));
+        }
+        let shape = Shape {
+            hidden: config.hidden_size,
+            heads: config.num_attention_heads,
+            intermediate: config.intermediate_size,
+            layers: config.num_hidden_layers,
+            max_positions: config.max_position_embeddings,
+            vocabulary: config.vocab_size,
+        };
+        let weights = read("model.safetensors")?;
+        let tensors =
+            checkpoint_tensors(&weights).map_err(|error| load_error("model.safetensors", error))?;
+        let model = Bert::new(shape, config.layer_norm_eps as f32, tensors)
+            .map_err(|error| load_error("model.safetensors", error))?;
 
         Ok(MiniLm {
             model,
             tokenizer,
             dimension: config.hidden_size,
             id: format!("{NAME}:all-MiniLM-L6-v2:mean:{max_length}"),
-            device,
         })
     }
 
@@ -131,42 +165,56 @@ impl MiniLm {
         &self.tokenizer
     }
 
-    /// One batch of token id sequences through BERT, mean-pooled and
-    /// normalized.
-    fn embed_batch(&self, batch: &[&[u32]]) -> candle_core::Result<Vec<Vec<f32>>> {
-        let mut vectors = self.mean_pooled(batch)?;
-        vectors
-            .iter_mut()
-            .for_each(|vector| super::normalize(vector));
-        Ok(vectors)
+    /// Each text's token ids as the model reads them: WordPiece, `[CLS]`
+    /// and `[SEP]` added, truncated at the model's `max_seq_length`.
+    ///
+    /// ```no_run
+    /// use quire_embed::{MiniLm, default_models_dir, minilm_dir};
+    ///
+    /// let models = default_models_dir().expect("a models folder");
+    /// let minilm = MiniLm::load(&minilm_dir(&models))?;
+    /// let ids = minilm.tokenize(&["Hello, world"])?;
+    /// assert_eq!(ids[0].len(), 5); // [CLS] hello , world [SEP]
+    /// # Ok::<(), quire_embed::EmbedError>(())
+    /// ```
+    pub fn tokenize(&self, texts: &[&str]) -> Result<Vec<Vec<u32>>, EmbedError> {
+        let encodings = self
+            .tokenizer
+            .encode_batch(texts.to_vec(), true)
+            .map_err(|error| EmbedError::Embed(format!("tokenization failed: {error}")))?;
+        Ok(encodings
+            .into_iter()
+            .map(|encoding| encoding.get_ids().to_vec())
+            .collect())
     }
 
-    /// One batch of token id sequences (special tokens included, as given)
-    /// through BERT, mean-pooled over each sequence's tokens, not
-    /// normalized: the distillation (`super::distill`) keeps the norms,
-    /// which weigh tokens when the static table is mean-pooled.
-    pub(crate) fn mean_pooled(&self, batch: &[&[u32]]) -> candle_core::Result<Vec<Vec<f32>>> {
-        let longest = batch.iter().map(|ids| ids.len()).max().unwrap_or(0);
-        let mut ids = Vec::with_capacity(batch.len() * longest);
-        let mut mask = Vec::with_capacity(batch.len() * longest);
-        for tokens in batch {
-            ids.extend_from_slice(tokens);
-            ids.extend(std::iter::repeat_n(0, longest - tokens.len()));
-            mask.extend(std::iter::repeat_n(1u32, tokens.len()));
-            mask.extend(std::iter::repeat_n(0u32, longest - tokens.len()));
-        }
-        let shape = (batch.len(), longest);
-        let ids = Tensor::from_vec(ids, shape, &self.device)?;
-        let mask = Tensor::from_vec(mask, shape, &self.device)?;
-        let token_types = ids.zeros_like()?;
-        let hidden = self.model.forward(&ids, &token_types, Some(&mask))?;
-
-        // Mean over the real tokens: padded positions weigh zero.
-        let weights = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
-        let summed = hidden.broadcast_mul(&weights)?.sum(1)?;
-        let counts = weights.sum(1)?.clamp(1e-9, f32::MAX)?;
-        summed.broadcast_div(&counts)?.to_vec2::<f32>()
+    /// Token id sequences (special tokens included, as given) through
+    /// BERT, mean-pooled over each sequence's tokens, not normalized: the
+    /// distillation (`super::distill`) keeps the norms, which weigh tokens
+    /// when the static table is mean-pooled. Batches of [`BATCH_SIZE`]
+    /// run on every core at once.
+    pub(crate) fn mean_pooled(&self, sequences: &[&[u32]]) -> Result<Vec<Vec<f32>>, String> {
+        let batches: Vec<&[&[u32]]> = sequences.chunks(BATCH_SIZE).collect();
+        let pooled = on_every_core(&batches, |batch| self.model.mean_pooled(batch))?;
+        Ok(pooled.into_iter().flatten().collect())
     }
+}
+
+/// Every tensor of a safetensors checkpoint, as `f32`.
+fn checkpoint_tensors(bytes: &[u8]) -> Result<Tensors, String> {
+    let file = SliceSafetensors::new(bytes).map_err(|error| error.to_string())?;
+    file.tensors()
+        .into_iter()
+        .filter(|(name, _)| !name.ends_with("position_ids"))
+        .map(|(name, _)| {
+            let tensor = file
+                .load(&name, &candle_core::Device::Cpu)
+                .and_then(|tensor| tensor.to_dtype(DType::F32))
+                .and_then(|tensor| Ok((tensor.dims().to_vec(), tensor.flatten_all()?.to_vec1()?)))
+                .map_err(|error| format!("tensor {name}: {error}"))?;
+            Ok((name, tensor))
+        })
+        .collect()
 }
 
 impl Embedder for MiniLm {
@@ -179,28 +227,83 @@ impl Embedder for MiniLm {
     }
 
     fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>, EmbedError> {
-        let encodings = self
-            .tokenizer
-            .encode_batch(texts.to_vec(), true)
-            .map_err(|error| EmbedError::Embed(format!("tokenization failed: {error}")))?;
-        // Batches of similar lengths: sorting by length keeps padding (wasted
-        // work) small; the vectors go back in the texts' order.
+        let encodings = self.tokenize(texts)?;
+        // Texts of similar lengths together: each batch is a core's share
+        // of the work, so batches of equal work end together.
         let mut order: Vec<usize> = (0..texts.len()).collect();
-        order.sort_by_key(|&index| encodings[index].get_ids().len());
+        order.sort_by_key(|&index| encodings[index].len());
+        let sorted: Vec<&[u32]> = order
+            .iter()
+            .map(|&index| encodings[index].as_slice())
+            .collect();
+        let pooled = self.mean_pooled(&sorted).map_err(EmbedError::Embed)?;
         let mut vectors = vec![Vec::new(); texts.len()];
-        for indices in order.chunks(BATCH_SIZE) {
-            let batch: Vec<&[u32]> = indices
-                .iter()
-                .map(|&index| encodings[index].get_ids())
-                .collect();
-            let embedded = self
-                .embed_batch(&batch)
-                .map_err(|error| EmbedError::Embed(error.to_string()))?;
-            for (&index, vector) in indices.iter().zip(embedded) {
-                vectors[index] = vector;
-            }
+        for (&index, mut vector) in order.iter().zip(pooled) {
+            super::normalize(&mut vector);
+            vectors[index] = vector;
         }
         Ok(vectors)
+    }
+}
+
+/// `work` applied to each of `items`, on one thread per core (at most one
+/// per item), the results in the items' order; the first error stops the
+/// others from taking more items.
+///
+/// A batch runs on one thread, start to end: batches side by side keep
+/// every core busy without the cores waiting on each other inside a batch.
+fn on_every_core<T: Sync, R: Send, E: Send + From<&'static str>>(
+    items: &[T],
+    work: impl Fn(&T) -> Result<R, E> + Sync,
+) -> Result<Vec<R>, E> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(items.len());
+    if threads <= 1 {
+        return items.iter().map(work).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let failed = AtomicBool::new(false);
+    let results: Mutex<Vec<Option<Result<R, E>>>> =
+        Mutex::new(items.iter().map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                while !failed.load(Ordering::Relaxed) {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(index) else { break };
+                    let result = work(item);
+                    failed.fetch_or(result.is_err(), Ordering::Relaxed);
+                    results.lock().unwrap_or_else(|poison| poison.into_inner())[index] =
+                        Some(result);
+                }
+            });
+        }
+    });
+    let results = results
+        .into_inner()
+        .unwrap_or_else(|poison| poison.into_inner());
+    // Items after a failure were never taken: the failure is reported.
+    let mut done = Vec::with_capacity(items.len());
+    let mut first_error = None;
+    for result in results {
+        match result {
+            Some(Ok(value)) => done.push(value),
+            Some(Err(error)) => {
+                first_error.get_or_insert(error);
+            }
+            None => {}
+        }
+    }
+    match first_error {
+        Some(error) => Err(error),
+        None if done.len() == items.len() => Ok(done),
+        None => Err(E::from(
+            "an embedding thread stopped before its batch was done",
+        )),
     }
 }
 
