@@ -267,35 +267,21 @@ impl Bert {
                 let query = buffers.qkv[start * 3 * h + head * head_size..].as_ptr();
                 let key = buffers.qkv[start * 3 * h + h + head * head_size..].as_ptr();
                 let value = buffers.qkv[start * 3 * h + 2 * h + head * head_size..].as_ptr();
-                // SAFETY: every product below reads `length` rows of
-                // `head_size` values at a row stride of 3h from `query`,
-                // `key` and `value`, inside `qkv` (`tokens` rows of 3h,
-                // and start + length <= tokens); writes `scores` (length²
+                // SAFETY: both products read `length` rows of `head_size`
+                // values at a row stride of 3h from `query`, `key` and
+                // `value`, inside `qkv` (`tokens` rows of 3h, and
+                // start + length <= tokens); they write `scores` (length²
                 // values, row stride `length`) and `length` rows of
                 // `head_size` values at a row stride of h in `context`
                 // (`tokens` rows of h); no destination aliases a source.
                 unsafe {
-                    // scores = scale · Q Kᵀ
-                    gemm::gemm(
-                        length,
-                        length,
-                        head_size,
-                        scores.as_mut_ptr(),
-                        1,
-                        length as isize,
-                        false,
-                        query,
-                        1,
-                        (3 * h) as isize,
-                        key,
-                        (3 * h) as isize,
-                        1,
-                        0.0,
-                        scale,
-                        false,
-                        false,
-                        false,
-                        gemm::Parallelism::None,
+                    // scores = scale · Q Kᵀ (K read transposed).
+                    product(
+                        (length, length, head_size),
+                        (scores.as_mut_ptr(), length),
+                        View::rows(query, 3 * h),
+                        View::columns(key, 3 * h),
+                        Destination::Overwrite(scale),
                     );
                 }
                 for row in scores.chunks_exact_mut(length) {
@@ -305,26 +291,12 @@ impl Bert {
                 // SAFETY: as above.
                 unsafe {
                     // context = softmax(scores) V
-                    gemm::gemm(
-                        length,
-                        head_size,
-                        length,
-                        context,
-                        1,
-                        h as isize,
-                        false,
-                        scores.as_ptr(),
-                        1,
-                        length as isize,
-                        value,
-                        1,
-                        (3 * h) as isize,
-                        0.0,
-                        1.0,
-                        false,
-                        false,
-                        false,
-                        gemm::Parallelism::None,
+                    product(
+                        (length, head_size, length),
+                        (context, h),
+                        View::rows(scores.as_ptr(), length),
+                        View::rows(value, 3 * h),
+                        Destination::Overwrite(1.0),
                     );
                 }
             }
@@ -435,6 +407,7 @@ impl Buffers {
 /// `out += input · weightᵀ`: `input` is `[rows, inputs]`, `weight` is
 /// `[outputs, inputs]` (a checkpoint's linear layer), `out` is
 /// `[rows, outputs]`.
+#[inline(always)]
 fn linear(
     out: &mut [f32],
     input: &[f32],
@@ -445,30 +418,102 @@ fn linear(
 ) {
     assert!(out.len() >= rows * outputs && input.len() >= rows * inputs);
     assert_eq!(weight.len(), outputs * inputs);
-    if rows == 0 {
-        return;
-    }
     // SAFETY: the asserts above bound every read and write: `out` holds
     // rows × outputs (row stride outputs), `input` rows × inputs (row
-    // stride inputs), and `weight` read as its transpose, inputs × outputs
-    // (element (k, j) at j·inputs + k); `out` is a distinct buffer.
+    // stride inputs), and `weight` is read as its transpose, inputs ×
+    // outputs; `out` is a distinct buffer.
+    unsafe {
+        product(
+            (rows, outputs, inputs),
+            (out.as_mut_ptr(), outputs),
+            View::rows(input.as_ptr(), inputs),
+            View::columns(weight.as_ptr(), inputs),
+            Destination::Add,
+        );
+    }
+}
+
+/// A matrix in memory, row by row or column by column.
+#[derive(Clone, Copy)]
+struct View {
+    start: *const f32,
+    row_stride: isize,
+    column_stride: isize,
+}
+
+impl View {
+    /// Rows of consecutive values, `stride` values apart.
+    fn rows(start: *const f32, stride: usize) -> View {
+        View {
+            start,
+            row_stride: stride as isize,
+            column_stride: 1,
+        }
+    }
+
+    /// Columns of consecutive values, `stride` values apart: a row-major
+    /// matrix read as its transpose.
+    fn columns(start: *const f32, stride: usize) -> View {
+        View {
+            start,
+            row_stride: 1,
+            column_stride: stride as isize,
+        }
+    }
+}
+
+/// What a product does with its destination.
+#[derive(Clone, Copy)]
+enum Destination {
+    /// `dst = factor · lhs · rhs`
+    Overwrite(f32),
+    /// `dst += lhs · rhs`
+    Add,
+}
+
+/// The matrix product `lhs · rhs` of shape `(rows, columns, depth)` into
+/// `dst` (its start and row stride), on the calling thread.
+///
+/// # Safety
+///
+/// `lhs` must be readable at every `(row, k)` for row < rows and
+/// k < depth, `rhs` at every `(k, column)`, and `dst` writable (and, for
+/// [`Destination::Add`], readable) at every `(row, column)`; `dst` must not
+/// overlap `lhs` or `rhs`.
+#[inline(always)]
+unsafe fn product(
+    (rows, columns, depth): (usize, usize, usize),
+    (dst, dst_row_stride): (*mut f32, usize),
+    lhs: View,
+    rhs: View,
+    destination: Destination,
+) {
+    if rows == 0 || columns == 0 {
+        return;
+    }
+    let (read_dst, factor) = match destination {
+        Destination::Overwrite(factor) => (false, factor),
+        Destination::Add => (true, 1.0),
+    };
+    // SAFETY: the caller's promise, as gemm asks it: dst = alpha·dst +
+    // beta·lhs·rhs, with alpha 1 read only when `read_dst`.
     unsafe {
         gemm::gemm(
             rows,
-            outputs,
-            inputs,
-            out.as_mut_ptr(),
+            columns,
+            depth,
+            dst,
             1,
-            outputs as isize,
-            true,
-            input.as_ptr(),
-            1,
-            inputs as isize,
-            weight.as_ptr(),
-            inputs as isize,
-            1,
+            dst_row_stride as isize,
+            read_dst,
+            lhs.start,
+            lhs.column_stride,
+            lhs.row_stride,
+            rhs.start,
+            rhs.column_stride,
+            rhs.row_stride,
             1.0,
-            1.0,
+            factor,
             false,
             false,
             false,
@@ -646,7 +691,7 @@ mod tests {
     }
 
     #[test]
-    fn exp_is_within_2_ulp_for_softmax_arguments() {
+    fn exp_is_within_3e_7_of_itself_for_softmax_arguments() {
         for step in 0..=870_000 {
             let x = -(step as f32) * 1e-4;
             let expected = f64::from(x).exp();
@@ -678,19 +723,17 @@ mod tests {
         assert!((variance - 1.0).abs() < 1e-5);
     }
 
-    /// A tiny random model: one text packed beside others gives the same
-    /// vector as alone (packing without padding must not leak between
-    /// texts).
-    #[test]
-    fn a_text_packed_with_others_gets_its_vector_alone() {
-        let shape = Shape {
-            hidden: 8,
-            heads: 2,
-            intermediate: 16,
-            layers: 2,
-            max_positions: 16,
-            vocabulary: 50,
-        };
+    const TINY: Shape = Shape {
+        hidden: 8,
+        heads: 2,
+        intermediate: 16,
+        layers: 2,
+        max_positions: 16,
+        vocabulary: 50,
+    };
+
+    /// A tiny checkpoint of [`TINY`]'s shape with random weights.
+    fn tiny_checkpoint() -> Tensors {
         let mut seed = 7u64;
         let mut random = |count: usize| -> Vec<f32> {
             (0..count)
@@ -729,6 +772,44 @@ mod tests {
             put(format!("{p}.output.LayerNorm.weight"), vec![8]);
             put(format!("{p}.output.LayerNorm.bias"), vec![8]);
         }
+        tensors
+    }
+
+    #[test]
+    fn a_checkpoint_that_does_not_fit_the_shape_is_refused_by_name() {
+        let mut missing = tiny_checkpoint();
+        missing.remove("encoder.layer.1.output.dense.bias");
+        let error = Bert::new(TINY, 1e-12, missing).err().unwrap();
+        assert_eq!(
+            error,
+            "the tensor encoder.layer.1.output.dense.bias is missing"
+        );
+
+        let mut wrong = tiny_checkpoint();
+        wrong.insert(
+            "encoder.layer.0.intermediate.dense.weight".into(),
+            (vec![8, 16], vec![0.0; 128]),
+        );
+        let error = Bert::new(TINY, 1e-12, wrong).err().unwrap();
+        assert!(error.contains("has shape [8, 16], not [16, 8]"), "{error}");
+
+        let uneven = Shape { heads: 3, ..TINY };
+        let error = Bert::new(uneven, 1e-12, tiny_checkpoint()).err().unwrap();
+        assert!(error.contains("do not divide"), "{error}");
+
+        // `bert.`-prefixed names, as some checkpoints save them, are read.
+        let prefixed: Tensors = tiny_checkpoint()
+            .into_iter()
+            .map(|(name, tensor)| (format!("bert.{name}"), tensor))
+            .collect();
+        assert!(Bert::new(TINY, 1e-12, prefixed).is_ok());
+    }
+
+    /// One text packed beside others gets the vector it gets alone:
+    /// packing without padding must not leak between texts.
+    #[test]
+    fn a_text_packed_with_others_gets_its_vector_alone() {
+        let (shape, tensors) = (TINY, tiny_checkpoint());
         let bert = Bert::new(shape, 1e-12, tensors).unwrap();
         let texts: [&[u32]; 3] = [&[1, 5, 9, 2], &[1, 3, 2], &[1, 40, 41, 42, 43, 44, 2]];
         let together = bert.mean_pooled(&texts).unwrap();

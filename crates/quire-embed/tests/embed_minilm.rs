@@ -1,5 +1,6 @@
-//! The `minilm` embedder with the real all-MiniLM-L6-v2 model: known
-//! similarities, unit length, determinism, batching.
+//! The `minilm` embedder with the real all-MiniLM-L6-v2 model: the vectors
+//! onnxruntime computes, known similarities, unit length, determinism,
+//! batching.
 //!
 //! The model is not in the repository: these tests find it where the CLI
 //! does (`QUIRE_MODELS_DIR`, else the cache folder). `.ci/test` installs it
@@ -54,6 +55,38 @@ fn it_says_what_it_is() {
 /// The similarities the Hugging Face hub's widget shows for this model
 /// (source sentence "That is a happy person"), which sentence-transformers
 /// computes with the same pooling and normalization.
+/// Vectors another implementation computed: onnxruntime's fp32 BERT over
+/// the same weights (`quire-kiln`'s `benches/onnxruntime_reference.py`,
+/// which wrote this fixture), for a few texts, the empty one included.
+#[derive(serde::Deserialize)]
+struct Reference {
+    texts: Vec<String>,
+    vectors: Vec<Vec<f32>>,
+}
+
+#[test]
+fn vectors_are_onnxruntimes_to_five_nines() {
+    let Some(model) = minilm() else { return };
+    let reference: Reference =
+        serde_json::from_str(include_str!("fixtures/minilm_onnxruntime.json")).unwrap();
+    let texts: Vec<&str> = reference.texts.iter().map(String::as_str).collect();
+    // Together and one by one: packing texts into a batch changes nothing.
+    let together = embed(model, &texts);
+    for ((text, expected), got) in texts.iter().zip(&reference.vectors).zip(&together) {
+        let alone = embed(model, &[text]).remove(0);
+        for vector in [got, &alone] {
+            let similarity = cosine(vector, expected);
+            assert!(similarity > 0.99999, "{text:?}: cosine {similarity}");
+            let largest_difference = vector
+                .iter()
+                .zip(expected)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0f32, f32::max);
+            assert!(largest_difference < 1e-4, "{text:?}: {largest_difference}");
+        }
+    }
+}
+
 #[test]
 fn known_similarities_match_sentence_transformers() {
     let Some(model) = minilm() else { return };
