@@ -226,3 +226,31 @@ proptest! {
         prop_assert_eq!(back, text);
     }
 }
+
+/// Found by the `move_relink` fuzz target: a rewrite can change how the
+/// text around a link reads. `[t]( [[New plan]]x)` is a wikilink after
+/// text (a Markdown link's destination holds no space); written as
+/// `[[Old]]`, the whole becomes the Markdown link `[t]([[Old]]x)`, and the
+/// wikilink is gone. The re-read catches it and the move is refused.
+#[test]
+fn a_rewrite_that_would_change_how_the_text_reads_refuses_the_move() {
+    let notes = ["d/New plan.md", "c/Linker.md"];
+    let (before, after) = sets(&notes, &[], "d/New plan.md", "a/Old.md");
+    let (from, to) = (note("d/New plan.md"), note("a/Old.md"));
+    let moved = Move {
+        from: &from,
+        to: &to,
+        before: &before,
+        after: &after,
+    };
+    let error = moved
+        .relink(&note("c/Linker.md"), "x\n[t]( [[New plan]]x)\n")
+        .unwrap_err();
+    assert_eq!((error.line, error.leads_to.as_str()), (2, "a/Old.md"));
+    // Without the parenthesis before it, the same link is rewritten.
+    let relinked = moved
+        .relink(&note("c/Linker.md"), "x\n[t] [[New plan]]x)\n")
+        .unwrap()
+        .unwrap();
+    assert_eq!(relinked.text, "x\n[t] [[Old]]x)\n");
+}
